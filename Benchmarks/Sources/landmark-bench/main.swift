@@ -1,0 +1,2 @@
+import LandmarkNear
+print("landmark-bench: not built yet")

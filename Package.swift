@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "LandmarkNear",
+    products: [
+        .library(name: "LandmarkNear", targets: ["LandmarkNear"]),
+        .executable(name: "landmark-near", targets: ["landmark-near"]),
+        .executable(name: "landmark-bench", targets: ["landmark-bench"]),
+    ],
+    targets: [
+        // GEOS's reentrant C API (Debian: libgeos-dev).
+        .systemLibrary(
+            name: "CGEOS",
+            path: "Sources/CGEOS",
+            pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"])]
+        ),
+        // PROJ's geodesic.h: Karney's WGS84 geodesics (Debian: libproj-dev).
+        .systemLibrary(
+            name: "CGeodesic",
+            path: "Sources/CGeodesic",
+            pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]
+        ),
+        // libxml2's push parser: GPX read in chunks, in bounded memory (Debian: libxml2-dev).
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Sources/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "LandmarkNear",
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2"],
+            path: "Sources/LandmarkNear"
+        ),
+        .executableTarget(
+            name: "landmark-near",
+            dependencies: ["LandmarkNear"],
+            path: "Sources/landmark-near"
+        ),
+        .executableTarget(
+            name: "landmark-bench",
+            dependencies: ["LandmarkNear"],
+            path: "Benchmarks/Sources/landmark-bench"
+        ),
+        .testTarget(
+            name: "LandmarkNearTests",
+            dependencies: ["LandmarkNear"],
+            path: "Tests/LandmarkNearTests",
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,143 @@
+import Foundation
+
+/// A point in time as whole seconds since the Unix epoch plus nanoseconds, so that fix times
+/// compare exactly and print back with the fraction they were given (SPEC §5).
+///
+///     let t = Timestamp(rfc3339: "2026-05-01T12:00:02.5+02:00")
+///     t?.rfc3339   // "2026-05-01T10:00:02.5Z"
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var seconds: Int64
+    /// 0 ..< 1_000_000_000
+    public var nanoseconds: Int32
+
+    public init(seconds: Int64, nanoseconds: Int32 = 0) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    /// From epoch seconds with a fraction (e.g. `1777636802.25`), rounded to the microsecond.
+    public init?(epochSeconds: Double) {
+        guard epochSeconds.isFinite, abs(epochSeconds) < 1e13 else { return nil }
+        let micros = (epochSeconds * 1_000_000).rounded()
+        let whole = (micros / 1_000_000).rounded(.down)
+        self.seconds = Int64(whole)
+        self.nanoseconds = Int32((micros - whole * 1_000_000) * 1000)
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
+    }
+
+    /// Seconds from `earlier` to `self`.
+    public func interval(since earlier: Timestamp) -> Double {
+        Double(seconds - earlier.seconds) + Double(nanoseconds - earlier.nanoseconds) / 1e9
+    }
+
+    public var hasFraction: Bool { nanoseconds != 0 }
+
+    /// RFC 3339 in UTC: `2026-05-01T12:00:02Z`, with the fraction only when there is one.
+    public var rfc3339: String {
+        let days = Int64((Double(seconds) / 86400).rounded(.down))
+        let secondOfDay = seconds - days * 86400
+        let (year, month, day) = Timestamp.civilDate(daysSinceEpoch: days)
+        var text = Timestamp.pad(year, 4) + "-" + Timestamp.pad(month, 2) + "-" + Timestamp.pad(day, 2)
+        text += "T" + Timestamp.pad(secondOfDay / 3600, 2) + ":" + Timestamp.pad(secondOfDay % 3600 / 60, 2)
+            + ":" + Timestamp.pad(secondOfDay % 60, 2)
+        if nanoseconds != 0 {
+            var fraction = Timestamp.pad(Int64(nanoseconds), 9)
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            text += "." + fraction
+        }
+        return text + "Z"
+    }
+
+    public var description: String { rfc3339 }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(abs(value))
+        let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return value < 0 ? "-" + padded : padded
+    }
+
+    /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
+    public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146097 + dayOfEra - 719468
+    }
+
+    static func civilDate(daysSinceEpoch days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let dayOfEra = z - era * 146097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Parses RFC 3339 / ISO 8601 date-times: `2026-05-01T12:00:02Z`, `...02.123Z`,
+    /// `...02+02:00`, `...02+0200`, a space instead of `T`, lower-case `t`/`z`. A time without
+    /// a zone is taken as UTC.
+    public init?(rfc3339 text: some StringProtocol) {
+        let bytes = Array(text.utf8)
+        var i = 0
+        func number(_ count: Int) -> Int64? {
+            guard i + count <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for k in i..<(i + count) {
+                let b = bytes[k]
+                guard b >= 0x30 && b <= 0x39 else { return nil }
+                value = value * 10 + Int64(b - 0x30)
+            }
+            i += count
+            return value
+        }
+        func expect(_ chars: String) -> Bool {
+            guard i < bytes.count, chars.utf8.contains(bytes[i]) else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+              let second = number(2) else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        var nanos: Int64 = 0
+        if i < bytes.count && (bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: ",")) {
+            i += 1
+            var digits = 0
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+                if digits < 9 { nanos = nanos * 10 + Int64(bytes[i] - 0x30) }
+                digits += 1
+                i += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<max(digits, 9) { nanos *= 10 }
+        }
+        var offset: Int64 = 0
+        if i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+                i += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
+                i += 1
+                guard let hours = number(2) else { return nil }
+                _ = expect(":")
+                guard let minutes = number(2), hours < 24, minutes < 60 else { return nil }
+                offset = sign * (hours * 3600 + minutes * 60)
+            default:
+                return nil
+            }
+        }
+        guard i == bytes.count else { return nil }
+        let days = Timestamp.daysSinceEpoch(year: year, month: month, day: day)
+        self.seconds = days * 86400 + hour * 3600 + minute * 60 + min(second, 59) - offset
+        self.nanoseconds = Int32(nanos)
+    }
+}

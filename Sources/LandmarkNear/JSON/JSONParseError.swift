@@ -1,0 +1,12 @@
+/// Why a JSON text could not be read, with the byte offset where reading stopped.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    public var offset: Int
+
+    public init(_ reason: String, at offset: Int) {
+        self.reason = reason
+        self.offset = offset
+    }
+
+    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+}

@@ -1,0 +1,243 @@
+import Foundation
+
+/// A strict RFC 8259 JSON reader with a nesting limit, so hostile input (10,000 nested
+/// arrays, invalid UTF-8, lone surrogates) gets an error instead of a stack overflow.
+///
+/// Foundation's `JSONSerialization` loses key order and blurs booleans and numbers on Linux;
+/// payload parsing and validation need both, so the project reads JSON with this.
+///
+///     let value = try JSONParser.parse(#"[1, "two", {"three": 3}]"#)
+public struct JSONParser {
+    /// The deepest nesting of arrays and objects accepted.
+    public static let defaultMaximumDepth = 512
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private let maximumDepth: Int
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    /// Parses one JSON document; whitespace may surround it, nothing else may follow it.
+    public static func parse(_ data: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
+        let array = Array(data)
+        do {
+            return try array.withUnsafeBufferPointer { buffer in
+                var parser = JSONParser(bytes: buffer, maximumDepth: maximumDepth)
+                return try parser.parseDocument()
+            }
+        } catch let error as JSONParseError {
+            throw error
+        } catch {
+            throw JSONParseError("\(error)", at: 0)
+        }
+    }
+
+    public static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
+        try parse(Array(text.utf8), maximumDepth: maximumDepth)
+    }
+
+    private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        if position == bytes.count { throw JSONParseError("empty document", at: position) }
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        if position != bytes.count {
+            throw JSONParseError("unexpected text after the JSON value", at: position)
+        }
+        return value
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard position < bytes.count else { throw JSONParseError("unexpected end of input", at: position) }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default:
+            throw JSONParseError("unexpected character \(describe(bytes[position]))", at: position)
+        }
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        let start = position
+        guard position + count <= bytes.count else { throw JSONParseError("unexpected end of input", at: position) }
+        for i in 0..<count where bytes[position + i] != literal.utf8Start[i] {
+            throw JSONParseError("invalid literal", at: start)
+        }
+        position += count
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        if depth > maximumDepth { throw JSONParseError("nesting deeper than \(maximumDepth) levels", at: position) }
+        position += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if position < bytes.count && bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            return .object(JSONObject(members))
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count else { throw JSONParseError("unexpected end of input in an object", at: position) }
+            guard bytes[position] == UInt8(ascii: "\"") else { throw JSONParseError("expected a string key", at: position) }
+            let key = try parseString()
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                throw JSONParseError("expected ':' after key \"\(key)\"", at: position)
+            }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            members.append((key, value))
+            skipWhitespace()
+            guard position < bytes.count else { throw JSONParseError("unexpected end of input in an object", at: position) }
+            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(JSONObject(members)) }
+            throw JSONParseError("expected ',' or '}' in an object", at: position)
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        if depth > maximumDepth { throw JSONParseError("nesting deeper than \(maximumDepth) levels", at: position) }
+        position += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if position < bytes.count && bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            guard position < bytes.count else { throw JSONParseError("unexpected end of input in an array", at: position) }
+            if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
+            if bytes[position] == UInt8(ascii: "]") { position += 1; return .array(elements) }
+            throw JSONParseError("expected ',' or ']' in an array", at: position)
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> Double {
+        let start = position
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < bytes.count, isDigit(bytes[position]) else { throw JSONParseError("invalid number", at: start) }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < bytes.count, isDigit(bytes[position]) { throw JSONParseError("leading zero in a number", at: start) }
+        } else {
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else { throw JSONParseError("invalid number", at: start) }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard position < bytes.count, isDigit(bytes[position]) else { throw JSONParseError("invalid number", at: start) }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard let value = Double(text) else { throw JSONParseError("invalid number", at: start) }
+        return value
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        let start = position
+        position += 1
+        var utf8: [UInt8] = []
+        while true {
+            guard position < bytes.count else { throw JSONParseError("unterminated string", at: start) }
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                guard let string = String(validating: utf8, as: UTF8.self) else {
+                    throw JSONParseError("invalid UTF-8 in a string", at: start)
+                }
+                return string
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard position < bytes.count else { throw JSONParseError("unterminated string", at: start) }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""): utf8.append(0x22)
+                case UInt8(ascii: "\\"): utf8.append(0x5C)
+                case UInt8(ascii: "/"): utf8.append(0x2F)
+                case UInt8(ascii: "b"): utf8.append(0x08)
+                case UInt8(ascii: "f"): utf8.append(0x0C)
+                case UInt8(ascii: "n"): utf8.append(0x0A)
+                case UInt8(ascii: "r"): utf8.append(0x0D)
+                case UInt8(ascii: "t"): utf8.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try parseHex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+                            throw JSONParseError("lone surrogate \\u\(String(scalar, radix: 16)) in a string", at: position)
+                        }
+                        position += 2
+                        let low = try parseHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else {
+                            throw JSONParseError("invalid surrogate pair in a string", at: position)
+                        }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        throw JSONParseError("lone surrogate \\u\(String(scalar, radix: 16)) in a string", at: position)
+                    }
+                    utf8.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
+                default:
+                    throw JSONParseError("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string", at: position - 1)
+                }
+            case 0x00..<0x20:
+                throw JSONParseError("control character in a string", at: position)
+            default:
+                utf8.append(byte)
+                position += 1
+            }
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw JSONParseError("truncated \\u escape", at: position) }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt32
+            switch byte {
+            case 0x30...0x39: digit = UInt32(byte - 0x30)
+            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
+            default: throw JSONParseError("invalid \\u escape", at: position)
+            }
+            value = value * 16 + digit
+            position += 1
+        }
+        return value
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Reads a landmark catalog from a file or bytes, detecting its format: a JSON array shaped
+/// like the tutorial's `landmarkData.json`, a GeoJSON FeatureCollection of Points, or CSV with
+/// a header row (SPEC §1).
+///
+///     let catalog = try CatalogLoader.load(path: "landmarkData.json")
+public enum CatalogLoader {
+    public static func load(path: String) throws(CatalogError) -> LandmarkCatalog {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CatalogError(source: path, reason: "no such file", isMissingFile: true)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CatalogError(source: path, reason: "cannot be read")
+        }
+        return try parse(Array(data), source: path)
+    }
+
+    public static func parse(_ bytes: [UInt8], source: String) throws(CatalogError) -> LandmarkCatalog {
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        let body = Array(bytes[start...])
+        guard let first = body.first else {
+            throw CatalogError(source: source, reason: "is empty")
+        }
+        let landmarks: [Landmark]
+        switch first {
+        case UInt8(ascii: "["), UInt8(ascii: "{"):
+            let json: JSONValue
+            do {
+                json = try JSONParser.parse(body)
+            } catch {
+                throw CatalogError(source: source, reason: error.description)
+            }
+            if case .array(let entries) = json {
+                landmarks = try TutorialCatalogFormat.landmarks(from: entries, source: source)
+            } else {
+                landmarks = try GeoJSONCatalogFormat.landmarks(from: json, source: source)
+            }
+        default:
+            guard let text = String(validating: body, as: UTF8.self) else {
+                throw CatalogError(source: source, reason: "is not valid UTF-8")
+            }
+            landmarks = try CSVCatalogFormat.landmarks(from: text, source: source)
+        }
+        return try LandmarkCatalog(landmarks, source: source)
+    }
+}

@@ -1,0 +1,32 @@
+/// One landmark of a catalog, shaped like the SwiftUI tutorial's `landmarkData.json` entries.
+///
+///     let rock = Landmark(id: 1001, name: "Turtle Rock",
+///                         coordinate: Coordinate(latitude: 34.011286, longitude: -116.166868),
+///                         isFavorite: true)
+public struct Landmark: Sendable, Hashable {
+    public var id: Int
+    public var name: String
+    public var coordinate: Coordinate
+    public var isFavorite: Bool
+    public var isFeatured: Bool
+    public var category: String?
+    public var city: String?
+    public var state: String?
+    public var park: String?
+    public var imageName: String?
+
+    public init(id: Int, name: String, coordinate: Coordinate, isFavorite: Bool = false,
+                isFeatured: Bool = false, category: String? = nil, city: String? = nil,
+                state: String? = nil, park: String? = nil, imageName: String? = nil) {
+        self.id = id
+        self.name = name
+        self.coordinate = coordinate
+        self.isFavorite = isFavorite
+        self.isFeatured = isFeatured
+        self.category = category
+        self.city = city
+        self.state = state
+        self.park = park
+        self.imageName = imageName
+    }
+}

@@ -1,0 +1,67 @@
+/// The tutorial's `landmarkData.json` shape: an array of objects with `id`, `name` and
+/// `coordinates: {latitude, longitude}`. Unknown keys are ignored.
+enum TutorialCatalogFormat {
+    static func landmarks(from entries: [JSONValue], source: String) throws(CatalogError) -> [Landmark] {
+        var landmarks: [Landmark] = []
+        landmarks.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() {
+            guard let object = entry.objectValue else {
+                throw CatalogError(source: source, entry: index, reason: "is \(entry.typeDescription), not an object")
+            }
+            let id = try CatalogFields.id(object["id"], entry: index, source: source) ?? index + 1
+            let coordinates = object["coordinates"]?.objectValue ?? object
+            let latitude = try CatalogFields.degrees(coordinates.first(of: ["latitude", "lat"])?.value,
+                                                     name: "latitude", entry: index, id: id, source: source)
+            let longitude = try CatalogFields.degrees(coordinates.first(of: ["longitude", "lon", "lng"])?.value,
+                                                      name: "longitude", entry: index, id: id, source: source)
+            landmarks.append(try CatalogFields.landmark(
+                from: object, id: id, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                entry: index, source: source))
+        }
+        return landmarks
+    }
+}
+
+/// Field readers shared by the JSON-shaped catalog formats.
+enum CatalogFields {
+    static func id(_ value: JSONValue?, entry: Int, source: String) throws(CatalogError) -> Int? {
+        guard let value, !value.isNull else { return nil }
+        if let id = value.integer { return id }
+        if let text = value.stringValue, let id = Int(text) { return id }
+        throw CatalogError(source: source, entry: entry, reason: "has an id that is not an integer (\(JSONWriter.serialize(value).prefix(40)))")
+    }
+
+    static func degrees(_ value: JSONValue?, name: String, entry: Int, id: Int, source: String) throws(CatalogError) -> Double {
+        switch value {
+        case .number(let d)?: return d
+        case .string(let s)?:
+            if let d = Double(s.trimmingCharacters(in: .whitespaces)) { return d }
+            throw CatalogError(source: source, entry: entry, id: id, reason: "has a \(name) that is not a number")
+        case nil, .null?:
+            throw CatalogError(source: source, entry: entry, id: id, reason: "has no \(name)")
+        default:
+            throw CatalogError(source: source, entry: entry, id: id, reason: "has a \(name) that is not a number")
+        }
+    }
+
+    static func flag(_ value: JSONValue?) -> Bool {
+        switch value {
+        case .bool(let b)?: return b
+        case .number(let d)?: return d != 0
+        case .string(let s)?: return CSVLine.boolean(s) ?? false
+        default: return false
+        }
+    }
+
+    static func landmark(from object: JSONObject, id: Int, coordinate: Coordinate, entry: Int, source: String) throws(CatalogError) -> Landmark {
+        guard let name = object["name"]?.stringValue else {
+            throw CatalogError(source: source, entry: entry, id: id, reason: "has no name")
+        }
+        return Landmark(id: id, name: name, coordinate: coordinate,
+                        isFavorite: flag(object["isFavorite"] ?? object["favorite"]),
+                        isFeatured: flag(object["isFeatured"]),
+                        category: object["category"]?.stringValue, city: object["city"]?.stringValue,
+                        state: object["state"]?.stringValue, park: object["park"]?.stringValue,
+                        imageName: object["imageName"]?.stringValue)
+    }
+}

@@ -1,0 +1,47 @@
+import LandmarkNear
+
+enum LandmarksCommand: Command {
+    static let name = "landmarks"
+    static let summary = "list the catalog: index, id, name, favourite flag"
+    static let help = """
+        Usage: landmark-near landmarks [--landmarks FILE] [--json]
+
+        Lists the landmark catalog in load order. The index column is the landmarkIndex
+        that payloads carry.
+
+        Options:
+          --landmarks FILE  catalog: tutorial JSON array, GeoJSON points or CSV with a header
+                            (default: the twelve landmarks of the SwiftUI tutorial)
+          --json            one JSON object a landmark
+          -h, --help        show this help
+        """
+
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+        let args = try ArgumentScanner(arguments, command: "landmark-near landmarks", valued: ["landmarks"], flags: ["json"])
+        if let extra = args.positionals.first {
+            throw .usage("landmark-near landmarks: unexpected argument '\(extra)'")
+        }
+        let catalog = try args.catalog()
+        if args.has("json") {
+            for (index, landmark) in catalog.landmarks.enumerated() {
+                output.writeLine(LandmarkJSON.object(for: landmark, index: index))
+            }
+        } else {
+            output.writeLine("index  id        favourite  latitude     longitude     name")
+            for (index, landmark) in catalog.landmarks.enumerated() {
+                let columns = [
+                    String(index).padding(toLength: 7, withPad: " ", startingAt: 0),
+                    String(landmark.id).padding(toLength: 10, withPad: " ", startingAt: 0),
+                    (landmark.isFavorite ? "yes" : "no").padding(toLength: 11, withPad: " ", startingAt: 0),
+                    String(landmark.coordinate.latitude).padding(toLength: 13, withPad: " ", startingAt: 0),
+                    String(landmark.coordinate.longitude).padding(toLength: 14, withPad: " ", startingAt: 0),
+                    TerminalText.safe(landmark.name),
+                ]
+                output.writeLine(columns.joined())
+            }
+        }
+        return .success
+    }
+}
+
+import Foundation

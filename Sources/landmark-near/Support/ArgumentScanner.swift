@@ -1,0 +1,103 @@
+import LandmarkNear
+
+/// A small command-line scanner: `--name value`, `--name=value`, short aliases (`-k 3`),
+/// boolean flags, positionals, and `--` to end options. Each command declares what it takes,
+/// so unknown options are usage errors (exit 64) with a one-line reason.
+struct ArgumentScanner {
+    private(set) var options: [String: String] = [:]
+    private(set) var repeatedOptions: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+
+    /// - Parameters:
+    ///   - valued: option names that take a value (long form, without dashes).
+    ///   - flags: boolean option names.
+    ///   - aliases: short forms, e.g. `["k": "k"]`, `["h": "help"]`.
+    init(_ arguments: [String], command: String, valued: Set<String>, flags flagNames: Set<String>,
+         aliases: [String: String] = [:]) throws(CommandFailure) {
+        var allFlags = flagNames
+        allFlags.insert("help")
+        var aliases = aliases
+        aliases["h"] = "help"
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") || ArgumentScanner.isNumber(argument) {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" { optionsEnded = true; continue }
+            var name: String
+            var inlineValue: String?
+            if argument.hasPrefix("--") {
+                name = String(argument.dropFirst(2))
+                if let eq = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: eq)...])
+                    name = String(name[..<eq])
+                }
+            } else {
+                let short = String(argument.dropFirst())
+                guard let long = aliases[short] else {
+                    throw .usage("\(command): unknown option '\(argument)' (see \(command) --help)")
+                }
+                name = long
+            }
+            if allFlags.contains(name) {
+                if inlineValue != nil { throw .usage("\(command): option '--\(name)' takes no value") }
+                flags.insert(name)
+            } else if valued.contains(name) {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else { throw .usage("\(command): option '--\(name)' needs a value") }
+                    value = arguments[index]
+                    index += 1
+                }
+                options[name] = value
+                repeatedOptions[name, default: []].append(value)
+            } else {
+                throw .usage("\(command): unknown option '\(argument)' (see \(command) --help)")
+            }
+        }
+    }
+
+    private static func isNumber(_ text: String) -> Bool {
+        Double(text) != nil
+    }
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    func value(_ name: String) -> String? { options[name] }
+
+    /// A length option such as `--radius 5mi`.
+    func length(_ name: String, default defaultValue: Length) throws(CommandFailure) -> Length {
+        guard let text = options[name] else { return defaultValue }
+        do {
+            return try Length(parsing: text)
+        } catch {
+            throw .usage("--\(name): \(error.description)")
+        }
+    }
+
+    /// A duration option such as `--cooldown 30m`.
+    func timeSpan(_ name: String, default defaultValue: TimeSpan) throws(CommandFailure) -> TimeSpan {
+        guard let text = options[name] else { return defaultValue }
+        do {
+            return try TimeSpan(parsing: text)
+        } catch {
+            throw .usage("--\(name): \(error.description)")
+        }
+    }
+
+    /// A non-negative integer option such as `-k 3`.
+    func integer(_ name: String, default defaultValue: Int, minimum: Int = 0) throws(CommandFailure) -> Int {
+        guard let text = options[name] else { return defaultValue }
+        guard let value = Int(text), value >= minimum else {
+            throw .usage("--\(name): '\(text)' is not a whole number >= \(minimum)")
+        }
+        return value
+    }
+}

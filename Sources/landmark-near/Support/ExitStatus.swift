@@ -1,0 +1,17 @@
+/// Process exit statuses, following sysexits(3).
+enum ExitStatus: Int32 {
+    case success = 0
+    case usage = 64
+    case dataError = 65
+    case noInput = 66
+    case software = 70
+    case ioError = 74
+}
+
+/// An error that ends the command with a message on stderr and an exit status.
+struct CommandFailure: Error {
+    var status: ExitStatus
+    var message: String
+
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(status: .usage, message: message) }
+}

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LandmarkNear
+
+// A reader that goes away (`| head`) must end us quietly with an error status, not a signal.
+signal(SIGPIPE, SIG_IGN)
+
+let commands: [CommandEntry] = [
+    CommandEntry(WatchCommand.self), CommandEntry(NearestCommand.self), CommandEntry(LandmarksCommand.self),
+    CommandEntry(PayloadCommand.self), CommandEntry(ParseCommand.self), CommandEntry(ValidateCommand.self),
+]
+
+let topLevelHelp = """
+    landmark-near — proximity notifications: "you are within 5 miles of a favourite landmark".
+
+    Usage: landmark-near <command> [options]
+
+    Commands:
+    \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+
+    Run 'landmark-near <command> --help' for a command's options.
+    Exit status: 0 ok, 64 usage error, 65 bad data, 66 missing input, 74 I/O error.
+    """
+
+@MainActor func runMain() -> Int32 {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let output = OutputWriter()
+    guard let first = arguments.first else {
+        Console.error(topLevelHelp)
+        return ExitStatus.usage.rawValue
+    }
+    if first == "--help" || first == "-h" || first == "help" {
+        output.writeLine(topLevelHelp)
+        try? output.flush()
+        return 0
+    }
+    guard let command = commands.first(where: { $0.name == first }) else {
+        Console.error("landmark-near: unknown command '\(first)' (commands: \(commands.map(\.name).joined(separator: ", ")))")
+        return ExitStatus.usage.rawValue
+    }
+    let rest = Array(arguments.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+        output.writeLine(command.help)
+        try? output.flush()
+        return 0
+    }
+    let status: ExitStatus
+    do {
+        status = try command.run(rest, output)
+    } catch let failure as CommandFailure {
+        try? output.flush()
+        Console.error(failure.message)
+        return failure.status.rawValue
+    } catch {
+        try? output.flush()
+        Console.error("landmark-near \(command.name): \(error)")
+        return ExitStatus.software.rawValue
+    }
+    do {
+        try output.flush()
+    } catch {
+        Console.error("landmark-near: stdout: \(error.description)")
+        return ExitStatus.ioError.rawValue
+    }
+    return status.rawValue
+}
+
+exit(runMain())
