@@ -1,0 +1,87 @@
+import Foundation
+
+/// Per-device settings from `--profiles FILE`: a JSON object mapping a device to
+/// `{"favorites": [ids], "prefersNotifications": bool}`, both optional.
+///
+///     let profiles = try DeviceProfiles.parse(
+///         Array(#"{"d1": {"favorites": [1002], "prefersNotifications": false}}"#.utf8),
+///         source: "profiles.json")
+///     profiles["d1"]?.prefersNotifications   // false
+public struct DeviceProfiles: Sendable, Equatable {
+    public struct Profile: Sendable, Equatable {
+        /// Landmark ids; nil means the default favourites.
+        public var favorites: [Int]?
+        public var prefersNotifications: Bool
+
+        public init(favorites: [Int]? = nil, prefersNotifications: Bool = true) {
+            self.favorites = favorites
+            self.prefersNotifications = prefersNotifications
+        }
+    }
+
+    public private(set) var byDevice: [String: Profile] = [:]
+
+    public init(_ byDevice: [String: Profile] = [:]) { self.byDevice = byDevice }
+
+    public subscript(device: String) -> Profile? { byDevice[device] }
+
+    public static func load(path: String) throws(ProfilesError) -> DeviceProfiles {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ProfilesError(source: path, reason: "no such file", isMissingFile: true)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ProfilesError(source: path, reason: "cannot be read")
+        }
+        return try parse(Array(data), source: path)
+    }
+
+    public static func parse(_ bytes: [UInt8], source: String) throws(ProfilesError) -> DeviceProfiles {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes)
+        } catch {
+            throw ProfilesError(source: source, reason: error.description)
+        }
+        guard let root = json.objectValue else {
+            throw ProfilesError(source: source, reason: "must be a JSON object mapping device names to profiles, not \(json.typeDescription)")
+        }
+        var profiles: [String: Profile] = [:]
+        for (device, value) in root.members {
+            let label = "device \(JSONWriter.quoted(device))"
+            guard let object = value.objectValue else {
+                throw ProfilesError(source: source, reason: "\(label): profile must be an object, not \(value.typeDescription)")
+            }
+            var profile = Profile()
+            switch object["favorites"] {
+            case nil, .null?: break
+            case .array(let elements)?:
+                var ids: [Int] = []
+                for element in elements {
+                    guard let id = element.integer else {
+                        throw ProfilesError(source: source, reason: "\(label): favorites must hold integer landmark ids, found \(element.typeDescription)")
+                    }
+                    ids.append(id)
+                }
+                profile.favorites = ids
+            case let other?:
+                throw ProfilesError(source: source, reason: "\(label): favorites must be an array of landmark ids, not \(other.typeDescription)")
+            }
+            switch object["prefersNotifications"] {
+            case nil, .null?: break
+            case .bool(let flag)?: profile.prefersNotifications = flag
+            case let other?:
+                throw ProfilesError(source: source, reason: "\(label): prefersNotifications must be true or false, not \(other.typeDescription)")
+            }
+            profiles[device] = profile
+        }
+        return DeviceProfiles(profiles)
+    }
+}
+
+/// A profiles file that cannot be used.
+public struct ProfilesError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var source: String
+    public var reason: String
+    public var isMissingFile: Bool = false
+    public var description: String { "\(source): \(reason)" }
+}
