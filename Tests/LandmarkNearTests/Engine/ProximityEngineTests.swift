@@ -1,0 +1,260 @@
+import Testing
+@testable import LandmarkNear
+
+@Suite struct ProximityEngineTests {
+    typealias F = EngineFixtures
+    let radius = Length.fiveMiles.meters
+    let hysteresis = Length.quarterMile.meters
+
+    private func summaries(_ results: [(FixDisposition, [ProximityEvent])]) -> [[String]] {
+        results.map { $0.1.map(\.summary) }
+    }
+
+    @Test func boundaryJitterAtTheRadius() throws {
+        let results = try F.run([
+            F.fix(F.point(radius + 0.5), at: 0),      // just outside: nothing
+            F.fix(F.point(radius - 0.5), at: 10),     // just inside: enter
+            F.fix(F.point(radius + 0.5), at: 20),     // jitter out, still within R + H: no exit
+            F.fix(F.point(radius - 0.5), at: 30),     // jitter in again: no second enter
+        ])
+        #expect(summaries(results) == [[], ["enter 0"], [], []])
+        #expect(results.allSatisfy { $0.0 == .used })
+    }
+
+    @Test func boundaryJitterAtRadiusPlusHysteresis() throws {
+        let results = try F.run([
+            F.fix(F.point(100), at: 0),
+            F.fix(F.point(radius + hysteresis - 0.5), at: 10),   // not beyond R + H: stays inside
+            F.fix(F.point(radius + hysteresis + 0.5), at: 20),   // beyond: exit
+            F.fix(F.point(radius + hysteresis - 0.5), at: 30),   // outside R: nothing
+            F.fix(F.point(radius - 0.5), at: 40),                // re-enter within the cooldown
+        ]) { $0.cooldown = 3600 }
+        #expect(summaries(results) == [["enter 0"], [], ["exit 0"], [], ["enter 0 cooldown"]])
+    }
+
+    @Test(arguments: [(Int64(3599), "enter 0 cooldown"), (3600, "enter 0"), (7200, "enter 0")])
+    func reentryAndTheCooldown(secondEntryAfter seconds: Int64, expected: String) throws {
+        let results = try F.run([
+            F.fix(F.point(10), at: 0),
+            F.fix(F.point(20_000), at: 1),
+            F.fix(F.point(10), at: seconds),
+        ])
+        #expect(summaries(results) == [["enter 0"], ["exit 0"], [expected]])
+    }
+
+    @Test func suppressedEnterDoesNotRestartTheCooldown() throws {
+        let results = try F.run([
+            F.fix(F.point(10), at: 0),
+            F.fix(F.point(20_000), at: 100),
+            F.fix(F.point(10), at: 1800),      // suppressed: 1800 s after the notification
+            F.fix(F.point(20_000), at: 1900),
+            F.fix(F.point(10), at: 3600),      // 3600 s after the notification: notified
+        ])
+        #expect(summaries(results) == [["enter 0"], ["exit 0"], ["enter 0 cooldown"], ["exit 0"], ["enter 0"]])
+    }
+
+    @Test func zeroCooldownNeverSuppresses() throws {
+        let results = try F.run([
+            F.fix(F.point(10), at: 0), F.fix(F.point(20_000), at: 1), F.fix(F.point(10), at: 2),
+        ]) { $0.cooldown = 0 }
+        #expect(summaries(results) == [["enter 0"], ["exit 0"], ["enter 0"]])
+    }
+
+    @Test func staleAndDuplicateTimesAreDropped() throws {
+        let results = try F.run([
+            F.fix(F.point(20_000), at: 10),
+            F.fix(F.point(10), at: 10),        // same time: stale
+            F.fix(F.point(10), at: 5),         // older: stale
+            F.fix(F.point(10)),                // no time: used in arrival order
+            F.fix(F.point(10), at: 11),
+        ])
+        #expect(results.map(\.0) == [.used, .dropped(.stale), .dropped(.stale), .used, .used])
+        #expect(summaries(results) == [[], [], [], ["enter 0"], []])
+    }
+
+    @Test func untimedFixesNeverSuppressByCooldown() throws {
+        let results = try F.run([
+            F.fix(F.point(10)), F.fix(F.point(20_000)), F.fix(F.point(10)),
+            F.fix(F.point(20_000), at: 0), F.fix(F.point(10), at: 1),
+        ])
+        // The first notification has no time, so nothing is suppressed after it either.
+        #expect(summaries(results) == [["enter 0"], ["exit 0"], ["enter 0"], ["exit 0"], ["enter 0"]])
+    }
+
+    @Test(arguments: [(Optional<Double>.none, true), (0, true), (-5, true), (999.9, true), (1000, true), (1000.1, false), (1e9, false)])
+    func accuracyFilter(accuracy: Double?, used: Bool) throws {
+        let results = try F.run([F.fix(F.point(10), at: 0, accuracy: accuracy)])
+        #expect(results[0].0 == (used ? .used : .dropped(.accuracy)))
+        #expect(summaries(results) == [used ? ["enter 0"] : []])
+    }
+
+    @Test func droppedFixDoesNotAdvanceTheDeviceClock() throws {
+        let results = try F.run([
+            F.fix(F.point(10), at: 100, accuracy: 5000),   // dropped for accuracy
+            F.fix(F.point(10), at: 50),                    // still usable: no used fix had a time yet
+        ])
+        #expect(results.map(\.0) == [.dropped(.accuracy), .used])
+    }
+
+    @Test func severalLandmarksOnOneFixAreOrderedByDistanceThenIndex() throws {
+        let origin = Coordinate(latitude: 10, longitude: 20)
+        let catalog = try F.catalog([
+            (1, F.point(3000, from: origin, azimuth: 0)),
+            (2, F.point(1000, from: origin, azimuth: 90)),
+            (3, F.point(2000, from: origin, azimuth: 180)),
+            (4, F.point(1000, from: origin, azimuth: 90)),     // same place as id 2: tie -> index order
+        ])
+        let results = try F.run([F.fix(origin, at: 0)], catalog: catalog)
+        #expect(summaries(results) == [["enter 1", "enter 3", "enter 2", "enter 0"]])
+        #expect(results[0].1.map(\.distance) == results[0].1.map(\.distance).sorted())
+    }
+
+    @Test func devicesAreIndependent() throws {
+        let results = try F.run([
+            F.fix(F.point(10), device: "a", at: 0),
+            F.fix(F.point(10), device: "b", at: 0),
+            F.fix(F.point(20_000), device: "a", at: 1),
+            F.fix(F.point(10), device: "b", at: 2),
+            F.fix(F.point(10), device: "a", at: 1),           // stale for a, even though b is at 2
+        ])
+        #expect(summaries(results) == [["enter 0"], ["enter 0"], ["exit 0"], [], []])
+        #expect(results[4].0 == .dropped(.stale))
+    }
+
+    @Test func onlyFavouritesNotify() throws {
+        // Silver Salmon Creek (index 1) is not a favourite of the embedded catalog.
+        let salmon = LandmarkCatalog.embedded[1].coordinate
+        let results = try F.run([F.fix(salmon, at: 0)])
+        #expect(summaries(results) == [[]])
+        let all = try F.run([F.fix(salmon, at: 0)]) { $0.favorites = .all }
+        #expect(summaries(all) == [["enter 1"]])
+        let chosen = try F.run([F.fix(salmon, at: 0), F.fix(F.point(10), at: 1)]) { $0.favorites = .ids([1002]) }
+        #expect(summaries(chosen) == [["enter 1"], ["exit 1"]])
+    }
+
+    @Test func profilesSetFavouritesAndPreferences() throws {
+        let salmon = LandmarkCatalog.embedded[1].coordinate
+        let profiles = DeviceProfiles([
+            "fisher": .init(favorites: [1002]),
+            "quiet": .init(prefersNotifications: false),
+        ])
+        let results = try F.run([
+            F.fix(salmon, device: "fisher", at: 0),
+            F.fix(F.point(10), device: "fisher", at: 0),
+            F.fix(F.point(10), device: "quiet", at: 0),
+            F.fix(F.point(20_000), device: "quiet", at: 1),
+            F.fix(F.point(10), device: "quiet", at: 2),
+            F.fix(F.point(10), device: "other", at: 0),
+        ]) { $0.profiles = profiles }
+        #expect(summaries(results) == [["enter 1"], [], ["enter 0 profile"], ["exit 0"], ["enter 0 profile"], ["enter 0"]])
+    }
+
+    @Test func unknownFavouriteIdsAreRefused() {
+        #expect(throws: EngineConfigurationError.self) {
+            var configuration = EngineConfiguration()
+            configuration.favorites = .ids([4242])
+            _ = try ProximityEngine(catalog: .embedded, configuration: configuration)
+        }
+        #expect(throws: EngineConfigurationError.self) {
+            var configuration = EngineConfiguration()
+            configuration.profiles = DeviceProfiles(["x": .init(favorites: [1, 2])])
+            _ = try ProximityEngine(catalog: .embedded, configuration: configuration)
+        }
+    }
+
+    @Test(arguments: [
+        (Coordinate(latitude: 10, longitude: 179.99), Coordinate(latitude: 10, longitude: -179.99)),
+        (Coordinate(latitude: -40, longitude: -179.995), Coordinate(latitude: -40.01, longitude: 179.99)),
+        (Coordinate(latitude: 90, longitude: 0), Coordinate(latitude: 89.97, longitude: 135)),
+        (Coordinate(latitude: -89.99, longitude: 45), Coordinate(latitude: -89.99, longitude: -135)),
+    ])
+    func antimeridianAndPolarLandmarks(landmark: Coordinate, fix: Coordinate) throws {
+        let catalog = try F.catalog([(7, landmark)])
+        let distance = Geodesic.wgs84.distance(from: fix, to: landmark)
+        #expect(distance < radius)
+        let results = try F.run([F.fix(fix, at: 0)], catalog: catalog)
+        #expect(summaries(results) == [["enter 0"]])
+        #expect(abs(results[0].1[0].distance - distance) < 1e-6)
+    }
+
+    /// The candidate cache and the spherical bounds must never change a decision: compare
+    /// with a reference that measures every favourite with the geodesic on every fix.
+    @Test(arguments: [UInt64(1), 2, 3])
+    func matchesABruteForceReference(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        let centre = Coordinate(latitude: Double.random(in: -80...80, using: &rng), longitude: 179.9)
+        var landmarks: [(Int, Coordinate)] = []
+        for id in 1...40 {
+            landmarks.append((id, F.point(Double.random(in: 0...60_000, using: &rng), from: centre,
+                                          azimuth: Double.random(in: -180...180, using: &rng))))
+        }
+        let catalog = try F.catalog(landmarks)
+        var fixes: [Fix] = []
+        var positions = (0..<3).map { _ in centre }
+        for step in 0..<1500 {
+            let device = step % 3
+            positions[device] = F.point(Double.random(in: 0...600, using: &rng), from: positions[device],
+                                        azimuth: Double.random(in: -180...180, using: &rng))
+            if Geodesic.wgs84.distance(from: positions[device], to: centre) > 70_000 { positions[device] = centre }
+            fixes.append(F.fix(positions[device], device: "dev\(device)", at: Int64(step / 3 * 60)))
+        }
+        let configure: (inout EngineConfiguration) -> Void = { $0.cooldown = 1800 }
+        let actual = try F.run(fixes, catalog: catalog, configure: configure)
+        let expected = ReferenceEngine(catalog: catalog, radius: radius, hysteresis: hysteresis, cooldown: 1800).run(fixes)
+        #expect(actual.map { $0.1.map(\.summary) } == expected)
+        #expect(actual.flatMap(\.1).count > 20)
+    }
+}
+
+/// A deliberately simple implementation of SPEC §4: every favourite, every fix, exact
+/// geodesic distances. Used only to check the engine's shortcuts.
+struct ReferenceEngine {
+    let catalog: LandmarkCatalog
+    let radius: Double
+    let hysteresis: Double
+    let cooldown: Double
+
+    func run(_ fixes: [Fix]) -> [[String]] {
+        var inside: [String: Set<Int>] = [:]
+        var notified: [String: [Int: Timestamp]] = [:]
+        var latest: [String: Timestamp] = [:]
+        return fixes.map { fix in
+            if let time = fix.time {
+                if let last = latest[fix.device], time <= last { return [] }
+                latest[fix.device] = time
+            }
+            var events: [(Double, Int, String)] = []
+            for index in catalog.favoriteIndices {
+                let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[index].coordinate)
+                if inside[fix.device, default: []].contains(index) {
+                    if distance > radius + hysteresis {
+                        inside[fix.device]!.remove(index)
+                        events.append((distance, index, "exit \(index)"))
+                    }
+                } else if distance <= radius {
+                    inside[fix.device, default: []].insert(index)
+                    if let last = notified[fix.device]?[index], let time = fix.time, time.interval(since: last) < cooldown {
+                        events.append((distance, index, "enter \(index) cooldown"))
+                    } else {
+                        notified[fix.device, default: [:]][index] = fix.time
+                        events.append((distance, index, "enter \(index)"))
+                    }
+                }
+            }
+            return events.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+        }
+    }
+}
+
+/// SplitMix64: deterministic randomness for property tests.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
