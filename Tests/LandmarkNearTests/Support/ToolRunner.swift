@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// What a run of the built `landmark-near` executable produced.
+struct ToolResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum ToolRunnerError: Error, CustomStringConvertible {
+    case executableNotFound([String])
+    var description: String {
+        switch self {
+        case .executableNotFound(let looked): return "landmark-near executable not found; looked in: \(looked.joined(separator: ", "))"
+        }
+    }
+}
+
+/// The built `landmark-near`: it sits in the build products directory, next to the test bundle.
+func toolExecutableURL() throws -> URL {
+    var candidates: [URL] = []
+    let bundleDirectory = Bundle.module.bundleURL.deletingLastPathComponent()
+    candidates.append(bundleDirectory.appendingPathComponent("landmark-near"))
+    for argument in [CommandLine.arguments.first, Bundle.main.executablePath].compactMap({ $0 }) {
+        var url = URL(fileURLWithPath: argument).deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(url.appendingPathComponent("landmark-near"))
+            url = url.deletingLastPathComponent()
+        }
+    }
+    for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.path) {
+        return candidate
+    }
+    throw ToolRunnerError.executableNotFound(candidates.map(\.path))
+}
+
+/// Runs `landmark-near` with arguments and optional stdin, waiting for it to end.
+func runTool(_ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil) throws -> ToolResult {
+    try runTool(arguments, stdinData: stdin.map { Data($0.utf8) }, currentDirectory: currentDirectory)
+}
+
+func runTool(_ arguments: [String], stdinData: Data?, currentDirectory: URL? = nil) throws -> ToolResult {
+    let process = Process()
+    process.executableURL = try toolExecutableURL()
+    process.arguments = arguments
+    if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+    let input = Pipe(), output = Pipe(), errors = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    // Read both streams concurrently so neither pipe fills up and blocks the child.
+    let group = DispatchGroup()
+    let collected = CollectedOutput()
+    group.enter()
+    DispatchQueue.global().async {
+        collected.setStdout(output.fileHandleForReading.readDataToEndOfFile())
+        group.leave()
+    }
+    group.enter()
+    DispatchQueue.global().async {
+        collected.setStderr(errors.fileHandleForReading.readDataToEndOfFile())
+        group.leave()
+    }
+    if let stdinData {
+        input.fileHandleForWriting.write(stdinData)
+    }
+    try input.fileHandleForWriting.close()
+    group.wait()
+    process.waitUntilExit()
+    return ToolResult(status: process.terminationStatus,
+                      stdout: String(decoding: collected.stdout, as: UTF8.self),
+                      stderr: String(decoding: collected.stderr, as: UTF8.self))
+}
+
+/// Output gathered by reader threads.
+final class CollectedOutput: Sendable {
+    private let out = Mutex(Data())
+    private let err = Mutex(Data())
+    func setStdout(_ data: Data) { out.withLock { $0 = data } }
+    func setStderr(_ data: Data) { err.withLock { $0 = data } }
+    var stdout: Data { out.withLock { $0 } }
+    var stderr: Data { err.withLock { $0 } }
+}
+
+/// A fresh temporary directory, removed by the caller.
+func makeTemporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("landmark-near-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// The repository root (for committed samples such as Samples/ and Payloads/).
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Arguments and the exit status they must give, for parameterized command tests.
+struct StatusCase: Sendable, CustomTestStringConvertible {
+    var arguments: [String]
+    var status: Int32
+    init(_ arguments: [String], _ status: Int32) {
+        self.arguments = arguments
+        self.status = status
+    }
+    var testDescription: String { arguments.joined(separator: " ") + " -> \(status)" }
+}
