@@ -4,7 +4,7 @@
 ///
 ///     NotificationCard.lines(for: model, source: "a.apns")
 ///     // ["a.apns", "  Silver Salmon Creek", "  ───────────────────", "  You are within 5 miles of ...",
-///     //  "  Lake Clark National Park and Preserve, Alaska"]
+///     //  "  Lake Clark National Park and Preserve, Alaska", "  landmark #1: Silver Salmon Creek (id 1002)"]
 public enum NotificationCard {
     public static func lines(for model: NotificationViewModel, source: String) -> [String] {
         let title = TerminalText.safe(model.title)
@@ -13,9 +13,9 @@ public enum NotificationCard {
         lines.append("  " + TerminalText.safe(model.message))
         if let landmark = model.landmark {
             let place = [landmark.park, landmark.state].compactMap { $0 }.filter { !$0.isEmpty }
-            let index = model.landmarkIndex.map { "#\($0) " } ?? ""
-            let name = "\(index)\(TerminalText.safe(landmark.name)) (id \(landmark.id))"
-            lines.append("  " + (place.isEmpty ? name : TerminalText.safe(place.joined(separator: ", ")) + " — " + name))
+            if !place.isEmpty { lines.append("  " + TerminalText.safe(place.joined(separator: ", "))) }
+            let index = model.landmarkIndex.map { " #\($0)" } ?? ""
+            lines.append("  landmark\(index): \(TerminalText.safe(landmark.name)) (id \(landmark.id))")
         } else {
             lines.append("  (no landmark)")
         }
