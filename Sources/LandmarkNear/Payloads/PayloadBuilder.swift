@@ -51,10 +51,9 @@ public struct PayloadBuilder: Sendable {
     /// The payload for a landmark named `name` at `index`, shortening the name when needed.
     /// Throws when even the name "…" does not fit.
     public func make(name: String, index: Int) throws(PayloadError) -> String {
-        let escaped = PayloadBuilder.escaped(name)
         let overhead = fixedBytes + String(index).utf8.count
-        if overhead + 2 * escaped.utf8.count <= APNsPayload.maximumBytes {
-            return assemble(escapedName: escaped, index: index)
+        if overhead + 2 * PayloadBuilder.escapedSize(of: name) <= APNsPayload.maximumBytes {
+            return assemble(escapedName: PayloadBuilder.escaped(name), index: index)
         }
         let ellipsisBytes = APNsPayload.ellipsis.utf8.count
         let budget = (APNsPayload.maximumBytes - overhead) / 2 - ellipsisBytes
@@ -82,25 +81,48 @@ public struct PayloadBuilder: Sendable {
         return out
     }
 
-    /// `text` escaped for the inside of a JSON string literal (no quotes).
+    /// `text` escaped for the inside of a JSON string literal (no quotes), as `JSONWriter` does.
     static func escaped(_ text: String) -> String {
+        if !text.utf8.contains(where: needsEscape) { return text }
         let quoted = JSONWriter.quoted(text)
         return String(quoted.dropFirst().dropLast())
     }
 
     /// The escaped form of the longest prefix of whole grapheme clusters of `name` whose escaped
     /// form is at most `maximumBytes` long. Escaping works scalar by scalar, so the escaped
-    /// prefix is the concatenation of the escaped clusters.
+    /// prefix's size is the sum of the clusters' escaped sizes; the walk stops at the budget.
     static func escapedPrefix(of name: String, maximumBytes: Int) -> String {
-        var out = ""
         var used = 0
-        for cluster in name {
-            let piece = escaped(String(cluster))
-            let size = piece.utf8.count
+        var end = name.startIndex
+        while end < name.endIndex {
+            let next = name.index(after: end)
+            var size = 0
+            for scalar in name.unicodeScalars[end..<next] { size += escapedSize(of: scalar) }
             if used + size > maximumBytes { break }
-            out += piece
             used += size
+            end = next
         }
-        return out
+        return escaped(String(name[..<end]))
+    }
+
+    /// Bytes of `text` once escaped, without building the escaped text.
+    static func escapedSize(of text: String) -> Int {
+        if !text.utf8.contains(where: needsEscape) { return text.utf8.count }
+        var size = 0
+        for scalar in text.unicodeScalars { size += escapedSize(of: scalar) }
+        return size
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
+    }
+
+    /// Bytes `JSONWriter` writes for one scalar inside a string literal.
+    static func escapedSize(of scalar: Unicode.Scalar) -> Int {
+        switch scalar.value {
+        case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: return 2
+        case 0x00..<0x20, 0x7F: return 6
+        default: return UTF8.width(scalar)
+        }
     }
 }
