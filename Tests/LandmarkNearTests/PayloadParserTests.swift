@@ -126,6 +126,13 @@ import Testing
         #expect(throws: PayloadParseError.self) { try PayloadParserTests.parse([]) }
     }
 
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let (model, _) = try PayloadParserTests.parse([0xEF, 0xBB, 0xBF] + Array(#"{"aps":{"alert":"Hi"}}"#.utf8))
+        #expect(model.message == "Hi")
+        let error = #expect(throws: PayloadParseError.self) { try PayloadParserTests.parse([0xEF, 0xBB, 0xBF] + Array("{x".utf8)) }
+        #expect(error?.reason.hasPrefix("not JSON: invalid JSON at byte 4:") == true)
+    }
+
     @Test func viewModelJSON() throws {
         let (model, _) = try PayloadParserTests.parse(Array(#"{"aps":{"alert":{"title":"T \"q\"","body":"B/é"}},"landmarkIndex":1}"#.utf8))
         #expect(model.json(source: "a.apns")

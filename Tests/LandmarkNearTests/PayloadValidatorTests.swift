@@ -114,6 +114,14 @@ import Testing
         #expect(PayloadValidatorTests.errors(text) == [expected])
     }
 
+    @Test func aByteOrderMarkIsAWarning() {
+        let problems = PayloadValidator.validate([0xEF, 0xBB, 0xBF] + Array(#"{"aps":{"badge":-2}}"#.utf8))
+        #expect(problems.map(\.description) == [
+            "warning: $: starts with a UTF-8 byte-order mark; send the payload without it",
+            "$.aps.badge: must be a non-negative integer, got -2",
+        ])
+    }
+
     @Test func invalidUTF8IsNotJSON() {
         let problems = PayloadValidator.validate([0x7B, 0x22, 0x61, 0xFF, 0x22, 0x3A, 0x31, 0x7D])
         #expect(problems.map(\.description) == ["$: not JSON: invalid JSON at byte 1: invalid UTF-8 in a string"])

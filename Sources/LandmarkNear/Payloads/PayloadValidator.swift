@@ -21,18 +21,24 @@ public enum PayloadValidator {
     public static func validate(_ bytes: [UInt8]) -> [PayloadProblem] {
         var start = 0
         var end = bytes.count
+        var problems: [PayloadProblem] = []
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            start = 3
+            problems.append(PayloadProblem(path: JSONPath.root, message: "starts with a UTF-8 byte-order mark; send the payload without it",
+                                           severity: .warning))
+        }
         while start < end, isWhitespace(bytes[start]) { start += 1 }
         while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
         if start == end {
-            return [PayloadProblem(path: JSONPath.root, message: "is empty, not a JSON payload")]
+            return problems + [PayloadProblem(path: JSONPath.root, message: "is empty, not a JSON payload")]
         }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes[start..<end])
         } catch {
-            return [PayloadProblem(path: JSONPath.root, message: "not JSON: invalid JSON at byte \(start + error.offset): \(error.reason)")]
+            return problems + [PayloadProblem(path: JSONPath.root, message: "not JSON: invalid JSON at byte \(start + error.offset): \(error.reason)")]
         }
-        return validate(value, byteCount: end - start)
+        return problems + validate(value, byteCount: end - start)
     }
 
     /// Problems of a parsed payload whose serialized size is `byteCount`.

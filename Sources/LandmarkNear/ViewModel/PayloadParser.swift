@@ -18,6 +18,9 @@ public enum PayloadParser {
             throw PayloadParseError(source: source, reason: "is \(bytes.count) bytes, far too large for a notification payload "
                                     + "(APNs allows \(APNsPayload.maximumBytes); inputs over \(maximumInputBytes) bytes are refused)")
         }
+        // A UTF-8 byte-order mark (some editors write one) is not part of the document.
+        let skipped = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let bytes = skipped > 0 ? Array(bytes.dropFirst(skipped)) : bytes
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             throw PayloadParseError(source: source, reason: "is empty, not a JSON payload")
         }
@@ -25,7 +28,7 @@ public enum PayloadParser {
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            throw PayloadParseError(source: source, reason: "not JSON: invalid JSON at byte \(error.offset): \(error.reason)")
+            throw PayloadParseError(source: source, reason: "not JSON: invalid JSON at byte \(skipped + error.offset): \(error.reason)")
         }
         var parser = Reader(source: source, strings: strings)
         let model = try parser.read(document, catalog: catalog)
