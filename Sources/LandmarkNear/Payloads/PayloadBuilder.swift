@@ -51,7 +51,7 @@ public struct PayloadBuilder: Sendable {
     /// The payload for a landmark named `name` at `index`, shortening the name when needed.
     /// Throws when even the name "…" does not fit.
     public func make(name: String, index: Int) throws(PayloadError) -> String {
-        let overhead = fixedBytes + String(index).utf8.count
+        let overhead = overheadBytes(index: index)
         if overhead + 2 * PayloadBuilder.escapedSize(of: name) <= APNsPayload.maximumBytes {
             return assemble(escapedName: PayloadBuilder.escaped(name), index: index)
         }

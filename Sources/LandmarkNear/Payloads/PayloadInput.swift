@@ -12,6 +12,14 @@ import Darwin
 public enum PayloadInput {
     /// Reads the whole file; throws `.missing` when it does not exist, `.tooLarge` past `limit`.
     public static func readFile(_ path: String, limit: Int = PayloadParser.maximumInputBytes) throws(PayloadInputError) -> [UInt8] {
+        let fd = try openFile(path)
+        defer { close(fd) }
+        return try readDescriptor(fd, name: path, limit: limit)
+    }
+
+    /// Opens a file for reading (the caller closes the descriptor); a missing file, a directory
+    /// or an unreadable file is an error that says which.
+    public static func openFile(_ path: String) throws(PayloadInputError) -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -20,12 +28,12 @@ public enum PayloadInput {
             }
             throw PayloadInputError(source: path, kind: .unreadable, reason: "cannot be opened: " + String(cString: strerror(code)))
         }
-        defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
             throw PayloadInputError(source: path, kind: .unreadable, reason: "is a directory, not a payload file")
         }
-        return try readDescriptor(fd, name: path, limit: limit)
+        return fd
     }
 
     /// Reads a descriptor to its end (stdin: `0`), refusing more than `limit` bytes.
@@ -79,7 +87,7 @@ public struct PayloadInputError: Error, Sendable, Equatable, CustomStringConvert
 /// Splits a descriptor into lines (for `parse --ndjson` on stdin) without holding more than
 /// one line; a line longer than `limit` is reported as too long and skipped.
 ///
-///     var lines = PayloadLines(descriptor: 0)
+///     var lines = PayloadLines(descriptor: 0, name: "<stdin>")
 ///     while let line = try lines.next() { ... }   // line.number, line.bytes, line.isTooLong
 public struct PayloadLines {
     public struct Line: Sendable {
@@ -91,14 +99,16 @@ public struct PayloadLines {
     }
 
     private let descriptor: Int32
+    private let name: String
     private let limit: Int
     private var buffer: [UInt8] = []
     private var start = 0
     private var atEnd = false
     private var lineNumber = 0
 
-    public init(descriptor: Int32, limit: Int = PayloadParser.maximumInputBytes) {
+    public init(descriptor: Int32, name: String = "<stdin>", limit: Int = PayloadParser.maximumInputBytes) {
         self.descriptor = descriptor
+        self.name = name
         self.limit = limit
     }
 
@@ -129,7 +139,7 @@ public struct PayloadLines {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw PayloadInputError(source: "<stdin>", kind: .unreadable, reason: "read failed: " + String(cString: strerror(errno)))
+                throw PayloadInputError(source: name, kind: .unreadable, reason: "read failed: " + String(cString: strerror(errno)))
             }
             if count == 0 { atEnd = true } else { buffer.append(contentsOf: chunk[0..<count]) }
         }

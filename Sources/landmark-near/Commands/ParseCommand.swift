@@ -100,15 +100,15 @@ private struct ParseRun {
         let name = source == "-" ? "<stdin>" : source
         var fd: Int32 = 0
         if source != "-" {
-            // Open through readFile's checks first for clear missing/directory messages.
-            fd = open(source, O_RDONLY | O_CLOEXEC)
-            if fd < 0 {
-                do { _ = try PayloadInput.readFile(source, limit: 0) } catch { report(error) }
+            do {
+                fd = try PayloadInput.openFile(source)
+            } catch {
+                report(error)
                 return
             }
         }
         defer { if fd != 0 { close(fd) } }
-        var lines = PayloadLines(descriptor: fd)
+        var lines = PayloadLines(descriptor: fd, name: name)
         while true {
             let line: PayloadLines.Line
             do {

@@ -8,7 +8,7 @@ struct ToolResult {
 }
 
 /// The built `landmark-near` executable: it sits next to the test bundle in the build directory.
-func toolURL() -> URL {
+private func toolURL() -> URL {
     Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("landmark-near")
 }
 
