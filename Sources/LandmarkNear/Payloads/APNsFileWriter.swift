@@ -26,11 +26,7 @@ public struct APNsFileWriter: Sendable {
                 throw APNsWriteError(path: trimmed, reason: "exists and is not a directory")
             }
         } else {
-            do {
-                try FileManager.default.createDirectory(atPath: trimmed, withIntermediateDirectories: true)
-            } catch {
-                throw APNsWriteError(path: trimmed, reason: "cannot create the directory (\(APNsFileWriter.reason(of: error)))")
-            }
+            try APNsFileWriter.makeDirectories(trimmed)
         }
         self.directory = trimmed
     }
@@ -90,7 +86,19 @@ public struct APNsFileWriter: Sendable {
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }
 
-    private static func reason(of error: Error) -> String {
-        (error as NSError).localizedDescription
+    /// `mkdir -p`, with the system's reason when a level cannot be made.
+    private static func makeDirectories(_ path: String) throws(APNsWriteError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw APNsWriteError(path: prefix, reason: "cannot create the directory: \(errnoText())")
+            }
+            prefix += "/"
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw APNsWriteError(path: path, reason: "cannot create the directory: a part of the path is not a directory")
+        }
     }
 }
