@@ -40,6 +40,16 @@ import Testing
         #expect(files.allSatisfy { $0.hasSuffix(".apns") && !$0.hasPrefix(".") })
     }
 
+    @Test func withoutSyncTheWritesAreTheSame() throws {
+        let directory = try PayloadFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let writer = try APNsFileWriter(directory: directory.path, synchronizes: false)
+        let path = try writer.write("{\"aps\":{}}", device: "d", landmarkID: 1, time: nil, fixNumber: 1)
+        writer.synchronizeDirectory()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "{\"aps\":{}}")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["d-1-fix-1.apns"])
+    }
+
     @Test func aDirectoryPathThatIsAFileIsAnError() throws {
         let directory = try PayloadFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

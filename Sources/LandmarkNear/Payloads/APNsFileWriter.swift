@@ -7,18 +7,25 @@ import Darwin
 
 /// Writes notification payloads as `.apns` files into one directory (`watch --apns-dir`).
 /// Each file holds exactly the payload bytes (no trailing newline) and is written atomically:
-/// a temporary file in the same directory is written, synced and renamed over the final name,
+/// a temporary file in the same directory is written, fsynced and renamed over the final name,
 /// so a reader never sees half a file and a rerun replaces the same names.
 ///
 ///     let writer = try APNsFileWriter(directory: "out/apns")
 ///     let path = try writer.write(payload, device: "d1", landmarkID: 1002,
 ///                                 time: fix.time, fixNumber: 12)
 ///     // "out/apns/d1-1002-20260501T120002Z.apns"
+///     writer.synchronizeDirectory()   // once at the end: makes the renames durable too
+///
+/// The fsync of each file costs milliseconds on slow disks; `synchronizes: false` skips it
+/// (renames stay atomic for readers, but a power loss may then leave empty files).
 public struct APNsFileWriter: Sendable {
     public let directory: String
+    /// Whether each file is fsynced before it is renamed into place.
+    public let synchronizes: Bool
 
     /// Creates the directory (and its parents) when it is missing.
-    public init(directory: String) throws(APNsWriteError) {
+    public init(directory: String, synchronizes: Bool = true) throws(APNsWriteError) {
+        self.synchronizes = synchronizes
         let trimmed = directory.isEmpty ? "." : directory
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: trimmed, isDirectory: &isDirectory) {
@@ -64,19 +71,18 @@ public struct APNsFileWriter: Sendable {
                 offset += written
             }
         }
-        if failure == nil, fsync(fd) != 0 { failure = "fsync failed: \(APNsFileWriter.errnoText())" }
+        if failure == nil, synchronizes, fsync(fd) != 0 { failure = "fsync failed: \(APNsFileWriter.errnoText())" }
         if close(fd) != 0, failure == nil { failure = "close failed: \(APNsFileWriter.errnoText())" }
         if failure == nil, rename(temporary, path) != 0 { failure = "rename failed: \(APNsFileWriter.errnoText())" }
         if let failure {
             unlink(temporary)
             throw APNsWriteError(path: path, reason: failure)
         }
-        syncDirectory()
         return path
     }
 
-    /// Makes the rename itself durable (best effort).
-    private func syncDirectory() {
+    /// Makes the renames done so far durable (best effort): call it once after a batch of writes.
+    public func synchronizeDirectory() {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 {
             _ = fsync(fd)

@@ -90,6 +90,7 @@ enum PayloadCommand: Command {
         do {
             let writer = try APNsFileWriter(directory: directory.isEmpty ? "/" : directory)
             try writer.write(Array(payload.utf8), named: name)
+            writer.synchronizeDirectory()
         } catch {
             throw CommandFailure(status: .ioError, message: "\(command): --out \(error.description)")
         }
