@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LandmarkNear
 
 enum ParseCommand: Command {
@@ -154,7 +157,3 @@ private struct ParseRun {
         Console.error("error: " + TerminalText.safe(error.description))
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif
