@@ -39,16 +39,12 @@ enum PayloadCommand: Command {
         if let extra = args.positionals.first {
             throw .usage("\(command): unexpected argument '\(extra)'")
         }
-        let radius = try args.length("radius", default: .fiveMiles)
-        if let bundleID = args.value("bundle-id"), bundleID.isEmpty {
-            throw .usage("\(command): --bundle-id must not be empty")
-        }
+        let options = try PayloadOptionsParsing.options(from: args, radius: args.length("radius", default: .fiveMiles), command: command)
         guard args.value("id") != nil || args.value("index") != nil else {
             throw .usage("\(command): say which landmark with --id ID or --index N (see \(command) --help)")
         }
         let catalog = try args.catalog()
         let index = try landmarkIndex(args, catalog: catalog, command: command)
-        let options = PayloadOptions(radius: radius, threadID: args.value("thread-id") ?? "5280", bundleID: args.value("bundle-id"))
         let payload: String
         do {
             payload = try APNsPayload.make(for: catalog[index], index: index, options: options)

@@ -1,14 +1,8 @@
 import Foundation
 
 /// Paths into the repository's `Payloads/` folder (the canonical sample and the fixtures the
-/// tests parse), found from this source file's location.
+/// tests parse), found from `repositoryRoot` (Support/ToolRunner.swift).
 enum PayloadFixtures {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // LandmarkNearTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()
-
     static let payloadsFolder = repositoryRoot.appendingPathComponent("Payloads")
     static let canonicalSample = payloadsFolder.appendingPathComponent("PushNotificationPayload.apns")
 
@@ -20,10 +14,8 @@ enum PayloadFixtures {
         Array(try Data(contentsOf: url(relativePath)))
     }
 
-    /// A fresh empty directory under the system's temporary directory.
+    /// A fresh empty directory under the system's temporary directory (ToolRunner's helper).
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("landmark-near-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try makeTemporaryDirectory()
     }
 }

@@ -1,47 +1,108 @@
 import Foundation
+import Synchronization
+import Testing
 
-/// What a run of the built `landmark-near` printed and how it exited.
+/// What a run of the built `landmark-near` executable produced.
 struct ToolResult {
     var status: Int32
     var stdout: String
     var stderr: String
 }
 
-/// The built `landmark-near` executable: it sits next to the test bundle in the build directory.
-private func toolURL() -> URL {
-    Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("landmark-near")
+enum ToolRunnerError: Error, CustomStringConvertible {
+    case executableNotFound([String])
+    var description: String {
+        switch self {
+        case .executableNotFound(let looked): return "landmark-near executable not found; looked in: \(looked.joined(separator: ", "))"
+        }
+    }
 }
 
-/// Runs `landmark-near` with `arguments`, feeding `stdin` (empty when nil), and captures its
-/// output. stdout and stderr go through temporary files, so large outputs cannot deadlock.
-func runTool(_ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil) throws -> ToolResult {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tool-run-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let inURL = scratch.appendingPathComponent("stdin")
-    let outURL = scratch.appendingPathComponent("stdout")
-    let errURL = scratch.appendingPathComponent("stderr")
-    try Data((stdin ?? "").utf8).write(to: inURL)
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let input = try FileHandle(forReadingFrom: inURL)
-    let output = try FileHandle(forWritingTo: outURL)
-    let errors = try FileHandle(forWritingTo: errURL)
-    defer {
-        try? input.close()
-        try? output.close()
-        try? errors.close()
+/// The built `landmark-near`: it sits in the build products directory, next to the test bundle.
+func toolExecutableURL() throws -> URL {
+    var candidates: [URL] = []
+    let bundleDirectory = Bundle.module.bundleURL.deletingLastPathComponent()
+    candidates.append(bundleDirectory.appendingPathComponent("landmark-near"))
+    for argument in [CommandLine.arguments.first, Bundle.main.executablePath].compactMap({ $0 }) {
+        var url = URL(fileURLWithPath: argument).deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(url.appendingPathComponent("landmark-near"))
+            url = url.deletingLastPathComponent()
+        }
     }
+    for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.path) {
+        return candidate
+    }
+    throw ToolRunnerError.executableNotFound(candidates.map(\.path))
+}
+
+/// Runs `landmark-near` with arguments and optional stdin, waiting for it to end.
+func runTool(_ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil) throws -> ToolResult {
+    try runTool(arguments, stdinData: stdin.map { Data($0.utf8) }, currentDirectory: currentDirectory)
+}
+
+func runTool(_ arguments: [String], stdinData: Data?, currentDirectory: URL? = nil) throws -> ToolResult {
     let process = Process()
-    process.executableURL = toolURL()
+    process.executableURL = try toolExecutableURL()
     process.arguments = arguments
     if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+    let input = Pipe(), output = Pipe(), errors = Pipe()
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
     try process.run()
+    // Read both streams concurrently so neither pipe fills up and blocks the child.
+    let group = DispatchGroup()
+    let collected = CollectedOutput()
+    group.enter()
+    DispatchQueue.global().async {
+        collected.setStdout(output.fileHandleForReading.readDataToEndOfFile())
+        group.leave()
+    }
+    group.enter()
+    DispatchQueue.global().async {
+        collected.setStderr(errors.fileHandleForReading.readDataToEndOfFile())
+        group.leave()
+    }
+    if let stdinData {
+        input.fileHandleForWriting.write(stdinData)
+    }
+    try input.fileHandleForWriting.close()
+    group.wait()
     process.waitUntilExit()
     return ToolResult(status: process.terminationStatus,
-                      stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+                      stdout: String(decoding: collected.stdout, as: UTF8.self),
+                      stderr: String(decoding: collected.stderr, as: UTF8.self))
+}
+
+/// Output gathered by reader threads.
+final class CollectedOutput: Sendable {
+    private let out = Mutex(Data())
+    private let err = Mutex(Data())
+    func setStdout(_ data: Data) { out.withLock { $0 = data } }
+    func setStderr(_ data: Data) { err.withLock { $0 = data } }
+    var stdout: Data { out.withLock { $0 } }
+    var stderr: Data { err.withLock { $0 } }
+}
+
+/// A fresh temporary directory, removed by the caller.
+func makeTemporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("landmark-near-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// The repository root (for committed samples such as Samples/ and Payloads/).
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Arguments and the exit status they must give, for parameterized command tests.
+struct StatusCase: Sendable, CustomTestStringConvertible {
+    var arguments: [String]
+    var status: Int32
+    init(_ arguments: [String], _ status: Int32) {
+        self.arguments = arguments
+        self.status = status
+    }
+    var testDescription: String { arguments.joined(separator: " ") + " -> \(status)" }
 }
