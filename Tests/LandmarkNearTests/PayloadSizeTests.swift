@@ -105,6 +105,21 @@ import Testing
         #expect(payload.contains(#""title":"…""#))
     }
 
+    @Test func checkFitsAgreesWithMake() throws {
+        let overhead = PayloadBuilder(options: PayloadOptions(threadID: "")).overheadBytes(index: 1)
+        // The longest thread id that leaves room for "…" in title and body, and one more byte.
+        let longest = String(repeating: "t", count: APNsPayload.maximumBytes - overhead - 6)
+        try PayloadOptions(threadID: longest).checkFits(maximumIndex: 1)
+        #expect(try APNsPayload.make(for: LandmarkCatalog.embedded[1], index: 1, options: PayloadOptions(threadID: longest))
+                    .contains(#""title":"…""#))
+        #expect(throws: PayloadError.self) { try PayloadOptions(threadID: longest + "t").checkFits(maximumIndex: 1) }
+        #expect(throws: PayloadError.self) {
+            try APNsPayload.make(for: LandmarkCatalog.embedded[1], index: 1, options: PayloadOptions(threadID: longest + "t"))
+        }
+        #expect(throws: PayloadError.self) { try PayloadOptions(threadID: longest).checkFits() }
+        try PayloadOptions().checkFits()
+    }
+
     @Test func aLargeBundleIDStillLeavesRoomForAShortenedName() throws {
         let bundle = String(repeating: "c", count: 3900)
         let options = PayloadOptions(bundleID: bundle)
