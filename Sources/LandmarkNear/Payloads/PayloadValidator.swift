@@ -7,7 +7,7 @@
 ///     problems.map(\.description)   // ["$.aps.badge: must be a non-negative integer, got \"3\""]
 public enum PayloadValidator {
     static let alertStringKeys = ["title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key",
-                                  "loc-key", "action-loc-key", "action", "summary-arg"]
+                                  "loc-key", "action-loc-key", "summary-arg"]
     static let locArgs = [("title-loc-args", "title-loc-key"), ("subtitle-loc-args", "subtitle-loc-key"), ("loc-args", "loc-key")]
     static let interruptionLevels = ["passive", "active", "time-sensitive", "critical"]
     static let apsStringKeys = ["thread-id", "category", "target-content-id", "filter-criteria"]
@@ -52,7 +52,7 @@ public enum PayloadValidator {
             var message = "the payload is \(byteCount) bytes, more than the \(APNsPayload.maximumBytes) APNs accepts"
             let compact = JSONWriter.serialize(value).utf8.count
             if compact < byteCount {
-                message += " (\(compact) bytes without the spaces)"
+                message += " (\(compact) bytes written compactly)"
             }
             error(JSONPath.root, message)
         }
