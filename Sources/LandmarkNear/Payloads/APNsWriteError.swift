@@ -1,0 +1,12 @@
+/// An `.apns` file or its directory that could not be written.
+public struct APNsWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,14 @@
+/// A payload that cannot be built within the APNs size limit.
+public struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Bytes the payload needs even with the landmark name shortened to "…".
+    public var minimumBytes: Int
+
+    public init(minimumBytes: Int) {
+        self.minimumBytes = minimumBytes
+    }
+
+    public var description: String {
+        "the payload needs \(minimumBytes) bytes even with the landmark name shortened to \"…\", "
+            + "more than the \(APNsPayload.maximumBytes) APNs allows: use a shorter --thread-id or --bundle-id"
+    }
+}
