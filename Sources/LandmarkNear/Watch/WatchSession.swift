@@ -16,7 +16,7 @@ public final class WatchSession {
     private let output: OutputWriter
     private let diagnostics: OutputWriter
     private let apnsWriter: APNsFileWriter?
-    private var payloads: [String?]
+    private var payloads: PayloadCache
     public private(set) var statistics = WatchStatistics()
     private var fixNumber = 0
     private var events: [ProximityEvent] = []
@@ -40,7 +40,7 @@ public final class WatchSession {
         } else {
             apnsWriter = nil
         }
-        payloads = Array(repeating: nil, count: catalog.count)
+        payloads = PayloadCache(options: options.payload)
     }
 
     /// Reads every input in order (stdin for `.standardInput`) through one engine, so device
@@ -51,6 +51,7 @@ public final class WatchSession {
             throw .missingInput("\(path): no such file")
         }
         defer {
+            apnsWriter?.synchronizeDirectory()
             statistics.devices = engine.deviceCount
             try? output.flush()
             try? diagnostics.flush()
@@ -142,10 +143,7 @@ public final class WatchSession {
     }
 
     private func payloadText(for landmarkIndex: Int) -> String {
-        if let cached = payloads[landmarkIndex] { return cached }
-        let text = APNsPayload.json(for: catalog[landmarkIndex], index: landmarkIndex, options: options.payload)
-        payloads[landmarkIndex] = text
-        return text
+        payloads.json(for: catalog[landmarkIndex], index: landmarkIndex)
     }
 
     private func explain(_ fix: Fix, disposition: FixDisposition, location: String) {

@@ -11,6 +11,11 @@ enum PayloadOptionsParsing {
             guard !bundleID.isEmpty else { throw .usage("\(command): --bundle-id must not be empty") }
             options.bundleID = bundleID
         }
+        do {
+            try options.checkFits()
+        } catch {
+            throw .usage("\(command): \(error.description)")
+        }
         return options
     }
 }
