@@ -85,33 +85,43 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// `...02+02:00`, `...02+0200`, a space instead of `T`, lower-case `t`/`z`. A time without
     /// a zone is taken as UTC.
     public init?(rfc3339 text: some StringProtocol) {
-        let bytes = Array(text.utf8)
+        var string = String(text)
+        guard let parsed = string.withUTF8({ Timestamp(rfc3339UTF8: $0) }) else { return nil }
+        self = parsed
+    }
+
+    /// The same as `init?(rfc3339:)`, reading UTF-8 bytes in place (no String is built), for
+    /// the fix readers' fast paths.
+    public init?(rfc3339UTF8 bytes: UnsafeBufferPointer<UInt8>) {
         var i = 0
         func number(_ count: Int) -> Int64? {
             guard i + count <= bytes.count else { return nil }
             var value: Int64 = 0
             for k in i..<(i + count) {
-                let b = bytes[k]
-                guard b >= 0x30 && b <= 0x39 else { return nil }
-                value = value * 10 + Int64(b - 0x30)
+                let digit = bytes[k] &- 0x30
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
             }
             i += count
             return value
         }
-        func expect(_ chars: String) -> Bool {
-            guard i < bytes.count, chars.utf8.contains(bytes[i]) else { return false }
+        func expect(_ a: UInt8, _ b: UInt8 = 0, _ c: UInt8 = 0) -> Bool {
+            guard i < bytes.count else { return false }
+            let byte = bytes[i]
+            guard byte == a || (b != 0 && byte == b) || (c != 0 && byte == c) else { return false }
             i += 1
             return true
         }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
+        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
+              let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")),
+              let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
               let second = number(2) else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
         var nanos: Int64 = 0
         if i < bytes.count && (bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: ",")) {
             i += 1
             var digits = 0
-            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            while i < bytes.count, bytes[i] &- 0x30 < 10 {
                 if digits < 9 { nanos = nanos * 10 + Int64(bytes[i] - 0x30) }
                 digits += 1
                 i += 1
@@ -128,7 +138,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
                 let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
                 i += 1
                 guard let hours = number(2) else { return nil }
-                _ = expect(":")
+                _ = expect(UInt8(ascii: ":"))
                 guard let minutes = number(2), hours < 24, minutes < 60 else { return nil }
                 offset = sign * (hours * 3600 + minutes * 60)
             default:

@@ -1,0 +1,209 @@
+import CLibXML2
+
+/// Reads GPX 1.0 and 1.1 `trkpt`, `rtept` and `wpt` elements (any namespace or none) with
+/// libxml2's push parser: the input is fed in chunks as it is read and SAX callbacks build
+/// only the current point, so a GPX of any size runs in bounded memory.
+///
+/// Every point is a fix of device `default` (the SPEC names no other; track names are not
+/// used). A malformed or truncated document yields one invalid record with libxml2's message
+/// and line, after all the points before the error.
+final class GPXRecordSource: FixRecordSource {
+    private let stream: LineStream
+    private let state: GPXParseState
+    private var context: xmlParserCtxtPtr?
+    private var handler = xmlSAXHandler()
+    private var pendingIndex = 0
+    private var finished = false
+
+    /// libxml2's global state, set up once before the first parser.
+    private static let libraryReady: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    init(stream: LineStream, sourceName: String) {
+        _ = GPXRecordSource.libraryReady
+        self.stream = stream
+        state = GPXParseState(sourceName: sourceName)
+        handler.initialized = XML_SAX2_MAGIC
+        handler.startElementNs = gpxStartElement
+        handler.endElementNs = gpxEndElement
+        handler.characters = gpxCharacters
+        handler.cdataBlock = gpxCharacters
+        handler.serror = gpxStructuredError
+    }
+
+    deinit {
+        if let context { xmlFreeParserCtxt(context) }
+    }
+
+    func next() throws(FixInputError) -> FixRecord? {
+        while true {
+            if pendingIndex < state.records.count {
+                let record = state.records[pendingIndex]
+                pendingIndex += 1
+                return record
+            }
+            state.records.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            if finished { return nil }
+            try feed()
+        }
+    }
+
+    /// Feeds the next chunk of input to the parser (or ends the document at end of input).
+    private func feed() throws(FixInputError) {
+        if context == nil {
+            skipLeadingWhitespace()
+            let userData = Unmanaged.passUnretained(state).toOpaque()
+            guard let created = xmlCreatePushParserCtxt(&handler, userData, nil, 0, state.sourceName) else {
+                state.records.append(.invalid(FixReadIssue(source: state.sourceName, line: 1, reason: "GPX: cannot create an XML parser")))
+                finished = true
+                return
+            }
+            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_BIG_LINES.rawValue)
+            xmlCtxtUseOptions(created, options)
+            context = created
+            state.context = created
+        }
+        guard let context else { return }
+        if let chunk = try stream.nextChunk() {
+            var offset = 0
+            // xmlParseChunk takes an Int32 size; chunks are 64 KiB or a little more in practice.
+            while offset < chunk.count, !state.failed {
+                let size = min(chunk.count - offset, 1 << 20)
+                let bytes = UnsafeRawPointer(chunk.baseAddress! + offset).assumingMemoryBound(to: CChar.self)
+                xmlParseChunk(context, bytes, Int32(size), 0)
+                offset += size
+            }
+        } else {
+            xmlParseChunk(context, nil, 0, 1)
+            finished = true
+        }
+        if state.failed { finished = true }
+    }
+
+    /// Skips a byte-order mark and blank lines before the XML declaration, which libxml2
+    /// would refuse; line numbers stay those of the file.
+    private func skipLeadingWhitespace() {
+        while true {
+            let buffered = stream.buffered
+            var index = 0
+            if buffered.count >= 3, buffered[0] == 0xEF, buffered[1] == 0xBB, buffered[2] == 0xBF { index = 3 }
+            while index < buffered.count, [0x20, 0x09, 0x0A, 0x0D].contains(buffered[index]) { index += 1 }
+            if index < buffered.count || stream.reachedEnd {
+                let newlines = buffered.prefix(index).filter { $0 == 0x0A }.count
+                if index > 0 { stream.discard(index) }
+                state.lineOffset = newlines
+                return
+            }
+            stream.discard(index)
+            state.lineOffset += 0
+            guard (try? stream.readMore()) == true else { return }
+        }
+    }
+}
+
+/// What the SAX callbacks share, passed to them through libxml2's user-data pointer (C
+/// callbacks cannot capture context).
+final class GPXParseState {
+    let sourceName: String
+    var context: xmlParserCtxtPtr?
+    var records: [FixRecord] = []
+    var lineOffset = 0
+    var depth = 0
+    var point: GPXPoint?
+    var pointDepth = 0
+    var inTime = false
+    var failed = false
+
+    init(sourceName: String) {
+        self.sourceName = sourceName
+    }
+
+    var currentLine: Int {
+        guard let context else { return 0 }
+        return Int(xmlSAX2GetLineNumber(context)) + lineOffset
+    }
+
+    func issue(line: Int, _ reason: String) {
+        records.append(.invalid(FixReadIssue(source: sourceName, line: line, reason: reason)))
+    }
+}
+
+private func state(_ pointer: UnsafeMutableRawPointer?) -> GPXParseState {
+    Unmanaged<GPXParseState>.fromOpaque(pointer!).takeUnretainedValue()
+}
+
+private func equals(_ name: UnsafePointer<xmlChar>?, _ literal: StaticString) -> Bool {
+    guard let name else { return false }
+    return strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
+                  UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+}
+
+private let gpxStartElement: startElementNsSAX2Func = { userData, localname, _, _, _, _, attributeCount, _, attributes in
+    let state = state(userData)
+    state.depth += 1
+    if state.point == nil {
+        let element: String
+        if equals(localname, "trkpt") { element = "trkpt" }
+        else if equals(localname, "rtept") { element = "rtept" }
+        else if equals(localname, "wpt") { element = "wpt" }
+        else { return }
+        var point = GPXPoint(element: element, line: state.currentLine)
+        if let attributes {
+            // Five pointers an attribute: localname, prefix, URI, value start, value end.
+            for index in 0..<Int(attributeCount) {
+                let base = index * 5
+                guard attributes[base + 1] == nil, let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+                let value = Array(UnsafeBufferPointer(start: start, count: end - start))
+                if equals(attributes[base], "lat") { point.latitude = value }
+                else if equals(attributes[base], "lon") { point.longitude = value }
+            }
+        }
+        state.point = point
+        state.pointDepth = state.depth
+    } else if state.depth == state.pointDepth + 1, equals(localname, "time") {
+        state.inTime = true
+        state.point?.hasTime = true
+        state.point?.time.removeAll(keepingCapacity: true)
+    }
+}
+
+private let gpxEndElement: endElementNsSAX2Func = { userData, _, _, _ in
+    let state = state(userData)
+    defer { state.depth -= 1 }
+    guard let point = state.point else { return }
+    if state.depth == state.pointDepth + 1 {
+        state.inTime = false
+    } else if state.depth == state.pointDepth {
+        state.point = nil
+        state.inTime = false
+        switch point.fix() {
+        case .fix(let fix): state.records.append(.fix(fix, line: point.line))
+        case .invalid(let reason): state.issue(line: point.line, reason)
+        }
+    }
+}
+
+private let gpxCharacters: charactersSAXFunc = { userData, characters, length in
+    let state = state(userData)
+    guard state.inTime, let characters, var point = state.point else { return }
+    let room = GPXPoint.maximumTimeLength + 1 - point.time.count
+    guard room > 0 else { return }
+    state.point = nil
+    point.time.append(contentsOf: UnsafeBufferPointer(start: characters, count: min(Int(length), room)))
+    state.point = point
+}
+
+private let gpxStructuredError: xmlStructuredErrorFunc = { userData, error in
+    guard let error, let userData else { return }
+    let state = state(userData)
+    let level = error.pointee.level
+    guard level == XML_ERR_FATAL || level == XML_ERR_ERROR, !state.failed else { return }
+    var message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+    while message.last == "\n" || message.last == " " { message.removeLast() }
+    let line = error.pointee.line > 0 ? Int(error.pointee.line) + state.lineOffset : state.currentLine
+    state.issue(line: line, "GPX: \(message)")
+    if level == XML_ERR_FATAL { state.failed = true }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import LandmarkNear
+
+/// On a live pipe (`gpspipe -w | landmark-near watch`) a record is delivered as soon as its
+/// line arrives, without waiting for more input.
+@Suite struct LiveStreamTests {
+    @Test func recordArrivesBeforeTheWriterCloses() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        let reader = try FixReader(descriptor: ends[0], ownsDescriptor: true, sourceName: "<stdin>", format: .ndjson)
+        writer.write(Data(#"{"device":"d1","lat":1,"lon":2}"#.utf8 + [0x0A]))
+        #expect(try reader.next() == .fix(Fix(device: "d1", coordinate: Coordinate(latitude: 1, longitude: 2)), line: 1))
+        writer.write(Data(#"{"device":"d1","lat":3,"#.utf8))
+        writer.write(Data(#""lon":4}"#.utf8 + [0x0A]))
+        #expect(try reader.next() == .fix(Fix(device: "d1", coordinate: Coordinate(latitude: 3, longitude: 4)), line: 2))
+        try writer.close()
+        #expect(try reader.next() == nil)
+    }
+
+    @Test func nmeaIsDetectedAtItsFirstSentence() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        writer.write(Data("{\"class\":\"VERSION\"}\n$GPGGA,115959.00,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,*64\n".utf8))
+        let reader = try FixReader(descriptor: ends[0], ownsDescriptor: true, sourceName: "<stdin>", format: nil)
+        #expect(reader.format == .nmea)
+        if case .fix(_, let line) = try reader.next() { #expect(line == 2) } else { Issue.record("no fix") }
+        try writer.close()
+        #expect(try reader.next() == nil)
+    }
+}
