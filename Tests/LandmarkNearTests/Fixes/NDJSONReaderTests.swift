@@ -52,8 +52,8 @@ import Testing
         #expect(result.lines.first == 5)
         let first = try #require(result.fixes.first)
         #expect(first.device == "/dev/pts/1")
-        #expect(first.coordinate == Coordinate(latitude: 34.0205, longitude: -116.175))
-        #expect(first.time == FixReading.time("2026-04-30T23:59:48Z"))
+        #expect(first.coordinate == Coordinate(latitude: 34.02045, longitude: -116.17498))
+        #expect(first.time == FixReading.time("2026-04-30T23:59:49Z"))
         #expect(first.accuracy == nil)   // a mode 2 report without eph
         #expect(result.fixes.last?.time == FixReading.time("2026-05-01T00:00:02Z"))
         #expect(result.fixes.last?.accuracy == 15.2)

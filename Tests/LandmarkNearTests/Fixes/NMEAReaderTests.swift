@@ -7,8 +7,8 @@ import Testing
         let result = try FixReading.read(path: path)
         #expect(result.format == .nmea)
         #expect(result.issues == [
-            "\(path):12: GPGGA: checksum mismatch: the sentence says 00, its bytes give 6E",
-            "\(path):16: GPRMC: latitude 91.11716666666666 is outside [-90, 90]",
+            "\(path):12: GPGGA: checksum mismatch: the sentence says 00, its bytes give 68",
+            "\(path):16: GPRMC: latitude 91.11738333333332 is outside [-90, 90]",
         ])
         #expect(result.lines == [2, 4, 5, 7, 9, 13])
         let fixes = result.fixes
@@ -44,10 +44,10 @@ import Testing
         let result = try FixReading.read(path: FixReading.fixture("gpsd/gpspipe-r.nmea"))
         #expect(result.format == .nmea)
         #expect(result.issues.isEmpty)
-        // The capture starts with a GLGLL before any RMC: no time for it.
-        #expect(result.lines.first == 6)
-        #expect(result.fixes.first?.time == nil)
-        #expect(result.fixes.dropFirst().allSatisfy { $0.time != nil })
+        // Three JSON header lines, then the sentences; the capture starts with an RMC.
+        #expect(result.lines.first == 4)
+        #expect(result.fixes.first?.time == FixReading.time("2026-04-30T23:59:49Z"))
+        #expect(result.fixes.allSatisfy { $0.time != nil })
         // 15 RMC, 14 GGA, 4 GLL, 4 GNS (mode AAN) in the capture.
         #expect(result.fixes.count == 15 + 14 + 4 + 4)
     }
@@ -65,7 +65,7 @@ import Testing
         ("$GPRMC,120001.00,A,4807.0380,Q,01131.0000,E,0.5,54.7,010526,,,A", "GPRMC: latitude hemisphere \"Q\" is not N or S"),
         ("$GPRMC,120001.00,A,4807.0380,N,01131.0000,,0.5,54.7,010526,,,A", "GPRMC: longitude hemisphere \"\" is not E or W"),
         ("$GPRMC,120001.00,A,48x7.0380,N,01131.0000,E,0.5,54.7,010526,,,A", "GPRMC: latitude \"48x7.0380\" is not ddmm.mmmm"),
-        ("$GPRMC,120001.00,A,4867.0380,N,01131.0000,E,0.5,54.7,010526,,,A", "GPRMC: latitude \"4867.0380\" has 67.038 minutes"),
+        ("$GPRMC,120001.00,A,4867.0380,N,01131.0000,E,0.5,54.7,010526,,,A", "GPRMC: latitude \"4867.0380\" is not ddmm.mmmm: 60 minutes or more"),
         ("$GPRMC,120001.00,A,,N,01131.0000,E,0.5,54.7,010526,,,A", "GPRMC: missing latitude"),
         ("$GPRMC,12:00:01,A,4807.0380,N,01131.0000,E,0.5,54.7,010526,,,A", "GPRMC: time \"12:00:01\" is not hhmmss.ss"),
         ("$GPRMC,120001.00,A,4807.0380,N,01131.0000,E,0.5,54.7,320526,,,A", "GPRMC: date \"320526\" is not ddmmyy"),

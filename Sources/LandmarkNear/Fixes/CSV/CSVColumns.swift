@@ -22,7 +22,12 @@ struct CSVColumns: Equatable {
             if name == "timestamp_ms" {
                 match = (.time, 9)
             } else {
-                match = FieldRole.match(name).flatMap { roles.contains($0.role) ? $0 : nil }
+                match = FieldRole.match(name).flatMap { match in
+                    if match.role == .shortTime { return (.time, 0) }
+                    // `time` before `t` before `tst` and `timestamp`.
+                    if match.role == .time { return (.time, match.rank == 0 ? -1 : match.rank) }
+                    return roles.contains(match.role) ? match : nil
+                }
             }
             guard let (role, rank) = match else { continue }
             if let current = best[role], current.rank <= rank { continue }

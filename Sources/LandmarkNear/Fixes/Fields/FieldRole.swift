@@ -6,6 +6,8 @@ import Glibc
 ///     FieldRole.match("lng")   // (.longitude, 1)
 enum FieldRole: Int, CaseIterable, Sendable {
     case latitude, longitude, device, time, accuracy
+    /// `t`: a time in plain fixes, but OwnTracks' trigger letter (`"t":"u"`) in its messages.
+    case shortTime
     /// gpsd's `class` (`TPV`, `SKY`, ...) and `mode` (0 unknown, 1 no fix, 2 2D, 3 3D).
     case gpsdClass, gpsdMode
     /// OwnTracks' `_type` (`location`, `transition`, ...).
@@ -16,7 +18,8 @@ enum FieldRole: Int, CaseIterable, Sendable {
         case .latitude: return ["lat", "latitude"]
         case .longitude: return ["lon", "lng", "longitude"]
         case .device: return ["device", "id", "deviceid", "tid"]
-        case .time: return ["time", "t", "tst", "timestamp"]
+        case .time: return ["time", "tst", "timestamp"]
+        case .shortTime: return ["t"]
         case .accuracy: return ["acc", "accuracy", "eph"]
         case .gpsdClass: return ["class"]
         case .gpsdMode: return ["mode"]
@@ -30,7 +33,7 @@ enum FieldRole: Int, CaseIterable, Sendable {
         case .latitude: return "latitude"
         case .longitude: return "longitude"
         case .device: return "device"
-        case .time: return "time"
+        case .time, .shortTime: return "time"
         case .accuracy: return "accuracy"
         case .gpsdClass: return "class"
         case .gpsdMode: return "mode"
@@ -52,7 +55,7 @@ enum FieldRole: Int, CaseIterable, Sendable {
         }
         guard let first = key.first else { return nil }
         switch (key.count, first) {
-        case (1, UInt8(ascii: "t")): return (.time, 1)
+        case (1, UInt8(ascii: "t")): return (.shortTime, 0)
         case (2, UInt8(ascii: "i")): return equals("id") ? (.device, 1) : nil
         case (3, UInt8(ascii: "l")):
             if equals("lat") { return (.latitude, 0) }
@@ -62,7 +65,7 @@ enum FieldRole: Int, CaseIterable, Sendable {
         case (3, UInt8(ascii: "a")): return equals("acc") ? (.accuracy, 0) : nil
         case (3, UInt8(ascii: "e")): return equals("eph") ? (.accuracy, 2) : nil
         case (3, UInt8(ascii: "t")):
-            if equals("tst") { return (.time, 2) }
+            if equals("tst") { return (.time, 1) }
             if equals("tid") { return (.device, 3) }
             return nil
         case (4, UInt8(ascii: "t")): return equals("time") ? (.time, 0) : nil
@@ -74,7 +77,7 @@ enum FieldRole: Int, CaseIterable, Sendable {
         case (8, UInt8(ascii: "d")): return equals("deviceid") ? (.device, 2) : nil
         case (8, UInt8(ascii: "a")): return equals("accuracy") ? (.accuracy, 1) : nil
         case (9, UInt8(ascii: "l")): return equals("longitude") ? (.longitude, 2) : nil
-        case (9, UInt8(ascii: "t")): return equals("timestamp") ? (.time, 3) : nil
+        case (9, UInt8(ascii: "t")): return equals("timestamp") ? (.time, 2) : nil
         default: return nil
         }
     }

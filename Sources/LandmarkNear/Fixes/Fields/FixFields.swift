@@ -35,8 +35,10 @@ struct FixFields {
             guard Self.equals(kind, "TPV") else { return .skip }
             guard let mode = Self.number(self[.gpsdMode]), mode >= 2 else { return .skip }
         }
-        if case .text(let kind) = self[.ownTracksType], !Self.equals(kind, "location") {
-            return .skip
+        var isOwnTracks = false
+        if case .text(let kind) = self[.ownTracksType] {
+            guard Self.equals(kind, "location") else { return .skip }
+            isOwnTracks = true
         }
         let latitude: Double
         switch Self.coordinate(self[.latitude], .latitude) {
@@ -61,7 +63,12 @@ struct FixFields {
         }
 
         var time: Timestamp?
-        let timeField = self[.time]
+        // Time keys in order of preference: time, t, tst, timestamp; but OwnTracks' `t` is
+        // its trigger letter, and its time is `tst`.
+        var timeField = self[.time]
+        if !isOwnTracks, !self[.shortTime].isMissing, timeField.isMissing || ranks[FieldRole.time.rawValue] > 0 {
+            timeField = self[.shortTime]
+        }
         if !timeField.isMissing {
             guard let value = FixTime.parse(timeField) else {
                 return .invalid("time \(timeField.quoted) is neither an RFC 3339 date-time nor epoch seconds")

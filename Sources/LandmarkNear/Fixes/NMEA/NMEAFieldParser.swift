@@ -53,7 +53,7 @@ enum NMEAFieldParser {
         let degrees = (value / 100).rounded(.down)
         let minutes = value - degrees * 100
         guard minutes < 60 else {
-            return .failure(NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" has \(minutes) minutes"))
+            return .failure(NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm"): 60 minutes or more"))
         }
         let magnitude = degrees + minutes / 60
         let letter = hemisphere.count == 1 ? hemisphere[0] : 0
