@@ -67,8 +67,9 @@ import Testing
     @Test(arguments: FixFormat.allCases)
     func emptyInput(_ format: FixFormat) throws {
         let result = try FixReading.read("", format: format)
-        #expect(result.records.isEmpty || format == .gpx)
-        #expect(result.fixes.isEmpty)
+        #expect(result.records.isEmpty)
+        let blank = try FixReading.read("\n\n", format: format)
+        #expect(blank.records.isEmpty)
     }
 
     @Test func emptyInputIsDetectedAsNothing() throws {

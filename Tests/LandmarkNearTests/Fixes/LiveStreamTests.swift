@@ -30,4 +30,16 @@ import Testing
         try writer.close()
         #expect(try reader.next() == nil)
     }
+
+    @Test func shortFirstLineIsNotHeldBackByTheByteOrderMarkCheck() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        let reader = try FixReader(descriptor: ends[0], ownsDescriptor: true, sourceName: "<stdin>", format: .csv)
+        writer.write(Data("a\n".utf8))
+        #expect(try reader.next() == .invalid(FixReadIssue(source: "<stdin>", line: 1,
+                                                           reason: "the CSV header names no latitude column (lat, latitude)")))
+        try writer.close()
+        #expect(try reader.next() == nil)
+    }
 }

@@ -7,8 +7,8 @@ enum FieldValue {
     case number(Double)
     /// UTF-8 text (a JSON string without escapes left, or a CSV cell).
     case text(UnsafeBufferPointer<UInt8>)
-    /// An array or object, which no fix field can be.
-    case composite(String)
+    /// An array (`true`) or object (`false`), which no fix field can be.
+    case composite(isArray: Bool)
 
     var isMissing: Bool {
         switch self {
@@ -25,7 +25,7 @@ enum FieldValue {
         case .bool: return "a boolean"
         case .number: return "a number"
         case .text: return "a string"
-        case .composite(let description): return description
+        case .composite(let isArray): return isArray ? "an array" : "an object"
         }
     }
 

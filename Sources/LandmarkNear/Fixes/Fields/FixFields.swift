@@ -1,8 +1,9 @@
 /// The raw fields of one NDJSON object or CSV row, by role, and their interpretation as a fix
 /// (SPEC §3), shared by every keyed format so that they agree on aliases and number forms.
 struct FixFields {
-    private var values: [FieldValue] = Array(repeating: .absent, count: FieldRole.allCases.count)
-    private var ranks: [Int] = Array(repeating: Int.max, count: FieldRole.allCases.count)
+    // One slot a `FieldRole` case; inline, so that filling them allocates nothing.
+    private var values = InlineArray<9, FieldValue>(repeating: .absent)
+    private var ranks = InlineArray<9, Int>(repeating: .max)
 
     subscript(role: FieldRole) -> FieldValue { values[role.rawValue] }
 

@@ -54,7 +54,12 @@ final class GPXRecordSource: FixRecordSource {
     /// Feeds the next chunk of input to the parser (or ends the document at end of input).
     private func feed() throws(FixInputError) {
         if context == nil {
-            skipLeadingWhitespace()
+            try skipLeadingWhitespace()
+            if stream.buffered.isEmpty && stream.reachedEnd {
+                // An empty input holds no points, and is not an error (as in the other formats).
+                finished = true
+                return
+            }
             let userData = Unmanaged.passUnretained(state).toOpaque()
             guard let created = xmlCreatePushParserCtxt(&handler, userData, nil, 0, state.sourceName) else {
                 state.records.append(.invalid(FixReadIssue(source: state.sourceName, line: 1, reason: "GPX: cannot create an XML parser")))
@@ -77,6 +82,7 @@ final class GPXRecordSource: FixRecordSource {
                 offset += size
             }
         } else {
+            state.terminating = true
             xmlParseChunk(context, nil, 0, 1)
             finished = true
         }
@@ -85,21 +91,22 @@ final class GPXRecordSource: FixRecordSource {
 
     /// Skips a byte-order mark and blank lines before the XML declaration, which libxml2
     /// would refuse; line numbers stay those of the file.
-    private func skipLeadingWhitespace() {
+    private func skipLeadingWhitespace() throws(FixInputError) {
+        var atStart = true
         while true {
             let buffered = stream.buffered
-            var index = 0
-            if buffered.count >= 3, buffered[0] == 0xEF, buffered[1] == 0xBB, buffered[2] == 0xBF { index = 3 }
-            while index < buffered.count, [0x20, 0x09, 0x0A, 0x0D].contains(buffered[index]) { index += 1 }
-            if index < buffered.count || stream.reachedEnd {
-                let newlines = buffered.prefix(index).filter { $0 == 0x0A }.count
-                if index > 0 { stream.discard(index) }
-                state.lineOffset = newlines
-                return
+            if atStart && buffered.count < 3 && !stream.reachedEnd {
+                try stream.readMore()
+                continue
             }
+            var index = 0
+            if atStart, buffered.count >= 3, buffered[0] == 0xEF, buffered[1] == 0xBB, buffered[2] == 0xBF { index = 3 }
+            atStart = false
+            while index < buffered.count, [0x20, 0x09, 0x0A, 0x0D].contains(buffered[index]) { index += 1 }
             stream.discard(index)
-            state.lineOffset += 0
-            guard (try? stream.readMore()) == true else { return }
+            state.lineOffset = stream.lineNumber
+            if !stream.buffered.isEmpty || stream.reachedEnd { return }
+            try stream.readMore()
         }
     }
 }
@@ -116,6 +123,9 @@ final class GPXParseState {
     var pointDepth = 0
     var inTime = false
     var failed = false
+    /// Set when the end of input is signalled, where libxml2 words an unclosed document as
+    /// "Extra content at the end of the document".
+    var terminating = false
 
     init(sourceName: String) {
         self.sourceName = sourceName
@@ -203,6 +213,9 @@ private let gpxStructuredError: xmlStructuredErrorFunc = { userData, error in
     guard level == XML_ERR_FATAL || level == XML_ERR_ERROR, !state.failed else { return }
     var message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
     while message.last == "\n" || message.last == " " { message.removeLast() }
+    if state.terminating, error.pointee.code == Int32(XML_ERR_DOCUMENT_END.rawValue) {
+        message = "the document ends before its elements are closed (a truncated file?)"
+    }
     let line = error.pointee.line > 0 ? Int(error.pointee.line) + state.lineOffset : state.currentLine
     state.issue(line: line, "GPX: \(message)")
     if level == XML_ERR_FATAL { state.failed = true }

@@ -103,7 +103,10 @@ final class LineStream {
     func nextLine() throws(FixInputError) -> Line? {
         while true {
             if !checkedByteOrderMark {
-                if end - start < 3 && !reachedEnd {
+                // Wait for three bytes only while what came may be the start of a mark.
+                let pending = end - start
+                if pending < 3 && !reachedEnd
+                    && (pending == 0 || (storage[start] == 0xEF && (pending < 2 || storage[start + 1] == 0xBB))) {
                     try readMore()
                     continue
                 }

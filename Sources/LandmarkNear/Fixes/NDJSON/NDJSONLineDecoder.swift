@@ -46,8 +46,8 @@ struct NDJSONLineDecoder: LineDecoder {
                     let count = string.utf8.count
                     fields.set(role, rank: rank, .text(UnsafeBufferPointer(rebasing: buffer[offset..<(offset + count)])))
                     offset += count
-                case .array: fields.set(role, rank: rank, .composite("an array"))
-                case .object: fields.set(role, rank: rank, .composite("an object"))
+                case .array: fields.set(role, rank: rank, .composite(isArray: true))
+                case .object: fields.set(role, rank: rank, .composite(isArray: false))
                 }
             }
             return LineOutcome(fields.interpret(devices: &devices))
