@@ -5,11 +5,16 @@ import Testing
 /// On a live pipe (`gpspipe -w | landmark-near watch`) a record is delivered as soon as its
 /// line arrives, without waiting for more input.
 @Suite struct LiveStreamTests {
-    @Test func recordArrivesBeforeTheWriterCloses() throws {
+    /// A pipe: the descriptor to read from, and a handle that writes to it.
+    static func makePipe() throws -> (Int32, FileHandle) {
         var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
-        let reader = try FixReader(descriptor: ends[0], ownsDescriptor: true, sourceName: "<stdin>", format: .ndjson)
+        try #require(pipe(&ends) == 0)
+        return (ends[0], FileHandle(fileDescriptor: ends[1], closeOnDealloc: true))
+    }
+
+    @Test func recordArrivesBeforeTheWriterCloses() throws {
+        let (readEnd, writer) = try Self.makePipe()
+        let reader = try FixReader(descriptor: readEnd, ownsDescriptor: true, sourceName: "<stdin>", format: .ndjson)
         writer.write(Data(#"{"device":"d1","lat":1,"lon":2}"#.utf8 + [0x0A]))
         #expect(try reader.next() == .fix(Fix(device: "d1", coordinate: Coordinate(latitude: 1, longitude: 2)), line: 1))
         writer.write(Data(#"{"device":"d1","lat":3,"#.utf8))
@@ -20,11 +25,9 @@ import Testing
     }
 
     @Test func nmeaIsDetectedAtItsFirstSentence() throws {
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        let (readEnd, writer) = try Self.makePipe()
         writer.write(Data("{\"class\":\"VERSION\"}\n$GPGGA,115959.00,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,*64\n".utf8))
-        let reader = try FixReader(descriptor: ends[0], ownsDescriptor: true, sourceName: "<stdin>", format: nil)
+        let reader = try FixReader(descriptor: readEnd, ownsDescriptor: true, sourceName: "<stdin>", format: nil)
         #expect(reader.format == .nmea)
         if case .fix(_, let line) = try reader.next() { #expect(line == 2) } else { Issue.record("no fix") }
         try writer.close()
@@ -32,10 +35,8 @@ import Testing
     }
 
     @Test func shortFirstLineIsNotHeldBackByTheByteOrderMarkCheck() throws {
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        let writer = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
-        let reader = try FixReader(descriptor: ends[0], ownsDescriptor: true, sourceName: "<stdin>", format: .csv)
+        let (readEnd, writer) = try Self.makePipe()
+        let reader = try FixReader(descriptor: readEnd, ownsDescriptor: true, sourceName: "<stdin>", format: .csv)
         writer.write(Data("a\n".utf8))
         #expect(try reader.next() == .invalid(FixReadIssue(source: "<stdin>", line: 1,
                                                            reason: "the CSV header names no latitude column (lat, latitude)")))
