@@ -3,7 +3,7 @@
 ///
 /// Rows without a double quote are split on commas in place (the usual case, and fast); rows
 /// with quotes go through `CSVLine.fields`, which knows RFC 4180 quoting.
-struct CSVLineDecoder: LineDecoder {
+final class CSVLineDecoder: LineDecoder {
     private enum State {
         case expectingHeader
         case reading(CSVColumns)
@@ -12,10 +12,9 @@ struct CSVLineDecoder: LineDecoder {
     }
 
     private var state = State.expectingHeader
-    private var fields = FixFields()
-    private var devices = DeviceNames()
+    private let devices = DeviceNames()
 
-    mutating func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
+    func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
         switch state {
         case .expectingHeader:
             guard let text = String(validating: line, as: UTF8.self) else {
@@ -38,15 +37,15 @@ struct CSVLineDecoder: LineDecoder {
         }
     }
 
-    private mutating func decodeRow(_ line: UnsafeBufferPointer<UInt8>, _ columns: CSVColumns) -> LineOutcome {
-        fields.reset()
+    private func decodeRow(_ line: UnsafeBufferPointer<UInt8>, _ columns: CSVColumns) -> LineOutcome {
+        var fields = FixFields()
         var column = 0
         var lower = 0
         let last = columns.lastUsedColumn
         while column <= last {
             var upper = lower
             while upper < line.count, line[upper] != UInt8(ascii: ",") { upper += 1 }
-            assign(UnsafeBufferPointer(rebasing: line[lower..<upper]), column: column, columns)
+            assign(UnsafeBufferPointer(rebasing: line[lower..<upper]), column: column, columns, into: &fields)
             column += 1
             if upper >= line.count { break }
             lower = upper + 1
@@ -54,10 +53,10 @@ struct CSVLineDecoder: LineDecoder {
         if column <= columns.coordinateColumns {
             return .invalid("the row has \(column) fields; the header names \(columns.headerCount)")
         }
-        return LineOutcome(fields.interpret(devices: &devices))
+        return LineOutcome(fields.interpret(devices: devices))
     }
 
-    private mutating func decodeQuoted(_ line: UnsafeBufferPointer<UInt8>, _ columns: CSVColumns) -> LineOutcome {
+    private func decodeQuoted(_ line: UnsafeBufferPointer<UInt8>, _ columns: CSVColumns) -> LineOutcome {
         guard let text = String(validating: line, as: UTF8.self) else { return .invalid("the row is not valid UTF-8") }
         let cells = CSVLine.fields(of: text)
         if cells.count <= columns.coordinateColumns {
@@ -71,15 +70,15 @@ struct CSVLineDecoder: LineDecoder {
             ranges.append(lower..<arena.count)
         }
         return arena.withUnsafeBufferPointer { buffer in
-            fields.reset()
+            var fields = FixFields()
             for (column, range) in ranges.enumerated() {
-                assign(UnsafeBufferPointer(rebasing: buffer[range]), column: column, columns)
+                assign(UnsafeBufferPointer(rebasing: buffer[range]), column: column, columns, into: &fields)
             }
-            return LineOutcome(fields.interpret(devices: &devices))
+            return LineOutcome(fields.interpret(devices: devices))
         }
     }
 
-    private mutating func assign(_ cell: UnsafeBufferPointer<UInt8>, column: Int, _ columns: CSVColumns) {
+    private func assign(_ cell: UnsafeBufferPointer<UInt8>, column: Int, _ columns: CSVColumns, into fields: inout FixFields) {
         let role: FieldRole
         switch column {
         case columns.latitude: role = .latitude

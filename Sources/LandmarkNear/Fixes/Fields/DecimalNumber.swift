@@ -6,10 +6,35 @@ import Glibc
 ///
 ///     DecimalNumber.parse(Array("34.011286".utf8))   // 34.011286
 enum DecimalNumber {
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    /// 10^exponent for 0...22, all exact in a Double.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: return 1
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
+    }
 
     /// A number in JSON's grammar or the looser forms people write in CSV cells and strings
     /// (`+1.5`, `.5`, `5.`, surrounding spaces, `NaN`, `inf`); nil when it is not a number.
@@ -24,11 +49,19 @@ enum DecimalNumber {
         return slowPath(text)
     }
 
+    /// A number already known to follow JSON's grammar exactly (no spaces): the NDJSON scanner's.
+    @inline(__always)
+    static func parseJSON(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        if let value = fastPath(text) { return value }
+        return slowPath(text)
+    }
+
     static func parse(_ bytes: [UInt8]) -> Double? {
         bytes.withUnsafeBufferPointer { parse($0) }
     }
 
     /// Plain decimals with at most 19 digits and a small exponent; nil when it does not apply.
+    @inline(__always)
     private static func fastPath(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = 0
         var negative = false
@@ -74,7 +107,7 @@ enum DecimalNumber {
         }
         guard index == text.count, mantissa <= 1 << 53, abs(exponent) <= 22 else { return nil }
         var value = Double(mantissa)
-        value = exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
+        value = exponent < 0 ? value / powerOfTen(-exponent) : value * powerOfTen(exponent)
         return negative ? -value : value
     }
 

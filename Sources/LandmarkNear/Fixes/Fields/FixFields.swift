@@ -16,13 +16,6 @@ struct FixFields {
         }
     }
 
-    mutating func reset() {
-        for index in values.indices {
-            values[index] = .absent
-            ranks[index] = .max
-        }
-    }
-
     enum Outcome {
         case fix(Fix)
         /// Not a fix and not an error: gpsd's other classes, TPV without a fix, OwnTracks' other types.
@@ -31,7 +24,7 @@ struct FixFields {
     }
 
     /// The fix these fields describe.
-    func interpret(devices: inout DeviceNames) -> Outcome {
+    func interpret(devices: DeviceNames) -> Outcome {
         if case .text(let kind) = self[.gpsdClass] {
             guard Self.equals(kind, "TPV") else { return .skip }
             guard let mode = Self.number(self[.gpsdMode]), mode >= 2 else { return .skip }

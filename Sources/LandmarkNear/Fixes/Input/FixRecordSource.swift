@@ -8,7 +8,7 @@ protocol FixRecordSource: AnyObject {
 final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
     private let lines: LineStream
     private let sourceName: String
-    private var decoder: Decoder
+    private let decoder: Decoder
 
     init(lines: LineStream, sourceName: String, decoder: Decoder) {
         self.lines = lines

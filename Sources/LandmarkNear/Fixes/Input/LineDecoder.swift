@@ -1,8 +1,8 @@
 /// Turns one line of a line-based format (NDJSON, CSV, NMEA) into a fix. Decoders keep state
 /// across lines where a format needs it (CSV's header, NMEA's latest RMC date).
-protocol LineDecoder {
+protocol LineDecoder: AnyObject {
     /// Decodes `line` (without its line ending; never blank, never a `#` comment).
-    mutating func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome
+    func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome
 }
 
 enum LineOutcome {

@@ -54,7 +54,7 @@ enum NDJSONFlatScanner {
                 let lower = i
                 guard scanNumber(line, &i) else { return false }
                 if match != nil {
-                    guard let number = DecimalNumber.parse(UnsafeBufferPointer(rebasing: line[lower..<i])) else { return false }
+                    guard let number = DecimalNumber.parseJSON(UnsafeBufferPointer(rebasing: line[lower..<i])) else { return false }
                     value = .number(number)
                 } else {
                     value = .absent

@@ -4,19 +4,18 @@
 /// keys in any order, strings without escapes) is read by a byte scanner without building
 /// any JSON value; anything else (escapes, nested objects as in gpsd's SKY, non-ASCII, and
 /// every malformed line) goes through the strict `JSONParser`, which also words the errors.
-struct NDJSONLineDecoder: LineDecoder {
-    private var fields = FixFields()
-    private var devices = DeviceNames()
+final class NDJSONLineDecoder: LineDecoder {
+    private let devices = DeviceNames()
 
-    mutating func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
-        fields.reset()
+    func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
+        var fields = FixFields()
         if NDJSONFlatScanner.scan(line, into: &fields) {
-            return LineOutcome(fields.interpret(devices: &devices))
+            return LineOutcome(fields.interpret(devices: devices))
         }
         return decodeWithParser(line)
     }
 
-    private mutating func decodeWithParser(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
+    private func decodeWithParser(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
@@ -50,7 +49,7 @@ struct NDJSONLineDecoder: LineDecoder {
                 case .object: fields.set(role, rank: rank, .composite(isArray: false))
                 }
             }
-            return LineOutcome(fields.interpret(devices: &devices))
+            return LineOutcome(fields.interpret(devices: devices))
         }
     }
 }

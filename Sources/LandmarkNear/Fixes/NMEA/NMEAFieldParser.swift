@@ -13,7 +13,7 @@ enum NMEAFieldParser {
     /// `hhmmss` or `hhmmss.sss`; nil for an empty field.
     static func timeOfDay(_ field: UnsafeBufferPointer<UInt8>) -> Result<TimeOfDay?, NMEAFieldError> {
         if field.isEmpty { return .success(nil) }
-        let failure = NMEAFieldError(message: "time \"\(String(decoding: field, as: UTF8.self))\" is not hhmmss.ss")
+        var failure: NMEAFieldError { NMEAFieldError(message: "time \"\(String(decoding: field, as: UTF8.self))\" is not hhmmss.ss") }
         guard field.count >= 6, let hours = digits(field, 0, 2), let minutes = digits(field, 2, 2),
               let seconds = digits(field, 4, 2), hours < 24, minutes < 60, seconds <= 60 else { return .failure(failure) }
         var nanos: Int64 = 0
