@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import LandmarkNear
 
@@ -47,6 +48,19 @@ import Testing
         #expect(FormatDetector.detect(Array("lat,lon\n1,2\n".utf8)[...], isComplete: false) == nil)
         #expect(FormatDetector.detect(Array("\u{FEFF}".utf8)[...], isComplete: false) == nil)
         #expect(FormatDetector.detect(Array(String(repeating: "{}\n", count: 20).utf8)[...], isComplete: false) == .ndjson)
+    }
+
+    /// `gpspipe -w` is live from its WATCH line on; `gpspipe -r` (NMEA on) still waits for its
+    /// first sentence.
+    @Test func gpsdWatchLineDecidesJSONOnlyStreams() throws {
+        let watch = try String(contentsOfFile: FixReading.fixture("gpsd/gpspipe-w.ndjson"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).prefix(3).joined(separator: "\n") + "\n"
+        #expect(FormatDetector.detect(Array(watch.utf8)[...], isComplete: false) == .ndjson)
+        let raw = try String(contentsOfFile: FixReading.fixture("gpsd/gpspipe-r.nmea"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).prefix(3).joined(separator: "\n") + "\n"
+        #expect(FormatDetector.detect(Array(raw.utf8)[...], isComplete: false) == nil)
+        let both = #"{"class":"WATCH","enable":true,"json":true,"nmea":true,"raw":0}"# + "\n"
+        #expect(FormatDetector.detect(Array(both.utf8)[...], isComplete: false) == nil)
     }
 
     @Test func forcedFormatWins() throws {

@@ -7,7 +7,9 @@
 /// On a live stream it decides as early as it can: at the first `$`/`!` line (NMEA), or at a
 /// first line starting with `<` (GPX). Otherwise it needs 20 lines or the end of input, since
 /// `gpspipe -r` prints JSON header lines before its NMEA sentences; a slow live NDJSON or CSV
-/// stream therefore starts being read after its 20th line (gpsd sends several a second).
+/// stream therefore starts being read after its 20th line. One exception keeps `gpspipe -w`
+/// live: gpsd's WATCH line saying JSON on and NMEA off (`"json":true,"nmea":false,"raw":0`)
+/// means no sentence will follow, so it decides NDJSON at once.
 ///
 ///     FormatDetector.detect(Array("{\"class\":\"VERSION\"}\n$GPRMC,...\n".utf8)[...], isComplete: true)   // .nmea
 public enum FormatDetector {
@@ -31,6 +33,7 @@ public enum FormatDetector {
             }
             guard index < bytes.count else { break }
             let lead = bytes[index]
+            let lineStart = index
             var lineEnd = index
             while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
             let lineIsComplete = lineEnd < bytes.count || isComplete
@@ -47,12 +50,31 @@ public enum FormatDetector {
             }
             if meaningful >= linesExamined { return decision(first) }
             if !lineIsComplete { return nil }
+            if first == UInt8(ascii: "{"),
+               isJSONOnlyWatch(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])) {
+                return .ndjson
+            }
         }
         return isComplete ? decision(first) : nil
     }
 
     public static func detect(_ bytes: ArraySlice<UInt8>, isComplete: Bool) -> FixFormat? {
         bytes.withUnsafeBufferPointer { detect($0, isComplete: isComplete) }
+    }
+
+    /// Whether `line` is gpsd's WATCH report for a JSON-only stream (what `gpspipe -w` asks for).
+    static func isJSONOnlyWatch(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        contains(line, #"{"class":"WATCH""#) && contains(line, #""json":true"#)
+            && contains(line, #""nmea":false"#) && (contains(line, #""raw":0"#) || !contains(line, #""raw":"#))
+    }
+
+    private static func contains(_ line: UnsafeBufferPointer<UInt8>, _ pattern: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
+        guard line.count >= needle.count else { return false }
+        for start in 0...(line.count - needle.count) where line[start] == needle[0] {
+            if UnsafeBufferPointer(rebasing: line[start..<(start + needle.count)]).elementsEqual(needle) { return true }
+        }
+        return false
     }
 
     private static func decision(_ first: UInt8?) -> FixFormat {
