@@ -58,6 +58,12 @@ import Testing
         #expect(result.lines == [2, 4])
     }
 
+    @Test func repeatedHeaderOfConcatenatedExportsIsSkipped() throws {
+        let result = try FixReading.read("lat,lon\n1,2\nlat,lon\n3,4\n")
+        #expect(result.issues.isEmpty)
+        #expect(result.lines == [2, 4])
+    }
+
     @Test func headerWithoutCoordinatesIsOneIssue() throws {
         let result = try FixReading.read("name,city\nTurtle Rock,Twentynine Palms\nx,y\n")
         #expect(result.issues == ["<source>:1: the CSV header names no latitude column (lat, latitude)"])

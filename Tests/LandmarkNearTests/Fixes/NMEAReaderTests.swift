@@ -73,7 +73,8 @@ import Testing
     ])
     func badSentenceIsReportedAndTheStreamGoesOn(_ bad: (sentence: String, reason: String)) throws {
         let good = "$GNRMC,120001.00,A,4807.0380,N,01131.0000,E,0.5,54.7,010526,,,A*73"
-        let result = try FixReading.read([good, bad.sentence, good].joined(separator: "\r\n"))
+        // gpsd's logs end sentences with CRLF; a stray extra CR is tolerated too.
+        let result = try FixReading.read([good + "\r", bad.sentence, good].joined(separator: "\r\n"))
         #expect(result.issues == ["<source>:2: \(bad.reason)"])
         #expect(result.lines == [1, 3])
     }

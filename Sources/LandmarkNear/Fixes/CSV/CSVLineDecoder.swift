@@ -12,6 +12,8 @@ final class CSVLineDecoder: LineDecoder {
     }
 
     private var state = State.expectingHeader
+    /// The header line as read, to skip its repeats (files concatenated from several exports).
+    private var header: [UInt8] = []
     private let devices = DeviceNames()
 
     func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
@@ -24,6 +26,7 @@ final class CSVLineDecoder: LineDecoder {
             switch CSVColumns.read(header: CSVLine.fields(of: text)) {
             case .success(let columns):
                 state = .reading(columns)
+                header = Array(line)
                 return .skip
             case .failure(let error):
                 state = .unusable
@@ -32,6 +35,7 @@ final class CSVLineDecoder: LineDecoder {
         case .unusable:
             return .skip
         case .reading(let columns):
+            if line.count == header.count, line.elementsEqual(header) { return .skip }
             if line.contains(UInt8(ascii: "\"")) { return decodeQuoted(line, columns) }
             return decodeRow(line, columns)
         }
