@@ -101,12 +101,43 @@ import Testing
         #expect(cut.issues == ["<source>:4: GPX: the document ends before its elements are closed (a truncated file?)"])
     }
 
-    @Test func malformedXMLStopsWithOneIssue() throws {
-        let text = "<gpx>\n<wpt lat=\"1\" lon=\"2\"/>\n<wpt lat=\"3\" lon=\"4\"></trkpt>\n<wpt lat=\"5\" lon=\"6\"/>\n</gpx>\n"
+    /// libxml2's recovery goes on after a mismatched tag or a byte that is not UTF-8, so the
+    /// points after it are kept; each error is one issue.
+    @Test func malformedXMLIsReportedAndThePointsAfterItSurvive() throws {
+        var bytes = Array("<gpx>\n<wpt lat=\"1\" lon=\"2\"/>\n<wpt lat=\"3\" lon=\"4\"></trkpt>\n<wpt lat=\"5\" lon=\"6\"><name>caf".utf8)
+        bytes += [0xE9] + Array("</name></wpt>\n<wpt lat=\"7\" lon=\"8\"/>\n</gpx>\n".utf8)
+        let result = try FixReading.read(bytes: bytes)
+        #expect(result.lines == [2, 3, 4, 5])
+        #expect(result.issues == [
+            "<source>:3: GPX: Opening and ending tag mismatch: wpt line 3 and trkpt",
+            "<source>:4: GPX: Input is not proper UTF-8, indicate encoding !; Bytes: 0xE9 0x3C 0x2F 0x6E",
+        ])
+    }
+
+    @Test func errorFloodStopsAfterAHundredIssues() throws {
+        let text = "<gpx>\n" + String(repeating: "<wpt lat=\"1\" lon=\"2\"></x>\n", count: 150) + "</gpx>\n"
         let result = try FixReading.read(text)
-        #expect(result.lines == [2])
-        #expect(result.issues.count == 1)
-        #expect(result.issues.first?.hasPrefix("<source>:3: GPX: Opening and ending tag mismatch") == true)
+        #expect(result.issues.count == 101)
+        #expect(result.issues.last?.hasSuffix("GPX: more than 100 XML errors; the rest is not read") == true)
+        #expect(result.fixes.count < 150)
+    }
+
+    @Test func entitiesAreNeitherExpandedNorLoaded() throws {
+        let text = """
+        <?xml version="1.0"?>
+        <!DOCTYPE gpx [
+         <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">
+         <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+         <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
+         <!ENTITY passwd SYSTEM "file:///etc/passwd">
+        ]>
+        <gpx><wpt lat="1" lon="2"><time>&c;</time></wpt>
+        <wpt lat="3" lon="4"><time>&passwd;</time></wpt></gpx>
+        """
+        let result = try FixReading.read(text)
+        #expect(result.fixes == [Fix(coordinate: Coordinate(latitude: 1, longitude: 2)),
+                                 Fix(coordinate: Coordinate(latitude: 3, longitude: 4))])
+        #expect(result.issues == ["<source>:8: GPX: Entity 'c' not defined", "<source>:9: GPX: Entity 'passwd' not defined"])
     }
 
     /// Foundation's XMLParser(data:) fails over 10 MB; the push parser reads any size in

@@ -19,11 +19,8 @@ final class CSVLineDecoder: LineDecoder {
     func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
         switch state {
         case .expectingHeader:
-            guard let text = String(validating: line, as: UTF8.self) else {
-                state = .unusable
-                return .invalid("the CSV header is not valid UTF-8")
-            }
-            switch CSVColumns.read(header: CSVLine.fields(of: text)) {
+            // Column names that are not UTF-8 cannot be fix columns; the others still can.
+            switch CSVColumns.read(header: CSVLine.fields(of: String(decoding: line, as: UTF8.self))) {
             case .success(let columns):
                 state = .reading(columns)
                 header = Array(line)

@@ -1,12 +1,16 @@
 import CLibXML2
+import Foundation
 
 /// Reads GPX 1.0 and 1.1 `trkpt`, `rtept` and `wpt` elements (any namespace or none) with
 /// libxml2's push parser: the input is fed in chunks as it is read and SAX callbacks build
 /// only the current point, so a GPX of any size runs in bounded memory.
 ///
 /// Every point is a fix of device `default` (the SPEC names no other; track names are not
-/// used). A malformed or truncated document yields one invalid record with libxml2's message
-/// and line, after all the points before the error.
+/// used). XML errors become invalid records with libxml2's message and line; libxml2's
+/// recovery mode goes on after them where it can (a stray byte that is not UTF-8, a
+/// mismatched end tag), so the points after an error are kept too. A truncated document
+/// gives an error at its end, after all its points. One issue is reported a line, and reading
+/// stops after 100 XML errors.
 final class GPXRecordSource: FixRecordSource {
     private let stream: LineStream
     private let state: GPXParseState
@@ -66,7 +70,7 @@ final class GPXRecordSource: FixRecordSource {
                 finished = true
                 return
             }
-            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_BIG_LINES.rawValue)
+            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_RECOVER.rawValue)
             xmlCtxtUseOptions(created, options)
             context = created
             state.context = created
@@ -80,6 +84,8 @@ final class GPXRecordSource: FixRecordSource {
                 let bytes = UnsafeRawPointer(chunk.baseAddress! + offset).assumingMemoryBound(to: CChar.self)
                 xmlParseChunk(context, bytes, Int32(size), 0)
                 offset += size
+                // libxml2 stops for good on errors it cannot recover from.
+                if context.pointee.disableSAX != 0 { state.failed = true }
             }
         } else {
             state.terminating = true
@@ -123,6 +129,9 @@ final class GPXParseState {
     var pointDepth = 0
     var inTime = false
     var failed = false
+    var errorCount = 0
+    var lastErrorLine = 0
+    static let maximumErrors = 100
     /// Set when the end of input is signalled, where libxml2 words an unclosed document as
     /// "Extra content at the end of the document".
     var terminating = false
@@ -153,6 +162,7 @@ private func equals(_ name: UnsafePointer<xmlChar>?, _ literal: StaticString) ->
 
 private let gpxStartElement: startElementNsSAX2Func = { userData, localname, _, _, _, _, attributeCount, _, attributes in
     let state = state(userData)
+    guard !state.failed else { return }
     state.depth += 1
     if state.point == nil {
         let element: String
@@ -211,12 +221,22 @@ private let gpxStructuredError: xmlStructuredErrorFunc = { userData, error in
     let state = state(userData)
     let level = error.pointee.level
     guard level == XML_ERR_FATAL || level == XML_ERR_ERROR, !state.failed else { return }
-    var message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-    while message.last == "\n" || message.last == " " { message.removeLast() }
+    let line = error.pointee.line > 0 ? Int(error.pointee.line) + state.lineOffset : state.currentLine
+    // One issue a line: recovering from one error often raises a few more at the same place.
+    guard line != state.lastErrorLine else { return }
+    state.lastErrorLine = line
+    state.errorCount += 1
+    guard state.errorCount <= GPXParseState.maximumErrors else {
+        state.issue(line: state.currentLine, "GPX: more than \(GPXParseState.maximumErrors) XML errors; the rest is not read")
+        state.failed = true
+        if let context = state.context { xmlStopParser(context) }
+        return
+    }
+    let text = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+    var message = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty }.joined(separator: "; ")
     if state.terminating, error.pointee.code == Int32(XML_ERR_DOCUMENT_END.rawValue) {
         message = "the document ends before its elements are closed (a truncated file?)"
     }
-    let line = error.pointee.line > 0 ? Int(error.pointee.line) + state.lineOffset : state.currentLine
     state.issue(line: line, "GPX: \(message)")
-    if level == XML_ERR_FATAL { state.failed = true }
 }
