@@ -85,33 +85,34 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// `...02+02:00`, `...02+0200`, a space instead of `T`, lower-case `t`/`z`. A time without
     /// a zone is taken as UTC.
     public init?(rfc3339 text: some StringProtocol) {
-        let bytes = Array(text.utf8)
-        var i = 0
-        func number(_ count: Int) -> Int64? {
-            guard i + count <= bytes.count else { return nil }
-            var value: Int64 = 0
-            for k in i..<(i + count) {
-                let b = bytes[k]
-                guard b >= 0x30 && b <= 0x39 else { return nil }
-                value = value * 10 + Int64(b - 0x30)
-            }
-            i += count
-            return value
+        var string = String(text)
+        guard let parsed = string.withUTF8({ Timestamp(rfc3339UTF8: $0) }) else { return nil }
+        self = parsed
+    }
+
+    /// The same as `init?(rfc3339:)`, reading UTF-8 bytes in place (no String is built), for
+    /// the fix readers' fast paths. The date and time have a fixed layout
+    /// (`YYYY-MM-DDTHH:MM:SS`), read by position; the fraction and the zone follow.
+    public init?(rfc3339UTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        @inline(__always) func twoDigits(_ at: Int) -> Int64? {
+            let high = bytes[at] &- 0x30
+            let low = bytes[at + 1] &- 0x30
+            guard high < 10, low < 10 else { return nil }
+            return Int64(high) * 10 + Int64(low)
         }
-        func expect(_ chars: String) -> Bool {
-            guard i < bytes.count, chars.utf8.contains(bytes[i]) else { return false }
-            i += 1
-            return true
-        }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-              expect("Tt "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-              let second = number(2) else { return nil }
+        guard bytes.count >= 19, let century = twoDigits(0), let yearOfCentury = twoDigits(2),
+              bytes[4] == UInt8(ascii: "-"), let month = twoDigits(5), bytes[7] == UInt8(ascii: "-"),
+              let day = twoDigits(8),
+              bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") || bytes[10] == UInt8(ascii: " "),
+              let hour = twoDigits(11), bytes[13] == UInt8(ascii: ":"), let minute = twoDigits(14),
+              bytes[16] == UInt8(ascii: ":"), let second = twoDigits(17) else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        var i = 19
         var nanos: Int64 = 0
         if i < bytes.count && (bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: ",")) {
             i += 1
             var digits = 0
-            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            while i < bytes.count, bytes[i] &- 0x30 < 10 {
                 if digits < 9 { nanos = nanos * 10 + Int64(bytes[i] - 0x30) }
                 digits += 1
                 i += 1
@@ -127,16 +128,18 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             case UInt8(ascii: "+"), UInt8(ascii: "-"):
                 let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
                 i += 1
-                guard let hours = number(2) else { return nil }
-                _ = expect(":")
-                guard let minutes = number(2), hours < 24, minutes < 60 else { return nil }
+                guard i + 2 <= bytes.count, let hours = twoDigits(i) else { return nil }
+                i += 2
+                if i < bytes.count, bytes[i] == UInt8(ascii: ":") { i += 1 }
+                guard i + 2 <= bytes.count, let minutes = twoDigits(i), hours < 24, minutes < 60 else { return nil }
+                i += 2
                 offset = sign * (hours * 3600 + minutes * 60)
             default:
                 return nil
             }
         }
         guard i == bytes.count else { return nil }
-        let days = Timestamp.daysSinceEpoch(year: year, month: month, day: day)
+        let days = Timestamp.daysSinceEpoch(year: century * 100 + yearOfCentury, month: month, day: day)
         self.seconds = days * 86400 + hour * 3600 + minute * 60 + min(second, 59) - offset
         self.nanoseconds = Int32(nanos)
     }

@@ -1,0 +1,67 @@
+import Glibc
+
+/// Reads location fixes from a file or standard input, in any format of SPEC §3, streaming:
+/// records come one at a time, as soon as their line arrives on a live pipe, in bounded memory.
+///
+///     let reader = try FixReader(input: FixInput(argument: "-"), format: nil)
+///     while let record = try reader.next() {
+///         switch record {
+///         case .fix(let fix, let line): print(line, fix.coordinate)
+///         case .invalid(let issue): print(issue)          // "<stdin>:3: latitude 91.0 is outside [-90, 90]"
+///         }
+///     }
+///
+/// Errors thrown are about the input as a whole (missing file, I/O error); a record that cannot
+/// be read is returned as `.invalid` and reading goes on after it.
+public final class FixReader {
+    /// The format read: the one forced, or the one detected.
+    public let format: FixFormat
+    /// The file path as given, or `<stdin>`: the source named in issues.
+    public let sourceName: String
+    private let source: any FixRecordSource
+
+    /// Opens `input` and, when `format` is nil, detects its format from its first lines
+    /// (which may wait for up to 20 lines on a live NDJSON or CSV stream; see `FormatDetector`).
+    public convenience init(input: FixInput, format: FixFormat?) throws(FixInputError) {
+        switch input {
+        case .standardInput:
+            try self.init(descriptor: STDIN_FILENO, ownsDescriptor: false, sourceName: input.sourceName, format: format)
+        case .file(let path):
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw FixInputError.system("open", source: path, errno: errno) }
+            try self.init(descriptor: descriptor, ownsDescriptor: true, sourceName: path, format: format)
+        }
+    }
+
+    /// Reads from an open file descriptor (a pipe, a socket, a file), closing it at the end
+    /// when `ownsDescriptor`.
+    public init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, format: FixFormat?,
+                maximumLineLength: Int = 1 << 20) throws(FixInputError) {
+        let lines = LineStream(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName,
+                               maximumLineLength: maximumLineLength)
+        self.sourceName = sourceName
+        let chosen: FixFormat
+        if let format { chosen = format } else { chosen = try FixReader.detect(lines) }
+        self.format = chosen
+        switch chosen {
+        case .ndjson: source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: NDJSONLineDecoder())
+        case .csv: source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: CSVLineDecoder())
+        case .nmea: source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: NMEALineDecoder())
+        case .gpx: source = GPXRecordSource(stream: lines, sourceName: sourceName)
+        }
+    }
+
+    /// The next record, or nil at the end of the input.
+    public func next() throws(FixInputError) -> FixRecord? {
+        try source.next()
+    }
+
+    private static func detect(_ lines: LineStream) throws(FixInputError) -> FixFormat {
+        while true {
+            let buffered = lines.buffered
+            let complete = lines.reachedEnd || buffered.count > lines.maximumLineLength
+            if let format = FormatDetector.detect(buffered, isComplete: complete) { return format }
+            try lines.readMore()
+        }
+    }
+}

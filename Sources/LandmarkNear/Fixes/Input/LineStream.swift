@@ -1,0 +1,183 @@
+import Glibc
+
+/// Reads a file descriptor in large chunks with read(2) and hands out its lines, without
+/// copying them: a line is a view into the buffer, valid until the next call.
+///
+/// `read(2)` returns whatever a pipe has, so on a live stream a line is handed out as soon as
+/// it arrives. A line longer than `maximumLineLength` is reported once as `.overlong` and
+/// skipped up to its newline, so memory stays bounded whatever the input. A trailing `\r`
+/// (CRLF files) is removed, and a UTF-8 byte-order mark at the very start is skipped.
+final class LineStream {
+    enum Line {
+        /// The bytes of line `number` (1-based), without its `\n` or `\r\n`.
+        case text(UnsafeBufferPointer<UInt8>, number: Int)
+        /// Line `number` was longer than the maximum; it is skipped.
+        case overlong(number: Int)
+    }
+
+    static let defaultMaximumLineLength = 1 << 20
+    static let readSize = 1 << 16
+
+    let maximumLineLength: Int
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let sourceName: String
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes `start ..< end` of `storage` are read and not yet handed out.
+    private var start = 0
+    private var end = 0
+    /// Bytes `start ..< start + scanned` are known to hold no newline.
+    private var scanned = 0
+    private var discardingOverlongLine = false
+    private var checkedByteOrderMark = false
+    private(set) var reachedEnd = false
+    private(set) var lineNumber = 0
+
+    init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
+        self.descriptor = descriptor
+        self.ownsDescriptor = ownsDescriptor
+        self.sourceName = sourceName
+        self.maximumLineLength = maximumLineLength
+        capacity = 4 * LineStream.readSize
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// The bytes read and not handed out yet (for format detection, which looks ahead).
+    var buffered: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: storage + start, count: end - start)
+    }
+
+    /// Reads once more (blocking until some bytes arrive). Returns false at the end of input.
+    @discardableResult
+    func readMore() throws(FixInputError) -> Bool {
+        if reachedEnd { return false }
+        makeRoom()
+        while true {
+            let count = read(descriptor, storage + end, capacity - end)
+            if count > 0 {
+                end += count
+                return true
+            }
+            if count == 0 {
+                reachedEnd = true
+                return false
+            }
+            if errno == EINTR { continue }
+            throw FixInputError.system("read", source: sourceName, errno: errno)
+        }
+    }
+
+    /// Hands out all buffered bytes, then reads more; nil at the end of input. For GPX, which
+    /// libxml2 reads in chunks rather than lines.
+    func nextChunk() throws(FixInputError) -> UnsafeBufferPointer<UInt8>? {
+        if start == end {
+            start = 0
+            end = 0
+            guard try readMore() else { return nil }
+        }
+        let chunk = buffered
+        start = end
+        scanned = 0
+        return chunk
+    }
+
+    /// Skips bytes `count` bytes of the buffer (after they were looked at), counting newlines.
+    func discard(_ count: Int) {
+        let stop = min(end, start + count)
+        var index = start
+        while index < stop {
+            if storage[index] == 0x0A { lineNumber += 1 }
+            index += 1
+        }
+        start = stop
+        scanned = 0
+    }
+
+    /// The next line, or nil at the end of input.
+    func nextLine() throws(FixInputError) -> Line? {
+        while true {
+            if !checkedByteOrderMark {
+                // Wait for three bytes only while what came may be the start of a mark.
+                let pending = end - start
+                if pending < 3 && !reachedEnd
+                    && (pending == 0 || (storage[start] == 0xEF && (pending < 2 || storage[start + 1] == 0xBB))) {
+                    try readMore()
+                    continue
+                }
+                checkedByteOrderMark = true
+                if end - start >= 3, storage[start] == 0xEF, storage[start + 1] == 0xBB, storage[start + 2] == 0xBF {
+                    start += 3
+                }
+            }
+            let searchFrom = start + scanned
+            if searchFrom < end, let found = memchr(storage + searchFrom, 0x0A, end - searchFrom) {
+                let newline = UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - storage
+                let lineStart = start
+                start = newline + 1
+                scanned = 0
+                lineNumber += 1
+                if discardingOverlongLine {
+                    discardingOverlongLine = false
+                    continue
+                }
+                let line = trimmed(lineStart, newline)
+                if line.count > maximumLineLength { return .overlong(number: lineNumber) }
+                return .text(line, number: lineNumber)
+            }
+            scanned = end - start
+            if discardingOverlongLine {
+                start = end
+                scanned = 0
+            } else if end - start > maximumLineLength + 1 {
+                // Report the line now and drop its bytes as they come, up to its newline.
+                discardingOverlongLine = true
+                start = end
+                scanned = 0
+                return .overlong(number: lineNumber + 1)
+            }
+            if reachedEnd {
+                guard start < end else { return nil }
+                let lineStart = start
+                start = end
+                scanned = 0
+                lineNumber += 1
+                if discardingOverlongLine { return nil }
+                let line = trimmed(lineStart, end)
+                if line.count > maximumLineLength { return .overlong(number: lineNumber) }
+                return .text(line, number: lineNumber)
+            }
+            try readMore()
+        }
+    }
+
+    private func trimmed(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
+        var stop = to
+        if stop > from, storage[stop - 1] == 0x0D { stop -= 1 }
+        return UnsafeBufferPointer(start: storage + from, count: stop - from)
+    }
+
+    /// Ensures at least `readSize` free bytes after `end`, moving pending bytes to the front
+    /// and growing the buffer only while one line needs it (up to the line limit).
+    private func makeRoom() {
+        if capacity - end >= LineStream.readSize { return }
+        if start > 0 {
+            let pending = end - start
+            if pending > 0 { memmove(storage, storage + start, pending) }
+            start = 0
+            end = pending
+        }
+        if capacity - end >= LineStream.readSize { return }
+        let newCapacity = capacity * 2
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: storage, count: end)
+        storage.deallocate()
+        storage = grown
+        capacity = newCapacity
+    }
+}

@@ -1,0 +1,78 @@
+/// A time of day from an NMEA `hhmmss.sss` field.
+struct TimeOfDay: Equatable {
+    var seconds: Int64
+    var nanoseconds: Int32
+}
+
+struct NMEAFieldError: Error, Equatable {
+    var message: String
+}
+
+/// Parsers for the NMEA 0183 field forms used by position sentences.
+enum NMEAFieldParser {
+    /// `hhmmss` or `hhmmss.sss`; nil for an empty field.
+    static func timeOfDay(_ field: UnsafeBufferPointer<UInt8>) -> Result<TimeOfDay?, NMEAFieldError> {
+        if field.isEmpty { return .success(nil) }
+        var failure: NMEAFieldError { NMEAFieldError(message: "time \"\(String(decoding: field, as: UTF8.self))\" is not hhmmss.ss") }
+        guard field.count >= 6, let hours = digits(field, 0, 2), let minutes = digits(field, 2, 2),
+              let seconds = digits(field, 4, 2), hours < 24, minutes < 60, seconds <= 60 else { return .failure(failure) }
+        var nanos: Int64 = 0
+        if field.count > 6 {
+            guard field[6] == UInt8(ascii: "."), field.count > 7, field.count <= 16 else { return .failure(failure) }
+            var scale: Int64 = 100_000_000
+            for index in 7..<field.count {
+                let digit = field[index] &- 0x30
+                guard digit < 10 else { return .failure(failure) }
+                nanos += Int64(digit) * scale
+                scale /= 10
+            }
+        }
+        return .success(TimeOfDay(seconds: hours * 3600 + minutes * 60 + min(seconds, 59), nanoseconds: Int32(nanos)))
+    }
+
+    /// `ddmmyy` as days since the epoch; two-digit years 80–99 are 1980–1999, the others 20xx.
+    /// nil for an empty field.
+    static func date(_ field: UnsafeBufferPointer<UInt8>) -> Result<Int64?, NMEAFieldError> {
+        if field.isEmpty { return .success(nil) }
+        guard field.count == 6, let day = digits(field, 0, 2), let month = digits(field, 2, 2), let year = digits(field, 4, 2),
+              (1...31).contains(day), (1...12).contains(month) else {
+            return .failure(NMEAFieldError(message: "date \"\(String(decoding: field, as: UTF8.self))\" is not ddmmyy"))
+        }
+        let fullYear = year >= 80 ? 1900 + year : 2000 + year
+        return .success(Timestamp.daysSinceEpoch(year: fullYear, month: month, day: day))
+    }
+
+    /// Degrees from `ddmm.mmmm` (latitude) or `dddmm.mmmm` (longitude) and its hemisphere letter.
+    static func angle(_ field: UnsafeBufferPointer<UInt8>, hemisphere: UnsafeBufferPointer<UInt8>, isLatitude: Bool) -> Result<Double, NMEAFieldError> {
+        let name = isLatitude ? "latitude" : "longitude"
+        if field.isEmpty { return .failure(NMEAFieldError(message: "missing \(name)")) }
+        guard let value = DecimalNumber.parse(field), value.isFinite, value >= 0,
+              !field.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) else {
+            return .failure(NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm")"))
+        }
+        let degrees = (value / 100).rounded(.down)
+        let minutes = value - degrees * 100
+        guard minutes < 60 else {
+            return .failure(NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm"): 60 minutes or more"))
+        }
+        let magnitude = degrees + minutes / 60
+        let letter = hemisphere.count == 1 ? hemisphere[0] : 0
+        switch (isLatitude, letter) {
+        case (true, UInt8(ascii: "N")), (false, UInt8(ascii: "E")): return .success(magnitude)
+        case (true, UInt8(ascii: "S")), (false, UInt8(ascii: "W")): return .success(-magnitude)
+        default:
+            let expected = isLatitude ? "N or S" : "E or W"
+            return .failure(NMEAFieldError(message: "\(name) hemisphere \"\(String(decoding: hemisphere, as: UTF8.self))\" is not \(expected)"))
+        }
+    }
+
+    private static func digits(_ field: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64? {
+        var value: Int64 = 0
+        for index in start..<(start + count) {
+            let digit = field[index] &- 0x30
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int64(digit)
+        }
+        return value
+    }
+}
