@@ -44,3 +44,29 @@ import Testing
         #expect(try reader.next() == nil)
     }
 }
+
+/// Detection on a paused live stream: the lines that arrived decide, except gpsd's headers.
+@Suite struct LiveDetectionTests {
+    @Test func slowPlainNDJSONStartsWithoutTwentyLines() throws {
+        let (readEnd, writer) = try LiveStreamTests.makePipe()
+        writer.write(Data("# live\n{\"device\":\"d1\",\"lat\":1,\"lon\":2}\n".utf8))
+        let reader = try FixReader(descriptor: readEnd, ownsDescriptor: true, sourceName: "<stdin>", format: nil)
+        #expect(reader.format == .ndjson)
+        #expect(try reader.next() == .fix(Fix(device: "d1", coordinate: Coordinate(latitude: 1, longitude: 2)), line: 2))
+        try writer.close()
+    }
+
+    @Test func gpspipeRawHeadersWaitForTheFirstSentence() async throws {
+        let (readEnd, writer) = try LiveStreamTests.makePipe()
+        writer.write(Data("{\"class\":\"VERSION\",\"release\":\"3.22\"}\n{\"class\":\"DEVICES\",\"devices\":[]}\n".utf8))
+        let sentence = "$GPGGA,115959.00,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,*64\n"
+        let late = Task.detached {
+            try await Task.sleep(for: .milliseconds(800))
+            writer.write(Data(sentence.utf8))
+            try writer.close()
+        }
+        let reader = try FixReader(descriptor: readEnd, ownsDescriptor: true, sourceName: "<stdin>", format: nil)
+        #expect(reader.format == .nmea)
+        try await late.value
+    }
+}

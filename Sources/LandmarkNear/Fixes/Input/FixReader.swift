@@ -56,11 +56,42 @@ public final class FixReader {
         try source.next()
     }
 
+    /// How long a live stream may pause during detection before the lines that did arrive
+    /// decide: a slow NDJSON or CSV stream (one fix a second) then starts at once instead of
+    /// after its 20th line. Files and bursts are always examined over the full 20 lines.
+    static let detectionPauseMilliseconds: Int32 = 300
+
+    /// Whether some line is neither blank, a `#` comment, nor a gpsd report (`{"class":...`):
+    /// `gpspipe -r` prints its JSON headers, then pauses until the receiver's first sentence,
+    /// so a pause after headers alone decides nothing.
+    private static func hasDecisiveLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let gpsdReport = Array(#"{"class":"#.utf8)
+        var index = 0
+        while index < bytes.count {
+            var lineEnd = index
+            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            var first = index
+            while first < lineEnd, [0x20, 0x09, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[first]) { first += 1 }
+            if first < lineEnd, bytes[first] != UInt8(ascii: "#"),
+               !UnsafeBufferPointer(rebasing: bytes[first..<lineEnd]).starts(with: gpsdReport) {
+                return true
+            }
+            index = lineEnd + 1
+        }
+        return false
+    }
+
     private static func detect(_ lines: LineStream) throws(FixInputError) -> FixFormat {
         while true {
             let buffered = lines.buffered
             let complete = lines.reachedEnd || buffered.count > lines.maximumLineLength
             if let format = FormatDetector.detect(buffered, isComplete: complete) { return format }
+            if !lines.hasInput(within: detectionPauseMilliseconds),
+               let lastNewline = buffered.lastIndex(of: 0x0A),
+               hasDecisiveLine(UnsafeBufferPointer(rebasing: buffered[...lastNewline])),
+               let format = FormatDetector.detect(UnsafeBufferPointer(rebasing: buffered[...lastNewline]), isComplete: true) {
+                return format
+            }
             try lines.readMore()
         }
     }

@@ -53,6 +53,18 @@ final class LineStream {
         UnsafeBufferPointer(start: storage + start, count: end - start)
     }
 
+    /// Whether bytes (or the end of input) arrive within `milliseconds`; a regular file is
+    /// always ready. Lets format detection decide on a paused live stream.
+    func hasInput(within milliseconds: Int32) -> Bool {
+        if reachedEnd { return true }
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&request, 1, milliseconds)
+            if ready >= 0 { return ready > 0 }
+            if errno != EINTR { return true }
+        }
+    }
+
     /// Reads once more (blocking until some bytes arrive). Returns false at the end of input.
     @discardableResult
     func readMore() throws(FixInputError) -> Bool {
