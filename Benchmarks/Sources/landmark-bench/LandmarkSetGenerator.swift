@@ -4,12 +4,14 @@ import LandmarkNear
 /// the GeoNames places, and 1,000,000 synthetic clustered landmarks with prefix subsets.
 enum LandmarkSetGenerator {
     /// The shipped cities as a catalog: ids 1..., names as in the source (already CSV-quoted
-    /// where needed), every 50th row a favourite.
+    /// where needed; the one unnamed place of the source becomes `Place <id>`, since a catalog
+    /// entry needs a name), every 50th row a favourite.
     static func writeCities(to path: String, cities: CoordinateFile) throws(BenchError) {
         let out = try ByteWriter(path: path)
         out.write("id,lat,lon,name,isFavorite\n" as StaticString)
         for (row, place) in cities.coordinates.enumerated() {
-            writeRow(out, row: row, coordinate: place, name: cities.rests[row])
+            let name = cities.rests[row]
+            writeRow(out, row: row, coordinate: place, name: name.isEmpty ? "Place \(row + 1)" : name)
         }
         try out.close()
         Stderr.line("landmarks-cities: \(cities.coordinates.count) rows — \(path)")
