@@ -1,14 +1,17 @@
 import Foundation
 
 /// The Markdown table of our figures, each followed by the peers' figures for the same key
-/// and how we compare (a speed ratio: above 1 means LandmarkNear is faster).
+/// and how we compare: ×N means LandmarkNear is N times faster (times, rates) or smaller
+/// (bytes); below ×1 the peer wins. Peers' figures whose key starts with one of `prefixes`
+/// but that we have no figure for are listed at the end.
 enum ReportTable {
-    static func markdown(ours: [Measurement], peers: PeerResults?, notes: [String] = []) -> String {
+    static func markdown(ours: [Measurement], peers: PeerResults?, prefixes: [String] = ["index.", "watch."],
+                         notes: [String] = []) -> String {
         var lines = [
-            "| Measure | Data | LandmarkNear | Peer | Peer figure | LandmarkNear speed-up |",
+            "| Measure | Data | LandmarkNear | Peer | Peer figure | LandmarkNear advantage |",
             "|---|---|---:|---|---:|---:|",
         ]
-        var peerEntries = peers?.results ?? []
+        var peerEntries = (peers?.results ?? []).filter { entry in prefixes.contains { entry.key.hasPrefix($0) } }
         for m in ours {
             let matching = peerEntries.filter { $0.key == m.key }
             peerEntries.removeAll { $0.key == m.key }
@@ -24,7 +27,8 @@ enum ReportTable {
         for peer in peerEntries {
             lines.append("| \(peer.key) | | — | \(peer.peer)\(peer.note.map { " <sub>\($0)</sub>" } ?? "") | \(format(peer.value, unit: peer.unit)) | |")
         }
-        if peers == nil { lines.append("\n(no peers figures: run `bash Benchmarks/peers/run.sh` to add them)") }
+        lines.append("\n×N: LandmarkNear is N times faster (time, rate) or smaller (bytes) than the peer; below ×1 the peer wins.")
+        if peers == nil { lines.append("(no peers figures: run `bash Benchmarks/peers/run.sh` to add them)") }
         lines += notes
         return lines.joined(separator: "\n")
     }

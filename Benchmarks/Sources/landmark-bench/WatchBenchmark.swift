@@ -19,7 +19,7 @@ enum WatchBenchmark {
         let measurements = try measure(layout: layout, load: options.string("load", default: "all"),
                                        reps: try options.int("reps", default: 3), binary: options.string("binary", default: ""))
         guard let measurements else { return }
-        print(ReportTable.markdown(ours: measurements, peers: PeerResults.load(path: layout.peersResults)))
+        print(ReportTable.markdown(ours: measurements, peers: PeerResults.load(path: layout.peersResults), prefixes: ["watch."]))
         BenchResults.merge(measurements, prefix: "watch.", path: layout.benchResults)
     }
 
@@ -62,7 +62,8 @@ enum WatchBenchmark {
             Load(key: "gpx", label: "GPX trkpt, 1 device", path: layout.fixesGPX, format: "gpx"),
         ]
         let scaling = DataLayout.deviceScaling.map {
-            Load(key: "devices-\(DataLayout.short($0))", label: "NDJSON, \(DataLayout.short($0)) devices",
+            Load(key: "devices-\(DataLayout.short($0))",
+                 label: "NDJSON, \(DataLayout.short($0)) devices" + ($0 == DataLayout.watchDevices ? " (= fixes.ndjson)" : ""),
                  path: layout.devices($0), format: "ndjson")
         }
         let loads: [Load]
@@ -93,17 +94,18 @@ enum WatchBenchmark {
                                    dataset: "GeoNames catalog", value: startup * 1000, unit: "ms",
                                    note: "median of \(reps)"))
 
-        var peakByKey: [String: Int] = [:]
+        var peakByKey: [String: Int] = [:], upperByKey: [String: Int] = [:]
         var timesByKey: [String: [Double]] = [:]
         for item in loads {
             var times: [Double] = []
-            var peak = 0
+            var peak = 0, upperBound = 0
             var summary = ""
             // devices-10k is the very file fixes.ndjson (a hard link): reuse its runs.
             let reused = item.path == layout.devices(DataLayout.watchDevices) ? timesByKey["ndjson"] : nil
             if let reused {
                 times = reused
                 peak = peakByKey["ndjson"] ?? 0
+                upperBound = upperByKey["ndjson"] ?? 0
                 summary = "(same file as fixes.ndjson)"
             }
             for rep in 0..<(reused == nil ? reps : 0) {
@@ -116,6 +118,7 @@ enum WatchBenchmark {
                 }
                 times.append(outcome.seconds)
                 peak = max(peak, outcome.peakRSSBytes)
+                upperBound = max(upperBound, outcome.maxRSSBytes)
                 summary = outcome.stderr.split(separator: "\n").last.map(String.init) ?? ""
             }
             let seconds = Statistics.median(times)
@@ -123,13 +126,15 @@ enum WatchBenchmark {
                                item.label, seconds, Double(fixes) / seconds, Double(peak) / 1_048_576))
             print("watch \(item.label): summary: \(summary)")
             peakByKey[item.key] = peak
+            upperByKey[item.key] = upperBound
             timesByKey[item.key] = times
             let excluding = seconds > startup ? Double(fixes) / (seconds - startup) : .nan
             results.append(Measurement(key: "watch.\(item.key)", what: "watch end to end", dataset: item.label,
                                        value: Double(fixes) / seconds, unit: "fixes/s",
                                        note: "\(fixes.grouped) fixes, median of \(reps); \(String(format: "%.0f", excluding)) fixes/s without start-up"))
             results.append(Measurement(key: "watch.rss.\(item.key)", what: "watch peak RSS", dataset: item.label,
-                                       value: Double(peak) / 1_048_576, unit: "MiB", note: "wait4 ru_maxrss, max of \(reps)"))
+                                       value: Double(peak) / 1_048_576, unit: "MiB",
+                                       note: "VmHWM polled each ms, max of \(reps); wait4 ru_maxrss \(String(format: "%.1f", Double(upperBound) / 1_048_576)) MiB"))
         }
         let counts = DataLayout.deviceScaling
         if let low = peakByKey["devices-\(DataLayout.short(counts.first!))"],
