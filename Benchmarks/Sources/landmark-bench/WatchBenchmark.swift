@@ -129,9 +129,10 @@ enum WatchBenchmark {
             upperByKey[item.key] = upperBound
             timesByKey[item.key] = times
             let excluding = seconds > startup ? Double(fixes) / (seconds - startup) : .nan
+            let notified = notificationCount(summary).map { "; \($0.grouped) notifications" } ?? ""
             results.append(Measurement(key: "watch.\(item.key)", what: "watch end to end", dataset: item.label,
                                        value: Double(fixes) / seconds, unit: "fixes/s",
-                                       note: "\(fixes.grouped) fixes, median of \(reps); \(String(format: "%.0f", excluding)) fixes/s without start-up"))
+                                       note: "\(fixes.grouped) fixes, median of \(reps); \(String(format: "%.0f", excluding)) fixes/s without start-up\(notified)"))
             results.append(Measurement(key: "watch.rss.\(item.key)", what: "watch peak RSS", dataset: item.label,
                                        value: Double(peak) / 1_048_576, unit: "MiB",
                                        note: "VmHWM polled each ms, max of \(reps); wait4 ru_maxrss \(String(format: "%.1f", Double(upperBound) / 1_048_576)) MiB"))
@@ -145,6 +146,13 @@ enum WatchBenchmark {
                                        note: "(peak RSS 100k − peak RSS 1k) / 99,000"))
         }
         return results
+    }
+
+    /// The `N notifications` of watch's stderr summary, when it has one.
+    static func notificationCount(_ summary: String) -> Int? {
+        let words = summary.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "," })
+        guard let at = words.firstIndex(where: { $0.hasPrefix("notification") }), at > words.startIndex else { return nil }
+        return Int(words[words.index(before: at)])
     }
 
     static func manifestFixCount(layout: DataLayout) -> Int {
