@@ -26,6 +26,11 @@ enum AllCommand {
         }
         let machine = MachineInfo.current
         print("\nMachine: \(machine.cores) cores (nproc), \(machine.cpu)\n")
-        print(ReportTable.markdown(ours: measurements, peers: PeerResults.load(path: layout.peersResults), notes: notes))
+        let peers = PeerResults.load(path: layout.peersResults)
+        print(ReportTable.matrix(ours: measurements, peers: peers))
+        print((notes + ["", "×N: LandmarkNear is N times faster (time, rate) or smaller (bytes) than that peer; below ×1 the peer wins.",
+                        "", "<details><summary>Details: every figure with its notes</summary>", ""]).joined(separator: "\n"))
+        print(ReportTable.markdown(ours: measurements, peers: peers))
+        print("\n</details>")
     }
 }

@@ -21,7 +21,10 @@ enum IndexBenchmark {
             layout: layout, which: options.string("landmarks", default: "all"),
             queryLimit: try options.int("queries", default: DataLayout.queryCount),
             reps: try options.int("reps", default: 5), budget: Double(try options.int("budget", default: 2)))
-        print(ReportTable.markdown(ours: measurements, peers: PeerResults.load(path: layout.peersResults), prefixes: ["index."]))
+        let peers = PeerResults.load(path: layout.peersResults)
+        print(ReportTable.matrix(ours: measurements, peers: peers, prefixes: ["index."]))
+        print("\nDetails:\n")
+        print(ReportTable.markdown(ours: measurements, peers: peers, prefixes: ["index."]))
         BenchResults.merge(measurements, prefix: "index.", path: layout.benchResults)
     }
 

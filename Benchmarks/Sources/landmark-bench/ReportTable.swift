@@ -33,6 +33,35 @@ enum ReportTable {
         return lines.joined(separator: "\n")
     }
 
+    /// One row per figure of ours, one column per peer: `figure (×advantage)`. The notes
+    /// (query counts, batched or per call, ...) are in `markdown`'s detailed table.
+    static func matrix(ours: [Measurement], peers: PeerResults?, prefixes: [String] = ["index.", "watch."]) -> String {
+        let entries = (peers?.results ?? []).filter { entry in prefixes.contains { entry.key.hasPrefix($0) } }
+        var names: [String] = []
+        for entry in entries where !names.contains(entry.peer) { names.append(entry.peer) }
+        var lines = [
+            "| Measure | Data | LandmarkNear |" + names.map { " \($0) |" }.joined(),
+            "|---|---|---:|" + String(repeating: "---:|", count: names.count),
+        ]
+        func cells(_ key: String, _ ours: Measurement?) -> String {
+            names.map { name in
+                guard let entry = entries.first(where: { $0.key == key && $0.peer == name }) else { return " |" }
+                let advantage = ours.map { ratio(ours: $0, peer: entry) } ?? ""
+                return " \(format(entry.value, unit: entry.unit))\(advantage.isEmpty ? "" : " (\(advantage))") |"
+            }.joined()
+        }
+        var seen = Set<String>()
+        for m in ours where !seen.contains(m.key) {
+            seen.insert(m.key)
+            lines.append("| \(m.what) | \(m.dataset) | \(format(m.value, unit: m.unit)) |" + cells(m.key, m))
+        }
+        for key in entries.map(\.key) where !seen.contains(key) {
+            seen.insert(key)
+            lines.append("| \(key) | | — |" + cells(key, nil))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     static func format(_ value: Double, unit: String) -> String {
         guard value.isFinite else { return "n/a" }
         let digits: Int
@@ -50,6 +79,12 @@ enum ReportTable {
     static func ratio(ours: Measurement, peer: PeerResults.Entry) -> String {
         guard ours.unit == peer.unit, ours.value > 0, peer.value > 0 else { return "" }
         let speedup = ours.higherIsBetter ? ours.value / peer.value : peer.value / ours.value
-        return String(format: "×%.2f", speedup)
+        switch speedup {
+        case 1000...: return "×" + Int(speedup.rounded()).grouped
+        case 100..<1000: return String(format: "×%.0f", speedup)
+        case 10..<100: return String(format: "×%.1f", speedup)
+        case 0.01..<10: return String(format: "×%.2f", speedup)
+        default: return String(format: "×%.1g", speedup)
+        }
     }
 }

@@ -19,7 +19,10 @@ enum WatchBenchmark {
         let measurements = try measure(layout: layout, load: options.string("load", default: "all"),
                                        reps: try options.int("reps", default: 3), binary: options.string("binary", default: ""))
         guard let measurements else { return }
-        print(ReportTable.markdown(ours: measurements, peers: PeerResults.load(path: layout.peersResults), prefixes: ["watch."]))
+        let peers = PeerResults.load(path: layout.peersResults)
+        print(ReportTable.matrix(ours: measurements, peers: peers, prefixes: ["watch."]))
+        print("\nDetails:\n")
+        print(ReportTable.markdown(ours: measurements, peers: peers, prefixes: ["watch."]))
         BenchResults.merge(measurements, prefix: "watch.", path: layout.benchResults)
     }
 
