@@ -25,7 +25,8 @@ enum ReportTable {
             }
         }
         for peer in peerEntries {
-            lines.append("| \(peer.key) | | — | \(peer.peer)\(peer.note.map { " <sub>\($0)</sub>" } ?? "") | \(format(peer.value, unit: peer.unit)) | |")
+            let (what, data) = describe(peer.key)
+            lines.append("| \(what) | \(data) | — | \(peer.peer)\(peer.note.map { " <sub>\($0)</sub>" } ?? "") | \(format(peer.value, unit: peer.unit)) | |")
         }
         lines.append("\n×N: LandmarkNear is N times faster (time, rate) or smaller (bytes) than the peer; below ×1 the peer wins.")
         if peers == nil { lines.append("(no peers figures: run `bash Benchmarks/peers/run.sh` to add them)") }
@@ -57,9 +58,26 @@ enum ReportTable {
         }
         for key in entries.map(\.key) where !seen.contains(key) {
             seen.insert(key)
-            lines.append("| \(key) | | — |" + cells(key, nil))
+            let (what, data) = describe(key)
+            lines.append("| \(what) | \(data) | — |" + cells(key, nil))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Measure and data names for a key we have no figure of (e.g. `watch.ndjson` while watch
+    /// is not built).
+    static func describe(_ key: String) -> (String, String) {
+        let parts = key.split(separator: ".").map(String.init)
+        guard parts.count >= 2 else { return (key, "") }
+        switch (parts[0], parts[1]) {
+        case ("watch", "startup"): return ("watch start-up", "GeoNames catalog")
+        case ("watch", "ndjson"): return ("watch end to end", "NDJSON, 10k devices")
+        case ("watch", let load): return ("watch end to end", load)
+        case ("index", let what):
+            let names = ["build": "build", "bytes": "memory per landmark", "nearest": "nearest k=1", "within": "within 5 mi"]
+            return (names[what] ?? what, parts.count > 2 ? parts[2] : "")
+        default: return (key, "")
+        }
     }
 
     static func format(_ value: Double, unit: String) -> String {
