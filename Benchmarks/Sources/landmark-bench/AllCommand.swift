@@ -29,6 +29,8 @@ enum AllCommand {
         let peers = PeerResults.load(path: layout.peersResults)
         print(ReportTable.matrix(ours: measurements, peers: peers))
         print((notes + ["", "×N: LandmarkNear is N times faster (time, rate) or smaller (bytes) than that peer; below ×1 the peer wins.",
+                        "Peers are spherical, LandmarkNear WGS84 ellipsoidal. Peers' queries are batched (one call for all points) unless",
+                        "marked per call; LandmarkNear's are one call per point. shapely STRtree's nearest is planar in degrees.",
                         "", "<details><summary>Details: every figure with its notes</summary>", ""]).joined(separator: "\n"))
         print(ReportTable.markdown(ours: measurements, peers: peers))
         print("\n</details>")
