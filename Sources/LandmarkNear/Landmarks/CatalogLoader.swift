@@ -39,10 +39,10 @@ public enum CatalogLoader {
                 landmarks = try GeoJSONCatalogFormat.landmarks(from: json, source: source)
             }
         default:
-            guard let text = String(validating: body, as: UTF8.self) else {
+            guard String(validating: body, as: UTF8.self) != nil else {
                 throw CatalogError(source: source, reason: "is not valid UTF-8")
             }
-            landmarks = try CSVCatalogFormat.landmarks(from: text, source: source)
+            landmarks = try CSVCatalogFormat.landmarks(from: body, source: source)
         }
         return try LandmarkCatalog(landmarks, source: source)
     }
