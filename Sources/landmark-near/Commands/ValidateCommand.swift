@@ -12,11 +12,11 @@ enum ValidateCommand: Command {
         thread-id, category, target-content-id, filter-criteria; loc-args only alongside their
         loc-key), and "Simulator Target Bundle" a non-empty string when present.
 
-        Output: one line a file on stdout, 'FILE: ok' or 'FILE: invalid (N problems)'; each
-        problem on stderr with its JSON path, e.g.
+        Output on stdout: a line a file, 'FILE: ok' or 'FILE: invalid (N problems)', followed by
+        each problem with its JSON path, e.g.
           a.apns: $.aps.badge: must be a non-negative integer, got "3"
         Unknown aps keys are warnings ('FILE: warning: $.aps.x: ...'); they do not make a file
-        invalid.
+        invalid. Files that cannot be read are reported on stderr.
 
         Exit status: 0 all files valid, 65 some file invalid (not JSON, bad types, too large),
         66 some file missing or unreadable and none invalid (65 takes precedence), 64 usage error.
@@ -57,10 +57,10 @@ enum ValidateCommand: Command {
             } else {
                 output.writeLine("\(shown): ok" + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : ""))
             }
-            try? output.flush()
             for problem in problems {
-                Console.error("\(shown): \(TerminalText.safe(problem.description))")
+                output.writeLine("\(shown): \(TerminalText.safe(problem.description))")
             }
+            try? output.flush()
         }
         if invalid { return .dataError }
         if missing { return .noInput }

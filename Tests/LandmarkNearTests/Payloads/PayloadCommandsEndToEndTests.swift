@@ -165,13 +165,15 @@ import Testing
     @Test func validateReportsPathsAndStatuses() throws {
         let ok = try runTool(["validate", "validate/valid-full.apns", "validate/unknown-aps-key.apns"], currentDirectory: PayloadFixtures.url(""))
         #expect(ok.status == 0)
-        #expect(ok.stdout == "validate/valid-full.apns: ok\nvalidate/unknown-aps-key.apns: ok (1 warning)\n")
-        #expect(ok.stderr.contains("validate/unknown-aps-key.apns: warning: $.aps.x-custom"))
+        #expect(ok.stdout.hasPrefix("validate/valid-full.apns: ok\nvalidate/unknown-aps-key.apns: ok (1 warning)\n"))
+        #expect(ok.stdout.contains("validate/unknown-aps-key.apns: warning: $.aps.x-custom"))
 
         let bad = try runTool(["validate", "validate/badge-string.apns", "validate/valid-minimal.apns"], currentDirectory: PayloadFixtures.url(""))
         #expect(bad.status == 65)
-        #expect(bad.stdout == "validate/badge-string.apns: invalid (1 problem)\nvalidate/valid-minimal.apns: ok\n")
-        #expect(bad.stderr == #"validate/badge-string.apns: $.aps.badge: must be a non-negative integer, got "3""# + "\n")
+        #expect(bad.stdout == "validate/badge-string.apns: invalid (1 problem)\n"
+            + #"validate/badge-string.apns: $.aps.badge: must be a non-negative integer, got "3""# + "\n"
+            + "validate/valid-minimal.apns: ok\n")
+        #expect(bad.stderr.isEmpty)
 
         let missing = try runTool(["validate", "validate/valid-minimal.apns", "nope.apns"], currentDirectory: PayloadFixtures.url(""))
         #expect(missing.status == 66)
@@ -182,7 +184,7 @@ import Testing
 
         let notJSON = try runTool(["validate", "-"], stdin: "{\"aps\": nope}")
         #expect(notJSON.status == 65)
-        #expect(notJSON.stderr.contains("<stdin>: $: not JSON: invalid JSON at byte 8"))
+        #expect(notJSON.stdout.contains("<stdin>: $: not JSON: invalid JSON at byte 8"))
     }
 
     @Test func validateAcceptsTheCanonicalSample() throws {
