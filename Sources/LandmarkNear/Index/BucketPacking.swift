@@ -1,14 +1,21 @@
+/// The result of `BucketPacking.pack`: the order of the points, slice by slice and bucket by
+/// bucket, and the length of a slice (a whole number of buckets; the last slice may be shorter).
+struct BucketLayout {
+    var order: [Int32]
+    var sliceLength: Int
+}
+
 /// Sort-Tile-Recursive packing of points into fixed-size buckets of nearby points: sorted by
 /// longitude into vertical slices, each slice sorted by latitude and cut into runs of
 /// `bucketSize`. Bucket b is positions `b * bucketSize ..< min(count, (b + 1) * bucketSize)`
 /// of the returned order, so buckets need no table of their own.
 ///
-///     BucketPacking.order(of: coordinates, bucketSize: 8)   // original indices, bucket by bucket
+///     BucketPacking.pack(coordinates, bucketSize: 8).order   // original indices, bucket by bucket
 enum BucketPacking {
-    static func order(of coordinates: [Coordinate], bucketSize: Int) -> [Int32] {
+    static func pack(_ coordinates: [Coordinate], bucketSize: Int) -> BucketLayout {
         precondition(bucketSize > 0)
         let n = coordinates.count
-        guard n > 0 else { return [] }
+        guard n > 0 else { return BucketLayout(order: [], sliceLength: bucketSize) }
         let bucketCount = (n + bucketSize - 1) / bucketSize
         var sliceCount = Int(Double(bucketCount).squareRoot().rounded(.up))
         sliceCount = max(1, sliceCount)
@@ -31,6 +38,6 @@ enum BucketPacking {
             }
             start = end
         }
-        return order
+        return BucketLayout(order: order, sliceLength: sliceLength)
     }
 }

@@ -6,9 +6,13 @@
 /// GEOS's STRtree is the spatial index. The landmarks are packed (sort-tile-recursive) into
 /// buckets of a few neighbours, and the tree holds each bucket's longitude/latitude box. A
 /// query asks the tree for the buckets meeting a box that covers the search cap (`CapCover`:
-/// it grows with latitude and splits at ±180°), rejects landmarks by their chord
-/// (`GeodesicBounds`), and computes geodesic distances only for landmarks near the boundary
-/// or the answer. The tree is built in `init`; queries only read the index.
+/// it grows with latitude and splits at ±180°), skips buckets by their bounding sphere, rejects
+/// landmarks by their chord (`GeodesicBounds`), and computes geodesic distances only for
+/// landmarks near the boundary or in the answer. `nearest` first probes a few landmarks next to
+/// the point in the packing order for a radius that surely holds k landmarks, then asks the
+/// tree once for that cap. The tree is built in `init`; queries only read the index.
+///
+/// A neighbour's distance is `Geodesic.wgs84.distance(from: point, to: landmark)`.
 ///
 ///     let index = LandmarkIndex(catalog: .embedded)
 ///     let here = Coordinate(latitude: 34.0, longitude: -116.0)
@@ -20,40 +24,63 @@ public final class LandmarkIndex {
 
     /// The number of indexed landmarks.
     public let count: Int
-    /// The coordinates in bucket order ("slots").
+    /// The coordinates in packing order ("slots").
     private let slotCoordinates: [Coordinate]
     /// The slots' Earth-centred points, x, y, z after one another.
     private let slotPoints: [Double]
     /// Each slot's position in the array given to `init`.
     private let slotIndex: [Int32]
+    /// Each bucket's bounding sphere: centre x, y, z and radius (metres) after one another.
+    private let bucketSpheres: [Double]
+    /// Slots per slice of the packing (slices run west to east, slots in a slice south to north).
+    private let sliceLength: Int
+    /// The smallest longitude of each slice.
+    private let sliceWesternEdges: [Double]
     private let tree: GEOSBoxTree
-    /// The first search radius of `nearest` for k = 1: about the mean spacing of the landmarks.
+    /// The search radius of `nearest` when the probe finds too few landmarks: about the mean
+    /// spacing of the landmarks.
     private let firstRadius: Double
 
     /// Indexes `coordinates` (all valid); a neighbour's `index` is its position in this array.
     public init(coordinates: [Coordinate]) {
         precondition(coordinates.count < Int(Int32.max), "LandmarkIndex: too many landmarks")
+        let size = LandmarkIndex.bucketSize
         count = coordinates.count
-        let order = BucketPacking.order(of: coordinates, bucketSize: LandmarkIndex.bucketSize)
-        slotIndex = order
-        let slots = order.map { coordinates[Int($0)] }
+        let layout = BucketPacking.pack(coordinates, bucketSize: size)
+        slotIndex = layout.order
+        sliceLength = layout.sliceLength
+        let slots = layout.order.map { coordinates[Int($0)] }
         slotCoordinates = slots
         var points: [Double] = []
         points.reserveCapacity(slots.count * 3)
         for coordinate in slots {
             let p = EarthCenteredPoint(coordinate)
-            points.append(p.x)
-            points.append(p.y)
-            points.append(p.z)
+            points += [p.x, p.y, p.z]
         }
         slotPoints = points
         var boxes: [GeoBox] = []
-        boxes.reserveCapacity(slots.count / LandmarkIndex.bucketSize + 1)
-        var start = 0
-        while start < slots.count {
-            let end = min(slots.count, start + LandmarkIndex.bucketSize)
-            boxes.append(GeoBox(enclosing: slots[start..<end]))
-            start = end
+        var spheres: [Double] = []
+        boxes.reserveCapacity(slots.count / size + 1)
+        spheres.reserveCapacity((slots.count / size + 1) * 4)
+        for start in stride(from: 0, to: slots.count, by: size) {
+            let range = start..<min(slots.count, start + size)
+            boxes.append(GeoBox(enclosing: slots[range]))
+            var center = EarthCenteredPoint(x: 0, y: 0, z: 0)
+            for slot in range {
+                center.x += points[3 * slot] / Double(range.count)
+                center.y += points[3 * slot + 1] / Double(range.count)
+                center.z += points[3 * slot + 2] / Double(range.count)
+            }
+            var radius = 0.0
+            for slot in range {
+                let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                radius = max(radius, center.chord(to: p))
+            }
+            spheres += [center.x, center.y, center.z, radius * (1 + 1e-12) + GeodesicBounds.margin]
+        }
+        bucketSpheres = spheres
+        sliceWesternEdges = stride(from: 0, to: slots.count, by: layout.sliceLength).map { start in
+            slots[start..<min(slots.count, start + layout.sliceLength)].map(\.longitude).min() ?? -180
         }
         tree = GEOSBoxTree(boxes: boxes)
         let earthArea = 5.1e14
@@ -70,20 +97,11 @@ public final class LandmarkIndex {
     public func within(_ radius: Double, of point: Coordinate) -> [LandmarkNeighbor] {
         guard count > 0, radius >= 0, point.isValid else { return [] }
         let buckets = bucketsMeeting(CapCover(center: point, radius: radius))
-        let query = EarthCenteredPoint(point)
-        let limit = radius + GeodesicBounds.margin
-        let limitSquared = limit * limit
         var found: [LandmarkNeighbor] = []
-        slotPoints.withUnsafeBufferPointer { points in
-            for bucket in buckets {
-                for slot in slots(ofBucket: Int(bucket)) {
-                    let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
-                    guard query.chordSquared(to: p) <= limitSquared else { continue }
-                    let distance = Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot])
-                    if distance <= radius {
-                        found.append(LandmarkNeighbor(index: Int(slotIndex[slot]), distance: distance))
-                    }
-                }
+        forEachSlot(in: buckets, near: EarthCenteredPoint(point), chordLimit: radius + GeodesicBounds.margin) { slot in
+            let distance = Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot])
+            if distance <= radius {
+                found.append(LandmarkNeighbor(index: Int(slotIndex[slot]), distance: distance))
             }
         }
         found.sort(by: LandmarkNeighbor.precedes)
@@ -96,38 +114,49 @@ public final class LandmarkIndex {
         guard count > 0, limit > 0, point.isValid else { return [] }
         if limit >= count { return everyLandmark(from: point) }
         let query = EarthCenteredPoint(point)
-        var radius = firstRadius * Double(limit).squareRoot()
+        // The probe's radius surely holds `limit` landmarks but is often much too large (its
+        // landmarks are only near in the packing order): try a quarter of it first.
+        let probed = probeRadius(around: point, query, limit: limit)
+        var radius = probed.map { $0 / 4 } ?? firstRadius * Double(limit).squareRoot()
         while true {
-            // Candidates: every landmark of the buckets meeting the cap box, by chord.
-            var candidates: [(slot: Int32, chord: Double)] = []
             let buckets = bucketsMeeting(CapCover(center: point, radius: radius))
+            // The `limit` smallest chords in the box.
+            var best = SmallestValues(capacity: limit)
             slotPoints.withUnsafeBufferPointer { points in
-                for bucket in buckets {
-                    for slot in slots(ofBucket: Int(bucket)) {
-                        let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
-                        candidates.append((Int32(slot), query.chordSquared(to: p).squareRoot()))
+                bucketSpheres.withUnsafeBufferPointer { spheres in
+                    for bucket in buckets {
+                        let b = Int(bucket)
+                        let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
+                        if query.chord(to: center) - spheres[4 * b + 3] > best.bound { continue }
+                        for slot in slots(ofBucket: b) {
+                            let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                            best.offer(query.chordSquared(to: p).squareRoot())
+                        }
                     }
                 }
             }
-            guard candidates.count >= limit else {
+            guard best.isFull else {
                 // Too few in the box: grow, to the whole world at last.
+                if let probed, radius < probed {
+                    radius = min(probed, radius * 4)
+                    continue
+                }
                 radius = radius < 1_000_000 ? radius * 4 : radius * 2
                 if radius >= EllipsoidConstants.longestGeodesic { radius = .infinity }
                 continue
             }
-            // The limit-th smallest upper bound: `limit` landmarks are at most this far.
-            let threshold = GeodesicBounds.upper(chord: LandmarkIndex.smallest(limit, of: candidates))
+            // `limit` landmarks are at most this far.
+            let threshold = GeodesicBounds.upper(chord: best.bound)
             guard threshold <= radius else {
-                // They may not be the nearest: landmarks outside the box can be nearer than
-                // `threshold`. Search the cap that surely holds `limit` landmarks.
+                // Landmarks outside the box could be nearer than `threshold`: search the cap
+                // that surely holds `limit` landmarks.
                 radius = threshold
                 continue
             }
-            // Every landmark within `radius` is a candidate, and `limit` of them are within
-            // `threshold`: only candidates whose lower bound is <= threshold can be answers.
+            // Every landmark within `radius` is in the box: the answers are among those whose
+            // lower bound is <= threshold.
             var answers: [LandmarkNeighbor] = []
-            for candidate in candidates where GeodesicBounds.lower(chord: candidate.chord) <= threshold {
-                let slot = Int(candidate.slot)
+            forEachSlot(in: buckets, near: query, chordLimit: threshold + GeodesicBounds.margin) { slot in
                 answers.append(LandmarkNeighbor(
                     index: Int(slotIndex[slot]),
                     distance: Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot])))
@@ -138,18 +167,58 @@ public final class LandmarkIndex {
         }
     }
 
-    /// The k-th smallest chord of `candidates` (1 <= k <= count).
-    private static func smallest(_ k: Int, of candidates: [(slot: Int32, chord: Double)]) -> Double {
-        if k > 16 { return candidates.map(\.chord).sorted()[k - 1] }
-        var best: [Double] = []   // the k smallest so far, ascending
-        best.reserveCapacity(k + 1)
-        for candidate in candidates where best.count < k || candidate.chord < best[best.count - 1] {
-            var at = best.count
-            while at > 0 && best[at - 1] > candidate.chord { at -= 1 }
-            best.insert(candidate.chord, at: at)
-            if best.count > k { best.removeLast() }
+    /// A radius that surely holds `limit` landmarks, from the landmarks next to `point` in the
+    /// packing order (its slice and the two beside it, around its latitude); nil when they are
+    /// too few.
+    private func probeRadius(around point: Coordinate, _ query: EarthCenteredPoint, limit: Int) -> Double? {
+        guard limit <= 16 else { return nil }
+        // The last slice starting west of the point (or the first).
+        var low = 0, high = sliceWesternEdges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sliceWesternEdges[middle] <= point.longitude { low = middle + 1 } else { high = middle }
         }
-        return best[k - 1]
+        let slice = max(0, low - 1)
+        let sliceCount = sliceWesternEdges.count
+        var best = SmallestValues(capacity: limit)
+        let reach = max(2, limit)
+        slotPoints.withUnsafeBufferPointer { points in
+            let east = (slice + 1) % sliceCount, west = (slice + sliceCount - 1) % sliceCount
+            for neighbour in [slice, east, west].prefix(min(3, sliceCount)) {
+                let start = neighbour * sliceLength, end = min(count, start + sliceLength)
+                var first = start, last = end
+                while first < last {
+                    let middle = (first + last) / 2
+                    if slotCoordinates[middle].latitude < point.latitude { first = middle + 1 } else { last = middle }
+                }
+                for slot in max(start, first - reach)..<min(end, first + reach) {
+                    let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                    best.offer(query.chordSquared(to: p).squareRoot())
+                }
+            }
+        }
+        guard best.isFull else { return nil }
+        return GeodesicBounds.upper(chord: best.bound)
+    }
+
+    /// Calls `body` with every slot of `buckets` whose chord from `query` is <= `chordLimit`,
+    /// skipping the buckets whose bounding sphere is farther.
+    private func forEachSlot(in buckets: [Int32], near query: EarthCenteredPoint, chordLimit: Double,
+                             _ body: (Int) -> Void) {
+        let limitSquared = chordLimit * chordLimit
+        slotPoints.withUnsafeBufferPointer { points in
+            bucketSpheres.withUnsafeBufferPointer { spheres in
+                for bucket in buckets {
+                    let b = Int(bucket)
+                    let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
+                    if query.chord(to: center) - spheres[4 * b + 3] > chordLimit { continue }
+                    for slot in slots(ofBucket: b) {
+                        let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                        if query.chordSquared(to: p) <= limitSquared { body(slot) }
+                    }
+                }
+            }
+        }
     }
 
     private func everyLandmark(from point: Coordinate) -> [LandmarkNeighbor] {
