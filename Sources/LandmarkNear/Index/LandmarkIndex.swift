@@ -115,9 +115,9 @@ public final class LandmarkIndex {
         if limit >= count { return everyLandmark(from: point) }
         let query = EarthCenteredPoint(point)
         // The probe's radius surely holds `limit` landmarks but is often much too large (its
-        // landmarks are only near in the packing order): try a quarter of it first.
+        // landmarks are only near in the packing order): try half of it first.
         let probed = probeRadius(around: point, query, limit: limit)
-        var radius = probed.map { $0 / 4 } ?? firstRadius * Double(limit).squareRoot()
+        var radius = probed.map { $0 / 2 } ?? firstRadius * Double(limit).squareRoot()
         while true {
             let buckets = bucketsMeeting(CapCover(center: point, radius: radius))
             // The `limit` smallest chords in the box.
@@ -183,8 +183,9 @@ public final class LandmarkIndex {
         var best = SmallestValues(capacity: limit)
         let reach = max(2, limit)
         slotPoints.withUnsafeBufferPointer { points in
-            let east = (slice + 1) % sliceCount, west = (slice + sliceCount - 1) % sliceCount
-            for neighbour in [slice, east, west].prefix(min(3, sliceCount)) {
+            // This slice, the one east of it, the one west of it (each once, wrapping at ±180°).
+            for step in 0..<min(3, sliceCount) {
+                let neighbour = (slice + (step == 0 ? 0 : step == 1 ? 1 : sliceCount - 1)) % sliceCount
                 let start = neighbour * sliceLength, end = min(count, start + sliceLength)
                 var first = start, last = end
                 while first < last {
