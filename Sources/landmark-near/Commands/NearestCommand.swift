@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LandmarkNear
 
 enum NearestCommand: Command {
@@ -95,8 +98,9 @@ enum NearestCommand: Command {
             do {
                 guard let point = try QueryPoint(line: line) else { continue }
                 answer(point)
-                // Answer as lines come (a live pipe sees each answer at once).
-                try output.flush()
+                // Answer as lines come: a live pipe sees each answer at once, while a file or a
+                // fast pipe (more input already waiting) is answered in large writes.
+                if !StandardInput.hasPendingInput() { try output.flush() }
             } catch let error as QueryPointError {
                 badLines += 1
                 try? output.flush()
@@ -110,5 +114,13 @@ enum NearestCommand: Command {
             return .dataError
         }
         return .success
+    }
+}
+
+/// Whether stdin has bytes waiting to be read right now.
+enum StandardInput {
+    static func hasPendingInput() -> Bool {
+        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
     }
 }
