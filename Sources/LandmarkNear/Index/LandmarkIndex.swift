@@ -114,12 +114,13 @@ public final class LandmarkIndex {
         guard count > 0, limit > 0, point.isValid else { return [] }
         if limit >= count { return everyLandmark(from: point) }
         let query = EarthCenteredPoint(point)
-        // The probe's radius surely holds `limit` landmarks but is often much too large (its
-        // landmarks are only near in the packing order): try half of it first.
+        // The probe's radius surely holds `limit` landmarks. Where landmarks are sparse it is
+        // often much too large (its landmarks are only near in the packing order), and a box
+        // of half of it is tried first.
         let probed = probeRadius(around: point, query, limit: limit)
-        var radius = probed.map { $0 / 2 } ?? firstRadius * Double(limit).squareRoot()
+        var radius = probed.map { $0 > 4 * firstRadius ? $0 / 2 : $0 } ?? firstRadius * Double(limit).squareRoot()
         while true {
-            let buckets = bucketsMeeting(CapCover(center: point, radius: radius))
+            let buckets = bucketsMeeting(CapCover(center: point, radius: radius), expected: 32)
             // The `limit` smallest chords in the box.
             var best = SmallestValues(capacity: limit)
             slotPoints.withUnsafeBufferPointer { points in
@@ -233,9 +234,11 @@ public final class LandmarkIndex {
         return all
     }
 
-    /// The buckets whose boxes meet the cover's boxes, each once.
-    private func bucketsMeeting(_ cover: CapCover) -> [Int32] {
+    /// The buckets whose boxes meet the cover's boxes, each once (room is made for `expected`
+    /// of them at once, sparing the array's growth steps).
+    private func bucketsMeeting(_ cover: CapCover, expected: Int = 0) -> [Int32] {
         var buckets: [Int32] = []
+        buckets.reserveCapacity(expected)
         tree.query(cover.first, into: &buckets)
         if let second = cover.second {
             // A bucket spanning ±180° can meet both halves.
