@@ -16,8 +16,8 @@
 ///
 ///     let index = LandmarkIndex(catalog: .embedded)
 ///     let here = Coordinate(latitude: 34.0, longitude: -116.0)
-///     index.nearest(to: here, limit: 1)          // [LandmarkNeighbor(index: 0, distance: 15_595.9…)]
-///     index.within(8046.72, of: here)            // [] : Turtle Rock is 15.6 km away
+///     index.nearest(to: here, limit: 1)          // [LandmarkNeighbor(index: 0, distance: 15_465.79…)]
+///     index.within(8046.72, of: here)            // [] : Turtle Rock is 15.5 km away
 public final class LandmarkIndex {
     /// Landmarks per bucket (one tree item).
     static let bucketSize = 8
@@ -136,6 +136,7 @@ public final class LandmarkIndex {
                     }
                 }
             }
+            best.settle()
             guard best.isFull else {
                 // Too few in the box: grow, to the whole world at last.
                 if let probed, radius < probed {

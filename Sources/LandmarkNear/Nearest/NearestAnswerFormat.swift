@@ -3,7 +3,7 @@ import Foundation
 /// The output of `landmark-near nearest`: one JSON object a query, or rows of a table.
 ///
 ///     NearestAnswerFormat.json(point: point, neighbors: answers, catalog: .embedded)
-///     // {"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,"name":"Turtle Rock","distanceMeters":15595.913}]}
+///     // {"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,"name":"Turtle Rock","distanceMeters":15465.793}]}
 public enum NearestAnswerFormat {
     /// `{"lat":..,"lon":..,"nearest":[{"index":..,"id":..,"name":..,"distanceMeters":..}]}`, with
     /// lat and lon as given and distances rounded to the millimetre.

@@ -28,7 +28,7 @@ enum NearestCommand: Command {
                              (default: the twelve landmarks of the SwiftUI tutorial)
           --json             one object a query:
                              {"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,
-                             "name":"Turtle Rock","distanceMeters":15595.913}]}
+                             "name":"Turtle Rock","distanceMeters":15465.793}]}
                              (distances in metres, rounded to the millimetre)
           -h, --help         show this help
 

@@ -2,15 +2,29 @@ import Testing
 @testable import LandmarkNear
 
 @Suite struct IndexPartsTests {
-    @Test(arguments: [1, 2, 3, 10])
+    @Test(arguments: [1, 2, 3, 10, 64, 65, 150])
     func smallestValuesKeepsTheKSmallest(_ k: Int) {
         var rng = IndexTestSupport.SeededGenerator(seed: UInt64(k))
-        let values = (0..<50).map { _ in Double.random(in: 0...100, using: &rng) }
+        let values = (0..<300).map { _ in Double.random(in: 0...100, using: &rng) }
         var best = SmallestValues(capacity: k)
         #expect(!best.isFull && best.bound == .infinity)
-        for value in values { best.offer(value) }
+        for value in values {
+            best.offer(value)
+            #expect(best.bound >= values.sorted()[k - 1])   // a safe pruning bound all along
+        }
+        best.settle()
         #expect(best.isFull)
         #expect(best.bound == values.sorted()[k - 1])
+    }
+
+    /// A large k over many landmarks must not cost n·k (the CLI takes any -k).
+    @Test func largeLimitOverManyLandmarksIsExact() {
+        let points = IndexTestSupport.citySample
+        let index = LandmarkIndex(coordinates: points)
+        let point = Coordinate(latitude: 48.85, longitude: 2.35)
+        let answers = index.nearest(to: point, limit: 5000)
+        #expect(answers == BruteForceReference(points).nearest(to: point, limit: 5000))
+        #expect(index.nearest(to: point, limit: points.count - 1).count == points.count - 1)
     }
 
     @Test func packingKeepsEveryPointOnceInSlicesOfWholeBuckets() {
