@@ -25,8 +25,7 @@ import Testing
     }
 
     @Test func readsACatalogFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("landmarks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("landmarks")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("c.json")
         try #"[{"id":5,"name":"A","coordinates":{"latitude":1,"longitude":2},"isFavorite":true}]"#
@@ -37,8 +36,7 @@ import Testing
     }
 
     @Test func refusedCatalogExits65NamingTheEntry() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("landmarks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("landmarks")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("dup.csv")
         try "id,name,lat,lon\n1,A,1,2\n1,B,3,4\n".write(to: file, atomically: true, encoding: .utf8)

@@ -76,8 +76,7 @@ import Testing
     }
 
     @Test func usesTheCatalogGiven() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nearest-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("nearest")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("places.csv")
         try "name,lat,lon\nDateline East,-16.5,179.99\nDateline West,-16.5,-179.99\n".write(to: file, atomically: true, encoding: .utf8)
