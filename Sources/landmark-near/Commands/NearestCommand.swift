@@ -18,7 +18,9 @@ enum NearestCommand: Command {
 
         Arguments:
           LAT LON            decimal degrees, latitude in [-90, 90], longitude in [-180, 180]
-                             (negative numbers work as they are: nearest -33.9 151.2)
+                             (negative numbers work as they are: nearest -33.9 151.2);
+                             one argument 'LAT,LON' works too (after '--' when it
+                             starts with a minus sign: nearest -- -33.9,151.2)
 
         Options:
           -k N               how many landmarks (default 1)
@@ -61,6 +63,13 @@ enum NearestCommand: Command {
         var point: QueryPoint?
         switch args.positionals.count {
         case 0: point = nil
+        case 1 where args.positionals[0].contains(","):
+            do {
+                point = try QueryPoint(line: args.positionals[0])
+            } catch {
+                throw .usage("\(command): \(error.description)")
+            }
+            if point == nil { throw .usage("\(command): expected LAT LON, or 'LAT,LON'") }
         case 2:
             do {
                 point = try QueryPoint(latitude: args.positionals[0], longitude: args.positionals[1])

@@ -34,6 +34,18 @@ import Testing
         #expect(value["nearest"]?.arrayValue?.count == 1)
     }
 
+    @Test func acceptsOneLatCommaLonArgument() throws {
+        let result = try runTool(["nearest", "34.0,-116.0", "--json"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix(#"{"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"#))
+        // A leading minus sign reads as an option unless "--" ends the options first.
+        let south = try runTool(["nearest", "--json", "--", "-33.9,151.2"])
+        #expect(south.status == 0)
+        #expect(south.stdout.hasPrefix(#"{"lat":-33.9,"lon":151.2,"nearest":[{"#))
+        #expect(try runTool(["nearest", "33.9,x"]).status == 64)
+        #expect(try runTool(["nearest", ","]).status == 64)
+    }
+
     @Test func limitLargerThanTheCatalogListsEveryLandmark() throws {
         let result = try runTool(["nearest", "48.7", "-113.7", "-k", "100", "--json"])
         #expect(result.status == 0)
