@@ -1,11 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LandmarkNear
 
 enum NearestCommand: Command {
     static let name = "nearest"
-    static let summary = "(not built yet)"
-    static let help = "Usage: landmark-near nearest"
+    static let summary = "the k nearest landmarks to a position (or to each lat,lon line of stdin)"
+    static let help = """
+        Usage: landmark-near nearest LAT LON [-k N] [--within LENGTH] [--landmarks FILE] [--json]
+               landmark-near nearest [-k N] [--within LENGTH] [--landmarks FILE] [--json] < points
+
+        Prints the k nearest landmarks to a position, nearest first (ties by index), with their
+        WGS84 geodesic distances. With no LAT LON, reads one 'lat,lon' a line from stdin and
+        answers each line as it comes; blank lines and lines starting with '#' are skipped. A line
+        that cannot be read is reported on stderr as '<stdin>:LINE: reason', the others are still
+        answered, and the exit status is then 65.
+
+        Arguments:
+          LAT LON            decimal degrees, latitude in [-90, 90], longitude in [-180, 180]
+                             (negative numbers work as they are: nearest -33.9 151.2);
+                             one argument 'LAT,LON' works too (after '--' when it
+                             starts with a minus sign: nearest -- -33.9,151.2)
+
+        Options:
+          -k N               how many landmarks (default 1)
+          --within LENGTH    only landmarks at most this far: a number with mi, km, m or ft
+                             (5mi, 8km, 500m)
+          --landmarks FILE   catalog: tutorial JSON array, GeoJSON points or CSV with a header
+                             (default: the twelve landmarks of the SwiftUI tutorial)
+          --json             one object a query:
+                             {"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,
+                             "name":"Turtle Rock","distanceMeters":15465.793}]}
+                             (distances in metres, rounded to the millimetre)
+          -h, --help         show this help
+
+        Exit status: 0 ok, 64 usage error, 65 unreadable stdin lines, 66 missing catalog file.
+        """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
-        throw CommandFailure(status: .software, message: "landmark-near nearest: not built yet")
+        let command = "landmark-near nearest"
+        let args = try ArgumentScanner(arguments, command: command, valued: ["k", "within", "landmarks"],
+                                       flags: ["json"], aliases: ["k": "k"])
+        let limit: Int
+        if let text = args.value("k") {
+            guard let value = Int(text), value >= 1 else {
+                throw .usage("\(command): -k '\(TerminalText.safe(text))' is not a whole number >= 1")
+            }
+            limit = value
+        } else {
+            limit = 1
+        }
+        let within: Length?
+        if let text = args.value("within") {
+            do {
+                within = try Length(parsing: text)
+            } catch {
+                throw .usage("\(command): --within: \(error.description)")
+            }
+        } else {
+            within = nil
+        }
+        var point: QueryPoint?
+        switch args.positionals.count {
+        case 0: point = nil
+        case 1 where args.positionals[0].contains(","):
+            do {
+                point = try QueryPoint(line: args.positionals[0])
+            } catch {
+                throw .usage("\(command): \(error.description)")
+            }
+            if point == nil { throw .usage("\(command): expected LAT LON, or 'LAT,LON'") }
+        case 2:
+            do {
+                point = try QueryPoint(latitude: args.positionals[0], longitude: args.positionals[1])
+            } catch {
+                throw .usage("\(command): \(error.description)")
+            }
+        default:
+            throw .usage("\(command): expected LAT LON (two numbers) or none to read stdin, got \(args.positionals.count) argument\(args.positionals.count == 1 ? "" : "s")")
+        }
+        let catalog = try args.catalog()
+        let index = LandmarkIndex(catalog: catalog)
+        let query = NearestQuery(limit: limit, within: within)
+        let json = args.has("json")
+
+        func answer(_ point: QueryPoint) {
+            let neighbors = query.answer(point.coordinate, in: index)
+            if json {
+                output.writeLine(NearestAnswerFormat.json(point: point, neighbors: neighbors, catalog: catalog))
+            } else {
+                for row in NearestAnswerFormat.rows(point: point, neighbors: neighbors, catalog: catalog, within: within) {
+                    output.writeLine(row)
+                }
+            }
+        }
+
+        if !json { output.writeLine(NearestAnswerFormat.header) }
+        if let point {
+            answer(point)
+            return .success
+        }
+        var lineNumber = 0
+        var badLines = 0
+        while let line = readLine(strippingNewline: true) {
+            lineNumber += 1
+            do {
+                guard let point = try QueryPoint(line: line) else { continue }
+                answer(point)
+                // Answer as lines come: a live pipe sees each answer at once, while a file or a
+                // fast pipe (more input already waiting) is answered in large writes.
+                if !StandardInput.hasPendingInput() { try output.flush() }
+            } catch let error as QueryPointError {
+                badLines += 1
+                try? output.flush()
+                Console.error("<stdin>:\(lineNumber): \(error.description)")
+            } catch {
+                throw CommandFailure(status: .ioError, message: "\(command): stdout: \(error)")
+            }
+        }
+        if badLines > 0 {
+            Console.error("\(command): \(badLines) line\(badLines == 1 ? "" : "s") of stdin could not be read")
+            return .dataError
+        }
+        return .success
+    }
+}
+
+/// Whether stdin has bytes waiting to be read right now.
+enum StandardInput {
+    static func hasPendingInput() -> Bool {
+        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
     }
 }

@@ -12,9 +12,7 @@ enum FixReading {
 
     /// A fresh temporary directory for one test.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fixreader-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try makeTemporaryDirectory("fixreader")
     }
 
     /// Writes `bytes` to a temporary file and returns its path.

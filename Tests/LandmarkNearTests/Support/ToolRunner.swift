@@ -85,13 +85,6 @@ final class CollectedOutput: Sendable {
     var stderr: Data { err.withLock { $0 } }
 }
 
-/// A fresh temporary directory, removed by the caller.
-func makeTemporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("landmark-near-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 /// The repository root (for committed samples such as Samples/ and Payloads/).
 let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

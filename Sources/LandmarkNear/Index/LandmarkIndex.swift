@@ -1,0 +1,260 @@
+/// A spatial index of landmark coordinates with two exact geodesic queries: every landmark
+/// within a radius, and the k nearest. "Exact" means equal to a brute-force scan with
+/// `Geodesic.wgs84.distance` everywhere (across ±180°, at the poles, for a point on a
+/// landmark), ties in distance ordered by index.
+///
+/// GEOS's STRtree is the spatial index. The landmarks are packed (sort-tile-recursive) into
+/// buckets of a few neighbours, and the tree holds each bucket's longitude/latitude box. A
+/// query asks the tree for the buckets meeting a box that covers the search cap (`CapCover`:
+/// it grows with latitude and splits at ±180°), skips buckets by their bounding sphere, rejects
+/// landmarks by their chord (`GeodesicBounds`), and computes geodesic distances only for
+/// landmarks near the boundary or in the answer. `nearest` first probes a few landmarks next to
+/// the point in the packing order for a radius that surely holds k landmarks, then asks the
+/// tree once for that cap. The tree is built in `init`; queries only read the index.
+///
+/// A neighbour's distance is `Geodesic.wgs84.distance(from: point, to: landmark)`.
+///
+///     let index = LandmarkIndex(catalog: .embedded)
+///     let here = Coordinate(latitude: 34.0, longitude: -116.0)
+///     index.nearest(to: here, limit: 1)          // [LandmarkNeighbor(index: 0, distance: 15_465.79…)]
+///     index.within(8046.72, of: here)            // [] : Turtle Rock is 15.5 km away
+public final class LandmarkIndex {
+    /// Landmarks per bucket (one tree item).
+    static let bucketSize = 8
+
+    /// The number of indexed landmarks.
+    public let count: Int
+    /// The coordinates in packing order ("slots").
+    private let slotCoordinates: [Coordinate]
+    /// The slots' Earth-centred points, x, y, z after one another.
+    private let slotPoints: [Double]
+    /// Each slot's position in the array given to `init`.
+    private let slotIndex: [Int32]
+    /// Each bucket's bounding sphere: centre x, y, z and radius (metres) after one another.
+    private let bucketSpheres: [Double]
+    /// Slots per slice of the packing (slices run west to east, slots in a slice south to north).
+    private let sliceLength: Int
+    /// The smallest longitude of each slice.
+    private let sliceWesternEdges: [Double]
+    private let tree: GEOSBoxTree
+    /// The search radius of `nearest` when the probe finds too few landmarks: about the mean
+    /// spacing of the landmarks.
+    private let firstRadius: Double
+
+    /// Indexes `coordinates` (all valid); a neighbour's `index` is its position in this array.
+    public init(coordinates: [Coordinate]) {
+        precondition(coordinates.count < Int(Int32.max), "LandmarkIndex: too many landmarks")
+        let size = LandmarkIndex.bucketSize
+        count = coordinates.count
+        let layout = BucketPacking.pack(coordinates, bucketSize: size)
+        slotIndex = layout.order
+        sliceLength = layout.sliceLength
+        let slots = layout.order.map { coordinates[Int($0)] }
+        slotCoordinates = slots
+        var points: [Double] = []
+        points.reserveCapacity(slots.count * 3)
+        for coordinate in slots {
+            let p = EarthCenteredPoint(coordinate)
+            points += [p.x, p.y, p.z]
+        }
+        slotPoints = points
+        var boxes: [GeoBox] = []
+        var spheres: [Double] = []
+        boxes.reserveCapacity(slots.count / size + 1)
+        spheres.reserveCapacity((slots.count / size + 1) * 4)
+        for start in stride(from: 0, to: slots.count, by: size) {
+            let range = start..<min(slots.count, start + size)
+            boxes.append(GeoBox(enclosing: slots[range]))
+            var center = EarthCenteredPoint(x: 0, y: 0, z: 0)
+            for slot in range {
+                center.x += points[3 * slot] / Double(range.count)
+                center.y += points[3 * slot + 1] / Double(range.count)
+                center.z += points[3 * slot + 2] / Double(range.count)
+            }
+            var radius = 0.0
+            for slot in range {
+                let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                radius = max(radius, center.chord(to: p))
+            }
+            spheres += [center.x, center.y, center.z, radius * (1 + 1e-12) + GeodesicBounds.margin]
+        }
+        bucketSpheres = spheres
+        sliceWesternEdges = stride(from: 0, to: slots.count, by: layout.sliceLength).map { start in
+            slots[start..<min(slots.count, start + layout.sliceLength)].map(\.longitude).min() ?? -180
+        }
+        tree = GEOSBoxTree(boxes: boxes)
+        let earthArea = 5.1e14
+        firstRadius = (earthArea / Double(max(1, count)) / Double.pi).squareRoot()
+    }
+
+    /// Indexes a catalog's coordinates; neighbours' indices are `landmarkIndex`es.
+    public convenience init(catalog: LandmarkCatalog) {
+        self.init(coordinates: catalog.landmarks.map(\.coordinate))
+    }
+
+    /// Every landmark whose geodesic distance from `point` is <= `radius` metres, sorted by
+    /// (distance, index). Empty for an invalid point or a negative or NaN radius.
+    public func within(_ radius: Double, of point: Coordinate) -> [LandmarkNeighbor] {
+        guard count > 0, radius >= 0, point.isValid else { return [] }
+        let buckets = bucketsMeeting(CapCover(center: point, radius: radius))
+        var found: [LandmarkNeighbor] = []
+        forEachSlot(in: buckets, near: EarthCenteredPoint(point), chordLimit: radius + GeodesicBounds.margin) { slot in
+            let distance = Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot])
+            if distance <= radius {
+                found.append(LandmarkNeighbor(index: Int(slotIndex[slot]), distance: distance))
+            }
+        }
+        found.sort(by: LandmarkNeighbor.precedes)
+        return found
+    }
+
+    /// The `limit` landmarks nearest to `point` (all of them when `limit` >= `count`), sorted
+    /// by (distance, index). Empty for an invalid point or `limit` <= 0.
+    public func nearest(to point: Coordinate, limit: Int) -> [LandmarkNeighbor] {
+        guard count > 0, limit > 0, point.isValid else { return [] }
+        if limit >= count { return everyLandmark(from: point) }
+        let query = EarthCenteredPoint(point)
+        // The probe's radius surely holds `limit` landmarks. Where landmarks are sparse it is
+        // often much too large (its landmarks are only near in the packing order), and a box
+        // of half of it is tried first.
+        let probed = probeRadius(around: point, query, limit: limit)
+        var radius = probed.map { $0 > 4 * firstRadius ? $0 / 2 : $0 } ?? firstRadius * Double(limit).squareRoot()
+        while true {
+            let buckets = bucketsMeeting(CapCover(center: point, radius: radius), expected: 32)
+            // The `limit` smallest chords in the box.
+            var best = SmallestValues(capacity: limit)
+            slotPoints.withUnsafeBufferPointer { points in
+                bucketSpheres.withUnsafeBufferPointer { spheres in
+                    for bucket in buckets {
+                        let b = Int(bucket)
+                        let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
+                        if query.chord(to: center) - spheres[4 * b + 3] > best.bound { continue }
+                        for slot in slots(ofBucket: b) {
+                            let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                            best.offer(query.chordSquared(to: p).squareRoot())
+                        }
+                    }
+                }
+            }
+            best.settle()
+            guard best.isFull else {
+                // Too few in the box: grow, to the whole world at last.
+                if let probed, radius < probed {
+                    radius = min(probed, radius * 4)
+                    continue
+                }
+                radius = radius < 1_000_000 ? radius * 4 : radius * 2
+                if radius >= EllipsoidConstants.longestGeodesic { radius = .infinity }
+                continue
+            }
+            // `limit` landmarks are at most this far.
+            let threshold = GeodesicBounds.upper(chord: best.bound)
+            guard threshold <= radius else {
+                // Landmarks outside the box could be nearer than `threshold`: search the cap
+                // that surely holds `limit` landmarks.
+                radius = threshold
+                continue
+            }
+            // Every landmark within `radius` is in the box: the answers are among those whose
+            // lower bound is <= threshold.
+            var answers: [LandmarkNeighbor] = []
+            forEachSlot(in: buckets, near: query, chordLimit: threshold + GeodesicBounds.margin) { slot in
+                answers.append(LandmarkNeighbor(
+                    index: Int(slotIndex[slot]),
+                    distance: Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot])))
+            }
+            answers.sort(by: LandmarkNeighbor.precedes)
+            if answers.count > limit { answers.removeSubrange(limit...) }
+            return answers
+        }
+    }
+
+    /// A radius that surely holds `limit` landmarks, from the landmarks next to `point` in the
+    /// packing order (its slice and the two beside it, around its latitude); nil when they are
+    /// too few.
+    private func probeRadius(around point: Coordinate, _ query: EarthCenteredPoint, limit: Int) -> Double? {
+        guard limit <= 16 else { return nil }
+        // The last slice starting west of the point (or the first).
+        var low = 0, high = sliceWesternEdges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sliceWesternEdges[middle] <= point.longitude { low = middle + 1 } else { high = middle }
+        }
+        let slice = max(0, low - 1)
+        let sliceCount = sliceWesternEdges.count
+        var best = SmallestValues(capacity: limit)
+        let reach = max(2, limit)
+        slotPoints.withUnsafeBufferPointer { points in
+            // This slice, the one east of it, the one west of it (each once, wrapping at ±180°).
+            for step in 0..<min(3, sliceCount) {
+                let neighbour = (slice + (step == 0 ? 0 : step == 1 ? 1 : sliceCount - 1)) % sliceCount
+                let start = neighbour * sliceLength, end = min(count, start + sliceLength)
+                var first = start, last = end
+                while first < last {
+                    let middle = (first + last) / 2
+                    if slotCoordinates[middle].latitude < point.latitude { first = middle + 1 } else { last = middle }
+                }
+                for slot in max(start, first - reach)..<min(end, first + reach) {
+                    let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                    best.offer(query.chordSquared(to: p).squareRoot())
+                }
+            }
+        }
+        guard best.isFull else { return nil }
+        return GeodesicBounds.upper(chord: best.bound)
+    }
+
+    /// Calls `body` with every slot of `buckets` whose chord from `query` is <= `chordLimit`,
+    /// skipping the buckets whose bounding sphere is farther.
+    private func forEachSlot(in buckets: [Int32], near query: EarthCenteredPoint, chordLimit: Double,
+                             _ body: (Int) -> Void) {
+        let limitSquared = chordLimit * chordLimit
+        slotPoints.withUnsafeBufferPointer { points in
+            bucketSpheres.withUnsafeBufferPointer { spheres in
+                for bucket in buckets {
+                    let b = Int(bucket)
+                    let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
+                    if query.chord(to: center) - spheres[4 * b + 3] > chordLimit { continue }
+                    for slot in slots(ofBucket: b) {
+                        let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                        if query.chordSquared(to: p) <= limitSquared { body(slot) }
+                    }
+                }
+            }
+        }
+    }
+
+    private func everyLandmark(from point: Coordinate) -> [LandmarkNeighbor] {
+        var all: [LandmarkNeighbor] = []
+        all.reserveCapacity(count)
+        for slot in 0..<count {
+            all.append(LandmarkNeighbor(index: Int(slotIndex[slot]),
+                                        distance: Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot])))
+        }
+        all.sort(by: LandmarkNeighbor.precedes)
+        return all
+    }
+
+    /// The buckets whose boxes meet the cover's boxes, each once (room is made for `expected`
+    /// of them at once, sparing the array's growth steps).
+    private func bucketsMeeting(_ cover: CapCover, expected: Int = 0) -> [Int32] {
+        var buckets: [Int32] = []
+        buckets.reserveCapacity(expected)
+        tree.query(cover.first, into: &buckets)
+        if let second = cover.second {
+            // A bucket spanning ±180° can meet both halves.
+            tree.query(second, into: &buckets)
+            buckets.sort()
+            var unique: [Int32] = []
+            unique.reserveCapacity(buckets.count)
+            for bucket in buckets where unique.last != bucket { unique.append(bucket) }
+            return unique
+        }
+        return buckets
+    }
+
+    @inline(__always) private func slots(ofBucket bucket: Int) -> Range<Int> {
+        let start = bucket * LandmarkIndex.bucketSize
+        return start..<min(count, start + LandmarkIndex.bucketSize)
+    }
+}

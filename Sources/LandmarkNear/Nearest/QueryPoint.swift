@@ -1,0 +1,112 @@
+/// A query position as the user wrote it: the coordinate, and the two numbers' text so that an
+/// answer can echo them unchanged (`34.0` stays `34.0`).
+///
+///     let point = try QueryPoint(latitude: "34.0", longitude: "-116")
+///     point.coordinate            // 34.0,-116.0
+///     point.jsonLatitude          // "34.0"
+public struct QueryPoint: Sendable, Equatable {
+    public var coordinate: Coordinate
+    public var latitudeText: String
+    public var longitudeText: String
+
+    /// Parses a latitude and a longitude in decimal degrees (`-33.9`, `151.2`, `1e1`), finite
+    /// and in range.
+    public init(latitude: String, longitude: String) throws(QueryPointError) {
+        let latitudeText = QueryPoint.trimmed(latitude[...])
+        let longitudeText = QueryPoint.trimmed(longitude[...])
+        let lat = try QueryPoint.degrees(latitudeText, name: "latitude")
+        let lon = try QueryPoint.degrees(longitudeText, name: "longitude")
+        let coordinate = Coordinate(latitude: lat, longitude: lon)
+        if let reason = coordinate.invalidReason { throw QueryPointError(reason) }
+        self.coordinate = coordinate
+        self.latitudeText = latitudeText
+        self.longitudeText = longitudeText
+    }
+
+    /// Parses one input line: `lat,lon` (spaces allowed around the numbers), or the two numbers
+    /// separated by blanks. Returns nil for a line to skip: blank, or a `#` comment.
+    public init?(line: some StringProtocol) throws(QueryPointError) {
+        var line = Substring(line)
+        if line.hasPrefix("\u{FEFF}") { line.removeFirst() }
+        let text = QueryPoint.trimmed(line)
+        if text.isEmpty || text.hasPrefix("#") { return nil }
+        let fields: [Substring]
+        if text.contains(",") {
+            fields = text.split(separator: ",", omittingEmptySubsequences: false)
+        } else {
+            fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        }
+        guard fields.count == 2 else {
+            throw QueryPointError("expected 'lat,lon' (two numbers), found \(fields.count) field\(fields.count == 1 ? "" : "s")")
+        }
+        try self.init(latitude: String(fields[0]), longitude: String(fields[1]))
+    }
+
+    /// `text` without leading and trailing blanks (spaces, tabs, CR, LF): a plain loop, as
+    /// Foundation's trimming costs more than the whole query.
+    static func trimmed(_ text: Substring) -> String {
+        func isBlank(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\r" || c == "\n" || c == "\r\n" }
+        var start = text.startIndex, end = text.endIndex
+        while start < end && isBlank(text[start]) { start = text.index(after: start) }
+        while end > start && isBlank(text[text.index(before: end)]) { end = text.index(before: end) }
+        return String(text[start..<end])
+    }
+
+    /// The latitude for JSON output: the text as given when it is a JSON number, else the
+    /// value written by `JSONWriter.number` (`+34` becomes `34`).
+    public var jsonLatitude: String { QueryPoint.jsonNumber(latitudeText, coordinate.latitude) }
+
+    /// The longitude for JSON output (see `jsonLatitude`).
+    public var jsonLongitude: String { QueryPoint.jsonNumber(longitudeText, coordinate.longitude) }
+
+    private static func degrees(_ text: String, name: String) throws(QueryPointError) -> Double {
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        if text.isEmpty { throw QueryPointError("\(name) is missing") }
+        let lowered = text.lowercased()
+        if ["nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"].contains(lowered) {
+            throw QueryPointError("\(name) '\(shown)' is not a finite number")
+        }
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let value = Double(text) else {
+            throw QueryPointError("\(name) '\(TerminalText.safe(shown))' is not a number")
+        }
+        guard value.isFinite else { throw QueryPointError("\(name) '\(shown)' is not a finite number") }
+        return value
+    }
+
+    /// JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+    static func isJSONNumber(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        func digits() -> Int {
+            var n = 0
+            while let b = bytes.first, (0x30...0x39).contains(b) { bytes.removeFirst(); n += 1 }
+            return n
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes.removeFirst() }
+        if bytes.first == UInt8(ascii: "0") {
+            bytes.removeFirst()
+        } else if digits() == 0 {
+            return false
+        }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes.removeFirst()
+            if digits() == 0 { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes.removeFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes.removeFirst() }
+            if digits() == 0 { return false }
+        }
+        return bytes.isEmpty
+    }
+
+    private static func jsonNumber(_ text: String, _ value: Double) -> String {
+        isJSONNumber(text) ? text : JSONWriter.number(value)
+    }
+}
+
+/// Why a query position cannot be read.
+public struct QueryPointError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import LandmarkNear
+
+/// `landmark-near nearest` run as a process.
+@Suite struct NearestCommandTests {
+    static func json(_ line: Substring) throws -> JSONValue { try JSONParser.parse(Array(line.utf8)) }
+
+    @Test func answersOnePositionWithTheNearestLandmark() throws {
+        let result = try runTool(["nearest", "34.0", "-116.0"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Turtle Rock"))
+        #expect(result.stdout.contains("15.466 km"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func jsonHasTheSpecShapeWithDistancesInMetres() throws {
+        let result = try runTool(["nearest", "34.0", "-116.0", "--json", "-k", "2"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let expected = Geodesic.wgs84.distance(from: Coordinate(latitude: 34, longitude: -116),
+                                               to: LandmarkCatalog.embedded[0].coordinate)
+        #expect(lines[0] == #"{"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,"name":"Turtle Rock","distanceMeters":"#
+            + JSONWriter.number((expected * 1000).rounded() / 1000)
+            + #"},{"index":5,"id":1006,"name":"Lake McDonald","distanceMeters":1626102.241}]}"#)
+    }
+
+    @Test func negativeCoordinatesWorkAsPositionals() throws {
+        let result = try runTool(["nearest", "-33.9", "151.2", "--json"])
+        #expect(result.status == 0)
+        let value = try Self.json(result.stdout.split(separator: "\n")[0])
+        #expect(value["lat"] == .number(-33.9))
+        #expect(value["nearest"]?.arrayValue?.count == 1)
+    }
+
+    @Test func acceptsOneLatCommaLonArgument() throws {
+        let result = try runTool(["nearest", "34.0,-116.0", "--json"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix(#"{"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"#))
+        // A leading minus sign reads as an option unless "--" ends the options first.
+        let south = try runTool(["nearest", "--json", "--", "-33.9,151.2"])
+        #expect(south.status == 0)
+        #expect(south.stdout.hasPrefix(#"{"lat":-33.9,"lon":151.2,"nearest":[{"#))
+        #expect(try runTool(["nearest", "33.9,x"]).status == 64)
+        #expect(try runTool(["nearest", ","]).status == 64)
+    }
+
+    @Test func limitLargerThanTheCatalogListsEveryLandmark() throws {
+        let result = try runTool(["nearest", "48.7", "-113.7", "-k", "100", "--json"])
+        #expect(result.status == 0)
+        let nearest = try #require(try Self.json(result.stdout.split(separator: "\n")[0])["nearest"]?.arrayValue)
+        #expect(nearest.count == 12)
+        let distances = nearest.compactMap { $0["distanceMeters"]?.doubleValue }
+        #expect(distances == distances.sorted())
+    }
+
+    @Test func withinKeepsOnlyLandmarksInTheRadius() throws {
+        let inside = try runTool(["nearest", "34.0", "-116.0", "--within", "10mi", "-k", "3", "--json"])
+        #expect(inside.status == 0)
+        #expect(try Self.json(inside.stdout.split(separator: "\n")[0])["nearest"]?.arrayValue?.count == 1)
+        let outside = try runTool(["nearest", "34.0", "-116.0", "--within", "5mi", "--json"])
+        #expect(outside.stdout == #"{"lat":34.0,"lon":-116.0,"nearest":[]}"# + "\n")
+        let human = try runTool(["nearest", "34.0", "-116.0", "--within", "5mi"])
+        #expect(human.stdout.contains("no landmark within 5mi"))
+    }
+
+    @Test func stdinIsAnsweredLineByLineAndBadLinesAreCounted() throws {
+        let input = "# positions\n34,-116\n\nnot,a number\n59.98,-152.66\n95,0\n1,2,3\n"
+        let result = try runTool(["nearest", "--json"], stdin: input)
+        #expect(result.status == 65)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(try Self.json(lines[0])["nearest"]?.arrayValue?.first?["id"] == .number(1001))
+        #expect(try Self.json(lines[1])["nearest"]?.arrayValue?.first?["id"] == .number(1002))
+        #expect(result.stderr.contains("<stdin>:4: latitude 'not' is not a number"))
+        #expect(result.stderr.contains("<stdin>:6: latitude 95.0 is outside [-90, 90]"))
+        #expect(result.stderr.contains("<stdin>:7: expected 'lat,lon'"))
+        #expect(result.stderr.contains("3 lines of stdin could not be read"))
+    }
+
+    @Test func cleanStdinExitsZero() throws {
+        let result = try runTool(["nearest"], stdin: "\u{FEFF}34,-116\r\n60.1,-141.5\r\n")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Turtle Rock"))
+        #expect(result.stdout.contains("Icy Bay"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func usesTheCatalogGiven() throws {
+        let directory = try makeTemporaryDirectory("nearest")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("places.csv")
+        try "name,lat,lon\nDateline East,-16.5,179.99\nDateline West,-16.5,-179.99\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = try runTool(["nearest", "-16.5", "-179.999", "--landmarks", file.path, "--json"])
+        #expect(result.status == 0)
+        let nearest = try #require(try Self.json(result.stdout.split(separator: "\n")[0])["nearest"]?.arrayValue)
+        #expect(nearest.first?["name"] == .string("Dateline West"))
+        #expect(nearest.first?["id"] == .number(2))
+    }
+
+    @Test(arguments: [
+        ["nearest", "34"], ["nearest", "abc", "1"], ["nearest", "91", "0"], ["nearest", "0", "181"],
+        ["nearest", "1", "2", "-k", "x"], ["nearest", "1", "2", "-k", "0"], ["nearest", "1", "2", "--within", "5"],
+        ["nearest", "1", "2", "3"], ["nearest", "1", "2", "--bogus"], ["nearest", "nan", "0"],
+    ])
+    func usageErrorsExit64WithOneLine(_ arguments: [String]) throws {
+        let result = try runTool(arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func missingCatalogFileExits66() throws {
+        let result = try runTool(["nearest", "1", "2", "--landmarks", "/nonexistent/landmarks.json"])
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("/nonexistent/landmarks.json"))
+    }
+
+    @Test func helpDescribesEveryOption() throws {
+        let result = try runTool(["nearest", "--help"])
+        #expect(result.status == 0)
+        for option in ["-k N", "--within", "--landmarks", "--json", "stdin"] {
+            #expect(result.stdout.contains(option))
+        }
+    }
+}

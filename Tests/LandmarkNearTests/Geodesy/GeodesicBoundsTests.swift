@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import LandmarkNear
+
+@Suite struct GeodesicBoundsTests {
+    /// Pairs at every scale: close (metres to 100 km), far, nearly antipodal, across ±180° and at
+    /// the poles; the chord bounds must hold around the computed geodesic distance.
+    @Test func chordBoundsHoldEverywhere() {
+        var rng = IndexTestSupport.SeededGenerator(seed: 5)
+        for trial in 0..<20_000 {
+            let a = IndexTestSupport.queryPoint(&rng, near: [])
+            let b: Coordinate
+            switch trial % 4 {
+            case 0: b = Geodesic.wgs84.destination(from: a, azimuth: Double.random(in: -180...180, using: &rng),
+                                                   distance: Double.random(in: 0...100_000, using: &rng))
+            case 1:
+                // Nearly antipodal.
+                let lat = max(-90, min(90, -a.latitude + Double.random(in: -0.5...0.5, using: &rng)))
+                var lon = a.longitude + 180 + Double.random(in: -0.5...0.5, using: &rng)
+                if lon > 180 { lon -= 360 }
+                b = Coordinate(latitude: lat, longitude: lon)
+            default: b = IndexTestSupport.queryPoint(&rng, near: [])
+            }
+            guard b.isValid else { continue }
+            let s = Geodesic.wgs84.distance(from: a, to: b)
+            let chord = EarthCenteredPoint(a).chord(to: EarthCenteredPoint(b))
+            #expect(GeodesicBounds.lower(chord: chord) <= s, "\(a) → \(b)")
+            #expect(s <= GeodesicBounds.upper(chord: chord), "\(a) → \(b)")
+        }
+    }
+
+    @Test func boundsAreTightAtFiveMiles() {
+        let gap = GeodesicBounds.upper(chord: 8046.72) - GeodesicBounds.lower(chord: 8046.72)
+        #expect(gap > 0 && gap < 0.001)
+    }
+
+    @Test func upperBoundCoversTheLongestGeodesic() {
+        let pole = EarthCenteredPoint(Coordinate(latitude: 90, longitude: 0))
+        let other = EarthCenteredPoint(Coordinate(latitude: -90, longitude: 0))
+        #expect(GeodesicBounds.upper(chord: pole.chord(to: other)) >= 20_003_931.458625)
+    }
+}
+
