@@ -35,14 +35,14 @@ enum CSVCatalogFormat {
             }
             var id = entry + 1
             if idColumn != nil {
-                let raw = cell(idColumn)?.trimmingCharacters(in: .whitespaces) ?? ""
+                let raw = cell(idColumn).map { String($0.trimmingSpacesAndTabs) } ?? ""
                 guard let parsed = Int(raw) else {
                     throw CatalogError(source: source, entry: entry, reason: "has an id that is not an integer (\"\(raw.prefix(40))\")")
                 }
                 id = parsed
             }
             func degrees(_ column: Int, _ name: String) throws(CatalogError) -> Double {
-                let raw = cell(column)?.trimmingCharacters(in: .whitespaces) ?? ""
+                let raw = cell(column).map { String($0.trimmingSpacesAndTabs) } ?? ""
                 if raw.isEmpty { throw CatalogError(source: source, entry: entry, id: id, reason: "has no \(name)") }
                 guard let value = Double(raw) else {
                     throw CatalogError(source: source, entry: entry, id: id, reason: "has a \(name) that is not a number (\"\(raw.prefix(40))\")")

@@ -13,7 +13,7 @@ public struct LandmarkCatalog: Sendable, Equatable {
         var indexByID: [Int: Int] = [:]
         indexByID.reserveCapacity(landmarks.count)
         for (index, landmark) in landmarks.enumerated() {
-            if landmark.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if landmark.name.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
                 throw CatalogError(source: source, entry: index, id: landmark.id, reason: "has no name")
             }
             if let reason = landmark.coordinate.invalidReason {

@@ -43,12 +43,12 @@ public enum CSVLine {
     public static func normalizedHeader(_ name: String) -> String {
         var text = name
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        return text.trimmingCharacters(in: .whitespaces).lowercased()
+        return text.trimmingSpacesAndTabs.lowercased()
     }
 
     /// Parses a boolean cell: true/false, 1/0, yes/no (any case).
     public static func boolean(_ cell: String) -> Bool? {
-        switch cell.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch cell.trimmingSpacesAndTabs.lowercased() {
         case "true", "1", "yes", "y", "t": return true
         case "false", "0", "no", "n", "f", "": return false
         default: return nil
