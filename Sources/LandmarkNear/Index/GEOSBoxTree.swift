@@ -15,6 +15,7 @@ final class GEOSBoxTree {
     private let context: OpaquePointer
     private let tree: OpaquePointer
     let count: Int
+    let nodeCapacity: Int
 
     /// - Parameter nodeCapacity: children per tree node.
     init(boxes: [GeoBox], nodeCapacity: Int = 10) {
@@ -25,6 +26,7 @@ final class GEOSBoxTree {
         self.context = context
         self.tree = tree
         self.count = boxes.count
+        self.nodeCapacity = nodeCapacity
         precondition(boxes.count < Int(Int32.max), "GEOSBoxTree: too many boxes")
         for (number, box) in boxes.enumerated() {
             let geometry = GEOSBoxTree.lineGeometry(context, box)

@@ -27,6 +27,14 @@ import Testing
         #expect(index.nearest(to: point, limit: points.count - 1).count == points.count - 1)
     }
 
+    /// Issue 5: at most 64 bytes a landmark.
+    @Test func indexHoldsAtMost64BytesALandmark() {
+        let points = IndexTestSupport.citySample
+        let bytes = LandmarkIndex(coordinates: points).approximateByteCount
+        #expect(bytes <= 64 * points.count)
+        #expect(bytes >= 48 * points.count)   // the slots' coordinates and points alone are 40
+    }
+
     @Test func packingKeepsEveryPointOnceInSlicesOfWholeBuckets() {
         let points = IndexTestSupport.hardLandmarks(count: 1000, seed: 9)
         let layout = BucketPacking.pack(points, bucketSize: 8)
