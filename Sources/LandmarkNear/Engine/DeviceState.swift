@@ -12,12 +12,35 @@ struct DeviceState {
     var notified: [(favorite: Int32, time: Timestamp?)] = []
     /// Candidate cache: favourites within radius + slack of `cacheCenter`. While the device
     /// stays within `slack` of the centre, no other favourite can be within the radius.
-    var cacheCenter: UnitVector?
+    var cacheCenter: Coordinate?
+    var cacheCenterCosine = 1.0
     var candidates: [Int32] = []
 
     init(favoriteSet: Int32, prefersNotifications: Bool) {
         self.favoriteSet = favoriteSet
         self.prefersNotifications = prefersNotifications
+    }
+
+    enum Admission: Equatable {
+        /// Not later than the latest used timed fix.
+        case stale
+        /// Used, and nothing can happen: no favourite is inside or within the cached radius.
+        case idle
+        /// Used; the engine must look at the favourites (and refresh the cache unless it holds).
+        case active(cacheHolds: Bool)
+    }
+
+    /// The per-fix fast path, in one access to the state: the stale check and clock update,
+    /// and whether the candidate cache (still) rules out any event.
+    mutating func admit(time: Timestamp?, at coordinate: Coordinate, slack: Double) -> Admission {
+        if let time {
+            if let latestTime, time <= latestTime { return .stale }
+            latestTime = time
+        }
+        guard let cacheCenter else { return .active(cacheHolds: false) }
+        let holds = CacheBound.distanceUpperBound(from: coordinate, to: cacheCenter,
+                                                  cosineOfCenterLatitude: cacheCenterCosine) <= slack
+        return holds && inside.isEmpty && candidates.isEmpty ? .idle : .active(cacheHolds: holds)
     }
 
     func lastNotification(of favorite: Int32) -> (found: Bool, time: Timestamp?) {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The state machine of SPEC §4: per device and favourite landmark, `outside` -> `inside`
 /// on a fix within the radius (an `enter`, notified unless suppressed by the cooldown or the
 /// device's profile), and back to `outside` beyond radius + hysteresis (an `exit`).
@@ -28,7 +32,6 @@ public final class ProximityEngine {
     private let slack: Double
     private let enterSurelyBeyond: Double
     private let staySurelyWithin: Double
-    private let cacheSurelyWithin: Double
     private var scratch: [ProximityEvent] = []
 
     /// - Parameter slack: how far a device may move before its candidate cache is rebuilt.
@@ -81,7 +84,6 @@ public final class ProximityEngine {
         let radius = configuration.radius
         enterSurelyBeyond = UnitVector.squaredChord(surelyBeyond: radius)
         staySurelyWithin = UnitVector.squaredChord(surelyWithin: radius + configuration.hysteresis)
-        cacheSurelyWithin = UnitVector.squaredChord(surelyWithin: slack)
     }
 
     /// Devices seen so far.
@@ -99,11 +101,15 @@ public final class ProximityEngine {
         if let accuracy = fix.accuracy, accuracy > configuration.maxAccuracy {
             return .dropped(.accuracy)
         }
-        if let time = fix.time {
-            if let latest = devices[slot].latestTime, time <= latest { return .dropped(.stale) }
-            devices[slot].latestTime = time
+        guard !favorites.isEmpty else {
+            return devices[slot].admit(time: fix.time, at: fix.coordinate, slack: slack) == .stale ? .dropped(.stale) : .used
         }
-        guard !favorites.isEmpty else { return .used }
+        let cacheHolds: Bool
+        switch devices[slot].admit(time: fix.time, at: fix.coordinate, slack: slack) {
+        case .stale: return .dropped(.stale)
+        case .idle: return .used
+        case .active(let holds): cacheHolds = holds
+        }
 
         let point = UnitVector(fix.coordinate)
         let firstEvent = events.count
@@ -126,10 +132,8 @@ public final class ProximityEngine {
         }
 
         // Enters, among the cached candidates.
-        if let center = devices[slot].cacheCenter, point.squaredChord(to: center) <= cacheSurelyWithin {
-            // The cache still covers this fix.
-        } else {
-            refreshCandidates(slot: slot, around: fix.coordinate, vector: point)
+        if !cacheHolds {
+            refreshCandidates(slot: slot, around: fix.coordinate)
         }
         for candidate in devices[slot].candidates {
             if point.squaredChord(to: favoriteVectors[Int(candidate)]) > enterSurelyBeyond { continue }
@@ -161,7 +165,7 @@ public final class ProximityEngine {
         return nil
     }
 
-    private func refreshCandidates(slot: Int, around coordinate: Coordinate, vector: UnitVector) {
+    private func refreshCandidates(slot: Int, around coordinate: Coordinate) {
         let found = favoriteIndex.within(configuration.radius + slack, of: coordinate)
         var candidates: [Int32] = []
         candidates.reserveCapacity(found.count)
@@ -170,7 +174,8 @@ public final class ProximityEngine {
             candidates.append(Int32(neighbor.index))
         }
         devices[slot].candidates = candidates
-        devices[slot].cacheCenter = vector
+        devices[slot].cacheCenter = coordinate
+        devices[slot].cacheCenterCosine = cos(coordinate.latitude * .pi / 180)
     }
 
     private func deviceSlot(for device: String) -> Int {

@@ -258,3 +258,22 @@ struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite struct CacheBoundTests {
+    /// The trigonometry-free bound must never be below the geodesic distance, anywhere.
+    @Test(arguments: [UInt64(11), 12])
+    func neverUnderestimates(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        for _ in 0..<5_000 {
+            let center = Coordinate(latitude: Double.random(in: -90...90, using: &rng),
+                                    longitude: Double.random(in: -180...180, using: &rng))
+            let other = Geodesic.wgs84.destination(from: center, azimuth: Double.random(in: -180...180, using: &rng),
+                                                   distance: Double.random(in: 0...20_000, using: &rng))
+            let bound = CacheBound.distanceUpperBound(from: other, to: center,
+                                                      cosineOfCenterLatitude: cos(center.latitude * .pi / 180))
+            #expect(bound >= Geodesic.wgs84.distance(from: other, to: center))
+        }
+    }
+}
+
+import Foundation
