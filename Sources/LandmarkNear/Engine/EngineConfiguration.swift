@@ -65,7 +65,12 @@ public enum FavoriteSelection: Sendable, Equatable {
 /// A configuration that cannot run (e.g. a favourite id the catalog does not have).
 public struct EngineConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
-    public init(_ description: String) { self.description = description }
+    /// The problem is in the profiles file (bad data) rather than in an option (usage).
+    public var isInProfiles: Bool
+    public init(_ description: String, isInProfiles: Bool = false) {
+        self.description = description
+        self.isInProfiles = isInProfiles
+    }
 }
 
 import Foundation

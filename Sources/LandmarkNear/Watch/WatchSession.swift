@@ -29,7 +29,7 @@ public final class WatchSession {
         do {
             engine = try ProximityEngine(catalog: catalog, configuration: options.engine)
         } catch {
-            throw WatchSetupError(description: error.description)
+            throw WatchSetupError(description: error.description, isDataError: error.isInProfiles)
         }
         if let directory = options.apnsDirectory {
             do {
@@ -190,5 +190,8 @@ public final class WatchSession {
 /// A watch that cannot start (bad favourites, an `--apns-dir` that cannot be created).
 public struct WatchSetupError: Error, Sendable, CustomStringConvertible {
     public var description: String
+    /// The profiles file names landmarks the catalog lacks.
+    public var isDataError = false
+    /// The `--apns-dir` cannot be created.
     public var isIOError = false
 }

@@ -100,7 +100,8 @@ enum WatchCommand: Command {
         do {
             session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
         } catch {
-            throw CommandFailure(status: error.isIOError ? .ioError : .usage, message: "\(command): \(error.description)")
+            let status: ExitStatus = error.isIOError ? .ioError : error.isDataError ? .dataError : .usage
+            throw CommandFailure(status: status, message: "\(command): \(error.description)")
         }
         var failure: CommandFailure?
         do {

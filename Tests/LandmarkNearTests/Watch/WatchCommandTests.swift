@@ -91,6 +91,18 @@ import Testing
         #expect(all[1]["landmark"]?["id"]?.integer == 1002)
     }
 
+    @Test func profilesNamingUnknownLandmarksAreBadData() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let profiles = directory.appendingPathComponent("profiles.json")
+        try Data(#"{"car": {"favorites": [4242]}}"#.utf8).write(to: profiles)
+        let result = try runTool(["watch", "--profiles", profiles.path], stdin: "")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains(#"device "car""#) && result.stderr.contains("4242"))
+        try Data("{".utf8).write(to: profiles)
+        #expect(try runTool(["watch", "--profiles", profiles.path], stdin: "").status == 65)
+    }
+
     @Test func apnsDirHoldsTheSamePayloadsUnderSafeNames() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
