@@ -30,17 +30,21 @@ enum LandmarksCommand: Command {
             output.writeLine("index  id        favourite  latitude     longitude     name")
             for (index, landmark) in catalog.landmarks.enumerated() {
                 let columns = [
-                    String(index).padding(toLength: 7, withPad: " ", startingAt: 0),
-                    String(landmark.id).padding(toLength: 10, withPad: " ", startingAt: 0),
-                    (landmark.isFavorite ? "yes" : "no").padding(toLength: 11, withPad: " ", startingAt: 0),
-                    String(landmark.coordinate.latitude).padding(toLength: 13, withPad: " ", startingAt: 0),
-                    String(landmark.coordinate.longitude).padding(toLength: 14, withPad: " ", startingAt: 0),
+                    padded(String(index), 7), padded(String(landmark.id), 10),
+                    padded(landmark.isFavorite ? "yes" : "no", 11),
+                    padded(String(landmark.coordinate.latitude), 13), padded(String(landmark.coordinate.longitude), 14),
                     TerminalText.safe(landmark.name),
                 ]
                 output.writeLine(columns.joined())
             }
         }
         return .success
+    }
+
+    /// `text` followed by spaces up to `width` (never cut, unlike `padding(toLength:)`), and
+    /// at least one space.
+    private static func padded(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(1, width - text.count))
     }
 }
 
