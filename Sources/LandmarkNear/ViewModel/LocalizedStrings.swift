@@ -92,19 +92,7 @@ public struct LocalizedStrings: Sendable, Equatable {
 }
 
 /// A `.strings` file that cannot be read, with the line where reading stopped.
-public struct StringsParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var source: String
-    public var line: Int
-    public var reason: String
-
-    public init(source: String, line: Int, reason: String) {
-        self.source = source
-        self.line = line
-        self.reason = reason
-    }
-
-    public var description: String { "\(source):\(line): \(reason)" }
-}
+public typealias StringsParseError = LineIssue
 
 /// The tokenizer behind `LocalizedStrings(parsing:source:)`.
 private struct StringsReader {
