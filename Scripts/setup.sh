@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Installs the C libraries LandmarkNear builds against, when they are missing (Debian/Ubuntu).
+# Installs what LandmarkNear builds and tests against, when it is missing (Debian/Ubuntu):
+# the Debian packages of Scripts/debian-packages.txt, and a Python venv at .venv with the test
+# counterparts' PyPI packages (Tests/Counterparts/requirements.txt). Safe to run again: it only
+# installs what is missing or changed. It does not build; `swift build` / `swift test` do.
 set -euo pipefail
-packages=(pkg-config libgeos-dev libproj-dev libxml2-dev)
+cd "$(dirname "$0")/.."
+
+mapfile -t packages < <(grep -v '^[[:space:]]*\(#\|$\)' Scripts/debian-packages.txt)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -9,7 +14,16 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "installing: ${missing[*]}" >&2
+  echo "setup.sh: installing ${missing[*]}" >&2
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+venv=.venv
+requirements=Tests/Counterparts/requirements.txt
+if [ ! -x "$venv/bin/python" ] || ! cmp -s "$requirements" "$venv/requirements.installed"; then
+  echo "setup.sh: preparing the test venv $venv" >&2
+  /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+  cp "$requirements" "$venv/requirements.installed"
 fi
