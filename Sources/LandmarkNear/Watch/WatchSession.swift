@@ -20,6 +20,12 @@ public final class WatchSession {
     public private(set) var statistics = WatchStatistics()
     private var fixNumber = 0
     private var events: [ProximityEvent] = []
+    /// Told of every fix after the engine decided it, with the events it caused (in engine
+    /// order, whatever `--events` prints). `map` and `watch --geojson` draw the run from it.
+    public var fixObserver: ((Fix, FixDisposition, [ProximityEvent]) -> Void)?
+
+    /// Catalog indices of every device's favourites (the landmarks the engine watches).
+    public var favoriteIndices: [Int] { engine.favoriteIndices }
 
     public init(catalog: LandmarkCatalog, options: WatchOptions, output: OutputWriter, diagnostics: OutputWriter) throws(WatchSetupError) {
         self.catalog = catalog
@@ -101,6 +107,7 @@ public final class WatchSession {
             statistics.used += 1
         }
         if options.explain { explain(fix, disposition: disposition, location: location()) }
+        fixObserver?(fix, disposition, events)
         guard !events.isEmpty else { return }
         var printed = false
         for event in events {

@@ -33,6 +33,8 @@ enum WatchCommand: Command {
                                enters ("notified":false, "reason":"cooldown"|"profile")
           --format FMT         ndjson, csv, nmea or gpx (default: detected)
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file
+          --geojson FILE       at the end, write the run as GeoJSON: tracks, favourite circles
+                               and every event (see 'landmark-near map --help')
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads (for simctl push)
           --strict             stop at the first unreadable record (exit 65)
@@ -47,11 +49,49 @@ enum WatchCommand: Command {
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
         let command = "landmark-near watch"
-        let args = try ArgumentScanner(
-            arguments, command: command,
-            valued: ["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown", "max-accuracy",
-                     "events", "format", "apns-dir", "thread-id", "bundle-id"],
-            flags: ["strict", "explain"])
+        let args = try ArgumentScanner(arguments, command: command, valued: valuedOptions.union(["geojson"]), flags: flagOptions)
+        let (options, catalog, inputs) = try setUp(args, command: command)
+        let recorder = args.value("geojson").map { _ in RunRecorder() }
+        let diagnostics = OutputWriter(descriptor: 2)
+        let session: WatchSession
+        do {
+            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
+        } catch {
+            let status: ExitStatus = error.isIOError ? .ioError : error.isDataError ? .dataError : .usage
+            throw CommandFailure(status: status, message: "\(command): \(error.description)")
+        }
+        if let recorder {
+            session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
+        }
+        var failure: CommandFailure?
+        do {
+            try session.run(inputs: inputs)
+        } catch {
+            switch error {
+            case .missingInput(let message): failure = CommandFailure(status: .noInput, message: "\(command): \(message)")
+            case .io(let message): failure = CommandFailure(status: .ioError, message: "\(command): \(message)")
+            case .badRecord: failure = CommandFailure(status: .dataError, message: TerminalText.safe(error.description))
+            }
+        }
+        if let failure, failure.status == .noInput { throw failure }
+        Console.error("\(command): \(session.statistics.summary)")
+        // What was decided is drawn even when reading stopped early.
+        if let recorder, let path = args.value("geojson") {
+            let drawing = MapCommand.drawing(recorder, session)
+            try MapCommand.write(MapGeoJSON.document(for: drawing), to: path, option: "--geojson", command: command, failure: failure)
+        }
+        if let failure { throw failure }
+        return session.statistics.unreadable > 0 ? .dataError : .success
+    }
+
+    /// The options every engine run takes (`watch`, `map`).
+    static let valuedOptions: Set<String> = ["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown",
+                                             "max-accuracy", "events", "format", "apns-dir", "thread-id", "bundle-id"]
+    static let flagOptions: Set<String> = ["strict", "explain"]
+
+    /// Parses the watch options shared by `watch` and `map`: the session's options, the
+    /// catalog and the inputs.
+    static func setUp(_ args: ArgumentScanner, command: String) throws(CommandFailure) -> (WatchOptions, LandmarkCatalog, [FixInput]) {
         var options = WatchOptions()
         let radius = try args.length("radius", default: .fiveMiles)
         options.engine.radius = radius.meters
@@ -95,28 +135,7 @@ enum WatchCommand: Command {
             ? [.standardInput]
             : args.positionals.map { $0 == "-" ? .standardInput : .file($0) }
 
-        let diagnostics = OutputWriter(descriptor: 2)
-        let session: WatchSession
-        do {
-            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
-        } catch {
-            let status: ExitStatus = error.isIOError ? .ioError : error.isDataError ? .dataError : .usage
-            throw CommandFailure(status: status, message: "\(command): \(error.description)")
-        }
-        var failure: CommandFailure?
-        do {
-            try session.run(inputs: inputs)
-        } catch {
-            switch error {
-            case .missingInput(let message): failure = CommandFailure(status: .noInput, message: "\(command): \(message)")
-            case .io(let message): failure = CommandFailure(status: .ioError, message: "\(command): \(message)")
-            case .badRecord: failure = CommandFailure(status: .dataError, message: TerminalText.safe(error.description))
-            }
-        }
-        if let failure, failure.status == .noInput { throw failure }
-        Console.error("\(command): \(session.statistics.summary)")
-        if let failure { throw failure }
-        return session.statistics.unreadable > 0 ? .dataError : .success
+        return (options, catalog, inputs)
     }
 
     /// Pipes and terminals get each notification at once; files and /dev/null get big writes.

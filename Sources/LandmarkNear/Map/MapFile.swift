@@ -1,0 +1,20 @@
+import Foundation
+
+/// Writes a map file (HTML or GeoJSON) atomically: a temporary file beside it, renamed over it.
+///
+///     try MapFile.write(html, to: "run.html")
+package enum MapFile {
+    package static func write(_ text: String, to path: String) throws(MapFileError) {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+            throw MapFileError(description: reason)
+        }
+    }
+}
+
+/// A map file that could not be written (I/O, exit 74).
+package struct MapFileError: Error, Sendable, CustomStringConvertible {
+    package var description: String
+}

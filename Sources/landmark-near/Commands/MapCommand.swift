@@ -1,0 +1,102 @@
+import Foundation
+import LandmarkNear
+
+enum MapCommand: Command {
+    static let name = "map"
+    static let summary = "run fixes through the engine like watch and draw the run (HTML map, GeoJSON)"
+    static let help = """
+        Usage: landmark-near map [FILE...] --out run.html [--geojson run.geojson] [watch options]
+
+        Runs the fixes through the engine exactly as 'watch' does (same events, same options,
+        the same lines on stdout and summary on stderr), then draws the run:
+
+          --out FILE       one self-contained HTML page (no network request, works offline):
+                           a Web Mercator map of each device's track, the favourites and their
+                           radius circles, every event (notified and suppressed enters, exits)
+                           with details on hover, a legend, a scale bar, pan and zoom (wheel,
+                           drag, buttons), and the list of notifications linked to their markers
+          --geojson FILE   the same as GeoJSON (RFC 7946; for geojson.io, QGIS, kepler.gl): tracks
+                           as LineStrings (split at ±180°), favourites as Points, their radius as
+                           geodesic circle Polygons, events as Points with event, device,
+                           landmark, time, distanceMeters, notified
+        At least one of them is needed.
+
+            landmark-near map Samples/road-trip.nmea --out road-trip.html
+            gpspipe -w | landmark-near map --out live.html --events all
+
+        Over 60,000 used fixes, tracks are thinned for drawing (Douglas-Peucker, per device,
+        keeping every fix that caused an event), and the page says so. With more than 500
+        favourites, only those with an event are drawn.
+
+        Watch options: --landmarks, --favorites, --profiles, --radius, --hysteresis, --cooldown,
+        --max-accuracy, --events, --format, --apns-dir, --thread-id, --bundle-id, --strict,
+        --explain (see 'landmark-near watch --help').
+
+        Exit status: as watch; 74 when a map file cannot be written.
+        """
+
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+        let command = "landmark-near map"
+        let args = try ArgumentScanner(arguments, command: command,
+                                       valued: WatchCommand.valuedOptions.union(["out", "geojson"]),
+                                       flags: WatchCommand.flagOptions)
+        let htmlPath = args.value("out"), geoJSONPath = args.value("geojson")
+        guard htmlPath != nil || geoJSONPath != nil else {
+            throw .usage("\(command): say where to draw the run: --out FILE (HTML) and/or --geojson FILE")
+        }
+        let (options, catalog, inputs) = try WatchCommand.setUp(args, command: command)
+        let diagnostics = OutputWriter(descriptor: 2)
+        let session: WatchSession
+        do {
+            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
+        } catch {
+            let status: ExitStatus = error.isIOError ? .ioError : error.isDataError ? .dataError : .usage
+            throw CommandFailure(status: status, message: "\(command): \(error.description)")
+        }
+        let recorder = RunRecorder()
+        session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
+        var failure: CommandFailure?
+        do {
+            try session.run(inputs: inputs)
+        } catch {
+            switch error {
+            case .missingInput(let message): failure = CommandFailure(status: .noInput, message: "\(command): \(message)")
+            case .io(let message): failure = CommandFailure(status: .ioError, message: "\(command): \(message)")
+            case .badRecord: failure = CommandFailure(status: .dataError, message: TerminalText.safe(error.description))
+            }
+        }
+        if let failure, failure.status == .noInput { throw failure }
+        Console.error("\(command): \(session.statistics.summary)")
+        let drawing = self.drawing(recorder, session)
+        if let geoJSONPath {
+            try write(MapGeoJSON.document(for: drawing), to: geoJSONPath, option: "--geojson", command: command, failure: failure)
+        }
+        if let htmlPath {
+            let title = args.positionals.isEmpty ? "stdin" : args.positionals.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")
+            try write(MapPage.html(for: drawing, title: title), to: htmlPath, option: "--out", command: command, failure: failure)
+        }
+        var note = "\(command): drew \(drawing.drawnPointCount) of \(drawing.fixCount) used fixes"
+        if let tolerance = drawing.thinningTolerance { note += " (thinned within \(JSONWriter.number(tolerance)) m)" }
+        note += ", \(drawing.favorites.count) favourite circle\(drawing.favorites.count == 1 ? "" : "s"), \(drawing.events.count) event\(drawing.events.count == 1 ? "" : "s")"
+        Console.error(note)
+        if let failure { throw failure }
+        return session.statistics.unreadable > 0 ? .dataError : .success
+    }
+
+    /// The run ready to draw, each favourite with the engine's radius.
+    static func drawing(_ recorder: RunRecorder, _ session: WatchSession) -> MapDrawing {
+        let radius = session.options.engine.radius
+        return MapDrawing(recorder: recorder, catalog: session.catalog, favoriteIndices: session.favoriteIndices,
+                          radius: { _ in radius })
+    }
+
+    /// Writes a map file atomically (a reader never sees half of it); an earlier failure wins.
+    static func write(_ text: String, to path: String, option: String, command: String, failure: CommandFailure?) throws(CommandFailure) {
+        do {
+            try MapFile.write(text, to: path)
+        } catch {
+            if let failure { throw failure }
+            throw CommandFailure(status: .ioError, message: "\(command): \(option) \(TerminalText.safe(path)): \(error.description)")
+        }
+    }
+}
