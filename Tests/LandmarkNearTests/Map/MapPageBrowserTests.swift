@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import LandmarkNear
+
+/// The map page in a real headless browser (Debian's chromium, driven over the DevTools
+/// protocol by Tests/Counterparts/map_page_check.py): it loads with no console error, no
+/// exception, no network request and no dialog; its SVG holds the run's tracks, circles and
+/// markers; hover, wheel, drag, buttons, links and print work. Screenshots are kept under
+/// `.build/map-screenshots/` (CI artefacts).
+@Suite(.serialized, .timeLimit(.minutes(1))) struct MapPageBrowserTests {
+    static let screenshots = repositoryRoot.appendingPathComponent(".build/map-screenshots")
+
+    /// Loads `page` and returns the checker's report.
+    static func check(_ page: URL, screenshot name: String) throws -> JSONValue {
+        let shot = screenshots.appendingPathComponent("\(name).png")
+        let result = try runCounterpart("map_page_check.py", [page.path, "--screenshot", shot.path, "--interact"])
+        guard result.status == 0 else { throw CounterpartError(description: "map_page_check.py: \(result.status) \(result.stderr)") }
+        let report = try JSONParser.parse(result.stdout)
+        let png = try Data(contentsOf: shot)
+        #expect(png.count > 5_000 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        return report
+    }
+
+    /// What every page must satisfy, whatever the run.
+    static func expectClean(_ report: JSONValue) {
+        #expect(report["ready"]?.boolValue == true)
+        for key in ["consoleErrors", "exceptions", "logErrors", "requests", "dialogs"] {
+            #expect(report[key]?.arrayValue == [], "\(key): \(report[key].map(JSONWriter.serialize) ?? "missing")")
+        }
+        #expect(report["images"]?.integer == 0)
+        let interaction = report["interaction"]
+        for key in ["wheelZoomed", "dragPanned", "zoomOutButton", "fitRestores", "printHidesControls"] {
+            #expect(interaction?[key]?.boolValue == true, "\(key)")
+        }
+        #expect((interaction?["printPDFBytes"]?.integer ?? 0) > 10_000)
+    }
+
+    @Test(arguments: MapRun.all) func thePageLoadsOfflineAndShowsTheRun(_ run: MapRun) throws {
+        let directory = try makeTemporaryDirectory("map-page")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let drawn = try run.draw(in: directory)
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let features = try MapCommandTests.Features(String(contentsOf: directory.appendingPathComponent("\(run.name).geojson"), encoding: .utf8))
+        let events = features.kind("event").map { $0["properties"] }
+        let report = try Self.check(directory.appendingPathComponent("\(run.name).html"), screenshot: run.name)
+        Self.expectClean(report)
+
+        #expect(report["tracks"]?.integer == run.devices.count)
+        #expect(report["trackPathLengths"]?.arrayValue?.allSatisfy { ($0.doubleValue ?? 0) > 1 } == true)
+        #expect(report["circles"]?.integer == run.favourites)
+        #expect(report["circleBoxes"]?.arrayValue?.allSatisfy { ($0.arrayValue?.first?.doubleValue ?? 0) > 1 } == true)
+        #expect(report["landmarks"]?.integer == run.favourites)
+        #expect(report["markersNotified"]?.integer == run.notified)
+        #expect(report["markersExit"]?.integer == events.filter { $0?["event"]?.stringValue == "exit" }.count)
+        #expect(report["markersSuppressed"]?.integer == events.filter { $0?["event"]?.stringValue == "enter" && $0?["notified"]?.boolValue == false }.count)
+        #expect(report["markersOnScreen"]?.integer == events.count)
+        #expect(report["notifications"]?.integer == run.notified)
+        #expect(report["closeUps"]?.integer == run.notified)
+        // Names come back as text, byte for byte: a hostile one is shown, not run.
+        #expect(report["legendDevices"]?.arrayValue?.compactMap(\.stringValue) == run.devices)
+        let interaction = report["interaction"]
+        #expect(interaction?["tooltipVisible"]?.boolValue == true)
+        #expect(interaction?["tooltipText"]?.stringValue?.contains("Distance: ") == true)
+        #expect(interaction?["linkActivates"]?.boolValue == true)
+        #expect(interaction?["linkCentres"]?.boolValue == true)
+    }
+
+    @Test func theRoadTripShowsBothDrivesTheThreeCirclesAndTheTwoNotifications() throws {
+        let directory = try makeTemporaryDirectory("map-page")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sample = repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path
+        let drawn = try runTool(["map", sample, "--out", "road-trip.html"], currentDirectory: directory)
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let report = try Self.check(directory.appendingPathComponent("road-trip.html"), screenshot: "road-trip-quick-start")
+        Self.expectClean(report)
+        #expect(report["title"]?.stringValue == "road-trip.nmea — LandmarkNear map")
+        #expect(report["landmarkNames"]?.arrayValue?.compactMap(\.stringValue) == ["Turtle Rock", "Chilkoot Trail", "St. Mary Lake"])
+        #expect(report["notificationTexts"]?.arrayValue?.compactMap(\.stringValue) == ["Turtle Rock — default", "St. Mary Lake — default"])
+        #expect(report["summary"]?.stringValue?.hasPrefix("500 fixes of 1 device · 2 notifications") == true)
+        #expect(report["thinning"]?.stringValue == "Every used fix is drawn.")
+        let tooltip = report["interaction"]?["tooltipText"]?.stringValue ?? ""
+        #expect(tooltip.contains("Turtle Rock") && tooltip.contains("2026-05-01T16:04:30Z") && tooltip.contains("8.02 km"))
+        #expect(report["scaleLabel"]?.stringValue?.hasSuffix("km") == true)
+    }
+
+    @Test func aLargeRunOpensThinnedAndSaysSo() throws {
+        let directory = try makeTemporaryDirectory("map-page")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var rng = IndexTestSupport.SeededGenerator(seed: 100_000)
+        var text = ""
+        text.reserveCapacity(100_000 * 80)
+        for d in 0..<5 {
+            var lat = 33.9 + Double(d) * 0.02, lon = -116.35, heading = 0.3
+            for i in 0..<20_000 {
+                heading += Double.random(in: -0.2...0.2, using: &rng)
+                lat += cos(heading) * 0.00005
+                lon += sin(heading) * 0.00005
+                text += "{\"device\":\"car-\(d)\",\"lat\":\(lat),\"lon\":\(lon),\"time\":\(1_777_636_800 + i)}\n"
+            }
+        }
+        try Data(text.utf8).write(to: directory.appendingPathComponent("big.ndjson"))
+        let drawn = try runTool(["map", "big.ndjson", "--out", "big.html", "--geojson", "big.geojson", "--events", "all"], currentDirectory: directory)
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let geojson = try String(contentsOf: directory.appendingPathComponent("big.geojson"), encoding: .utf8)
+        #expect(GeoJSONCheck.problems(in: geojson) == [])
+        let tracks = try MapCommandTests.Features(geojson).kind("track")
+        let drawnFixes = tracks.compactMap { $0["properties"]?["drawnFixes"]?.integer }.reduce(0, +)
+        #expect(drawnFixes <= 60_000 && drawnFixes > 1_000)
+        #expect(tracks.allSatisfy { $0["properties"]?["thinningToleranceMeters"]?.doubleValue != nil })
+        let report = try Self.check(directory.appendingPathComponent("big.html"), screenshot: "large-run")
+        Self.expectClean(report)
+        #expect(report["tracks"]?.integer == 5)
+        #expect(report["thinning"]?.stringValue?.hasPrefix("Tracks thinned for drawing: \(drawnFixes.formatted()) of 100,000 fixes drawn") == true,
+                "\(report["thinning"]?.stringValue ?? "")")
+    }
+
+    /// The checker itself must see what it looks for: a page that logs an error and loads an image.
+    @Test func theCheckerSeesConsoleErrorsAndNetworkRequests() throws {
+        let directory = try makeTemporaryDirectory("map-page")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sample = repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path
+        _ = try runTool(["map", sample, "--out", "page.html"], currentDirectory: directory)
+        let page = directory.appendingPathComponent("page.html")
+        let html = try String(contentsOf: page, encoding: .utf8)
+            .replacingOccurrences(of: "<body>", with: "<body><img src=\"http://127.0.0.1:9/tile.png\"><script>console.error('boom')</script>")
+        try Data(html.utf8).write(to: page)
+        let report = try Self.check(page, screenshot: "checker-self-test")
+        #expect(report["consoleErrors"]?.arrayValue?.compactMap(\.stringValue) == ["boom"])
+        #expect(report["requests"]?.arrayValue?.compactMap(\.stringValue) == ["http://127.0.0.1:9/tile.png"])
+        #expect(report["logErrors"]?.arrayValue?.isEmpty == false)   // the page's CSP blocked it
+    }
+}
