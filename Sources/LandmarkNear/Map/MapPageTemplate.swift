@@ -21,6 +21,8 @@ body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans
 header { padding: 10px 16px 6px; border-bottom: 1px solid var(--line); }
 header h1 { font-size: 18px; margin: 0 0 2px; }
 header p { margin: 0; color: var(--muted); }
+#thinning, #projection { display: inline; }
+#projection::before { content: " "; }
 #thinning.thinned { color: #8a4b00; }
 main { flex: 1; display: flex; min-height: 0; }
 #map-wrap { position: relative; flex: 1; min-width: 0; background: var(--land); overflow: hidden; }
@@ -49,7 +51,7 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
 #controls button:hover, #controls button:focus { background: #eef2f8; }
 #tooltip { position: absolute; pointer-events: none; background: rgba(255,255,255,.97); border: 1px solid #9aa3b2; border-radius: 6px;
            padding: 6px 9px; font-size: 12px; box-shadow: 0 2px 8px rgba(0,0,0,.15); max-width: 280px; white-space: pre-line; overflow-wrap: anywhere; }
-.graticule line { stroke: #d9d4c7; stroke-width: 1; }
+.graticule line, .graticule circle { stroke: #d9d4c7; stroke-width: 1; fill: none; }
 .graticule text { fill: #8d8676; font-size: 10px; }
 .circle { fill: rgba(59,111,214,.10); stroke: var(--circle); stroke-width: 1.5; stroke-dasharray: 6 4; vector-effect: non-scaling-stroke; }
 .track { fill: none; stroke-width: 3; stroke-linejoin: round; stroke-linecap: round; vector-effect: non-scaling-stroke; }
@@ -84,6 +86,7 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
   <h1 id="title">LandmarkNear map</h1>
   <p id="summary"></p>
   <p id="thinning"></p>
+  <p id="projection"></p>
 </header>
 <main>
   <div id="map-wrap">
@@ -182,9 +185,39 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
   }
   function latitudeOf(y) { return Math.atan(Math.sinh(Math.PI * (1 - 2 * y / WORLD))) * 180 / Math.PI; }
   function unwrapped(lon) { var d = (lon - cut) % 360; if (d < 0) { d += 360; } return d; }
+  // A run near a pole (beyond 84°, all in one hemisphere) is drawn in polar stereographic
+  // instead: Web Mercator cannot show the pole.
+  var polar = 0, lowest = 90, sign = 0, R = WORLD / (2 * Math.PI);
+  function latitudeSeen(lat) { lowest = Math.min(lowest, Math.abs(lat)); sign |= lat > 0 ? 1 : lat < 0 ? 2 : 0; }
+  data.devices.forEach(function (d) { for (var i = 1; i < d.coords.length; i += 2) { latitudeSeen(d.coords[i]); } });
+  data.favorites.forEach(function (f) { for (var i = 1; i < f.ring.length; i += 2) { latitudeSeen(f.ring[i]); } });
+  data.events.forEach(function (e) { latitudeSeen(e.lat); });
+  var highest = 0;
+  data.devices.forEach(function (d) { for (var i = 1; i < d.coords.length; i += 2) { highest = Math.max(highest, Math.abs(d.coords[i])); } });
+  data.favorites.forEach(function (f) { for (var i = 1; i < f.ring.length; i += 2) { highest = Math.max(highest, Math.abs(f.ring[i])); } });
+  if (highest > 84 && (sign === 1 || sign === 2)) { polar = sign === 1 ? 1 : -1; }
+  function forward(lon, lat) {
+    if (polar === 0) { return [unwrapped(lon) / 360 * WORLD, mercatorY(lat)]; }
+    var rho = 2 * R * Math.tan((90 - polar * lat) * Math.PI / 360), lambda = lon * Math.PI / 180;
+    return [rho * Math.sin(lambda), polar * rho * Math.cos(lambda)];
+  }
+  function inverse(x, y) {
+    if (polar === 0) { return [x / WORLD * 360 + cut, latitudeOf(Math.max(0, Math.min(WORLD, y)))]; }
+    var rho = Math.sqrt(x * x + y * y), c = 2 * Math.atan(rho / (2 * R)) * 180 / Math.PI;
+    return [Math.atan2(x, polar * y) * 180 / Math.PI, polar * (90 - c)];
+  }
+  // Metres on the ground per world unit at a latitude.
+  function metresPerUnit(lat) {
+    if (polar === 0) { return EARTH_CIRCUMFERENCE / WORLD * Math.cos(lat * Math.PI / 180); }
+    return EARTH_CIRCUMFERENCE / WORLD * (1 + Math.sin(Math.abs(lat) * Math.PI / 180)) / 2;
+  }
   // A path of [lon,lat,...] drawn continuously (each step the short way round).
   function projectLine(coords) {
     var out = [], previous = null, lonU = 0;
+    if (polar !== 0) {
+      for (var k = 0; k < coords.length; k += 2) { var q = forward(coords[k], coords[k + 1]); out.push(q[0], q[1]); }
+      return out;
+    }
     for (var i = 0; i < coords.length; i += 2) {
       lonU = previous === null ? unwrapped(coords[i]) : lonU + wrap(coords[i] - previous);
       previous = coords[i];
@@ -204,7 +237,7 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
   }
   var trackPoints = data.devices.map(function (d) { var p = projectLine(d.coords); extend(p); return p; });
   var ringPoints = data.favorites.map(function (f) { var p = projectLine(f.ring); extend(p); return p; });
-  var eventPoints = data.events.map(function (e) { var p = [unwrapped(e.lon) / 360 * WORLD, mercatorY(e.lat)]; extend(p); return p; });
+  var eventPoints = data.events.map(function (e) { var p = forward(e.lon, e.lat); extend(p); return p; });
   if (!isFinite(box.x0)) { box = { x0: 0, y0: 0, x1: WORLD, y1: WORLD }; }
   var span = Math.max(box.x1 - box.x0, box.y1 - box.y0, 1e-7);
   var unit = 1000 / span, originX = box.x0, originY = box.y0;
@@ -233,7 +266,7 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
   // Circles first (under the tracks); a circle around a pole is closed along the map's edge.
   data.favorites.forEach(function (f, i) {
     var p = local(ringPoints[i]);
-    if (f.pole !== 0 && p.length >= 2) {
+    if (f.pole !== 0 && polar === 0 && p.length >= 2) {
       var edge = (mercatorY(f.pole > 0 ? 90 : -90) - originY) * unit;
       p.push(p[p.length - 2], edge, p[0], edge);
     }
@@ -247,7 +280,7 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
 
   // Landmarks and event markers live in screen space: they keep their size when zooming.
   var landmarkNodes = data.favorites.map(function (f) {
-    var p = local([unwrapped(f.lon) / 360 * WORLD, mercatorY(f.lat)]);
+    var p = local(forward(f.lon, f.lat));
     var group = el('g', { 'class': 'landmark' }, landmarkLayer);
     el('path', { d: 'M0 -7 L6 0 L0 7 L-6 0 Z' }, group);
     el('text', { x: 9, y: 4 }, group).textContent = f.name;
@@ -301,7 +334,7 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
   function screen(x, y) { return [x * view.scale + view.tx, y * view.scale + view.ty]; }
   function toLonLat(sx, sy) {
     var x = (sx - view.tx) / view.scale / unit + originX, y = (sy - view.ty) / view.scale / unit + originY;
-    return [x / WORLD * 360 + cut, latitudeOf(Math.max(0, Math.min(WORLD, y)))];
+    return inverse(x, y);
   }
 
   function draw() {
@@ -318,10 +351,11 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
   }
   function degrees(v, positive, negative) {
     var a = Math.abs(v), text = a >= 1 || a === 0 ? String(+a.toFixed(2)) : String(+a.toFixed(3));
-    return text + '°' + (v > 0 ? positive : v < 0 ? negative : '');
+    return text + '°' + (v > 0 && a !== 180 ? positive : v < 0 && a !== 180 ? negative : '');
   }
   function drawGraticule() {
     while (graticule.firstChild) { graticule.removeChild(graticule.firstChild); }
+    if (polar !== 0) { drawPolarGraticule(); return; }
     var nw = toLonLat(0, 0), se = toLonLat(size.w, size.h);
     var lonStep = niceStep(se[0] - nw[0], 8), latStep = niceStep(nw[1] - se[1], 6);
     for (var lon = Math.ceil(nw[0] / lonStep) * lonStep; lon <= se[0]; lon += lonStep) {
@@ -335,10 +369,41 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
       el('text', { x: size.w - 4, y: y - 3, 'text-anchor': 'end' }, graticule).textContent = degrees(lat, 'N', 'S');
     }
   }
+  // Circles of latitude around the pole and meridians from it.
+  function drawPolarGraticule() {
+    var pole = local(forward(0, polar * 90)), P = screen(pole[0], pole[1]);
+    var poleInView = P[0] >= 0 && P[0] <= size.w && P[1] >= 0 && P[1] <= size.h;
+    var low = 90, high = poleInView ? 90 : 0, lons = [];
+    for (var i = 0; i <= 4; i++) {
+      for (var j = 0; j <= 4; j++) {
+        var q = toLonLat(size.w * i / 4, size.h * j / 4);
+        low = Math.min(low, Math.abs(q[1])); high = Math.max(high, Math.abs(q[1])); lons.push(q[0]);
+      }
+    }
+    var latStep = niceStep(high - low, 6), lonStep = 30;
+    if (!poleInView) {
+      lons.sort(function (a, b) { return a - b; });
+      lonStep = Math.min(30, niceStep(lons[lons.length - 1] - lons[0], 8));
+    }
+    var unitsPerPixel = 1 / (unit * view.scale);
+    function radius(lat) { return 2 * R * Math.tan((90 - lat) * Math.PI / 360) / unitsPerPixel; }
+    var outer = radius(Math.max(0, Math.floor(low / latStep) * latStep));
+    for (var lon = -180; lon < 180; lon += lonStep) {
+      var a = lon * Math.PI / 180, dx = Math.sin(a), dy = polar * Math.cos(a);
+      el('line', { x1: P[0], y1: P[1], x2: P[0] + dx * outer, y2: P[1] + dy * outer }, graticule);
+      var lr = Math.min(outer * 0.96, poleInView ? 0.44 * Math.min(size.w, size.h) : outer);
+      el('text', { x: P[0] + dx * lr, y: P[1] + dy * lr }, graticule).textContent = degrees(wrap(lon), 'E', 'W');
+    }
+    for (var lat = Math.ceil(low / latStep) * latStep; lat < 90; lat += latStep) {
+      var r = radius(lat);
+      el('circle', { cx: P[0], cy: P[1], r: r }, graticule);
+      el('text', { x: P[0] + 3, y: P[1] - polar * r - 3 }, graticule).textContent = degrees(polar * lat, 'N', 'S');
+    }
+  }
   function drawScale() {
     while (scaleLayer.firstChild) { scaleLayer.removeChild(scaleLayer.firstChild); }
     var centre = toLonLat(size.w / 2, size.h / 2);
-    var metresPerPixel = EARTH_CIRCUMFERENCE / WORLD / unit / view.scale * Math.cos(centre[1] * Math.PI / 180);
+    var metresPerPixel = metresPerUnit(centre[1]) / unit / view.scale;
     var target = metresPerPixel * 140, nice = Math.pow(10, Math.floor(Math.log10(target)));
     [5, 2, 1].some(function (k) { if (k * nice <= target) { nice = k * nice; return true; } return false; });
     var px = nice / metresPerPixel, x = 16, y = size.h - 28;
@@ -433,6 +498,8 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
   } else {
     thinning.textContent = 'Every used fix is drawn.';
   }
+  document.getElementById('projection').textContent = polar === 0 ? 'Web Mercator projection.'
+    : 'Polar stereographic projection around the ' + (polar > 0 ? 'North' : 'South') + ' Pole (the run is too close to it for Web Mercator).';
   var devicesList = document.getElementById('legend-devices');
   data.devices.slice(0, 30).forEach(function (d, i) {
     var li = html('li', 'device', null, devicesList);
@@ -474,7 +541,7 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
     var perPixel = cw / w;
     data.favorites.forEach(function (f, n) {
       if (f.id !== e.landmarkId) { return; }
-      var c = local([unwrapped(f.lon) / 360 * WORLD, mercatorY(f.lat)]);
+      var c = local(forward(f.lon, f.lat));
       el('path', { 'class': 'close-up-landmark', d: 'M' + c[0] + ' ' + (c[1] - 6 * perPixel) + ' l' + 5 * perPixel + ' ' + 6 * perPixel + ' l' + (-5 * perPixel) + ' ' + 6 * perPixel + ' l' + (-5 * perPixel) + ' ' + (-6 * perPixel) + 'Z' }, small);
     });
     markers.forEach(function (other) {
