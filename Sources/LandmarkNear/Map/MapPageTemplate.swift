@@ -315,7 +315,7 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
   function fit() {
     measure();
     var w = (box.x1 - box.x0) * unit, h = (box.y1 - box.y0) * unit;
-    var s = Math.min((size.w - 80) / Math.max(w, 1e-9), (size.h - 60) / Math.max(h, 1e-9));
+    var s = Math.min((size.w - 160) / Math.max(w, 1e-9), (size.h - 120) / Math.max(h, 1e-9));
     view.scale = Math.max(minScale(), Math.min(s, 1e6));
     view.tx = (size.w - w * view.scale) / 2;
     view.ty = (size.h - h * view.scale) / 2;
