@@ -19,7 +19,8 @@ let topLevelHelp = """
     Commands:
     \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
-    Run 'landmark-near <command> --help' for a command's options.
+    Run 'landmark-near <command> --help' for a command's options, and
+    'landmark-near --version' (or -V) for the version and those of GEOS, PROJ and libxml2.
     Exit status: 0 ok, 64 usage error, 65 bad data, 66 missing input, 74 I/O error.
     """
 
@@ -29,6 +30,11 @@ let topLevelHelp = """
     guard let first = arguments.first else {
         Console.error(topLevelHelp)
         return ExitStatus.usage.rawValue
+    }
+    if first == "--version" || first == "-V" {
+        output.writeLine(Versions.current.description)
+        try? output.flush()
+        return 0
     }
     if first == "--help" || first == "-h" || first == "help" {
         output.writeLine(topLevelHelp)
