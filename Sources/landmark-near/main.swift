@@ -36,14 +36,22 @@ let topLevelHelp = """
         try? output.flush()
         return 0
     }
-    if first == "--help" || first == "-h" || first == "help" {
+    if first == "--help" || first == "-h" || (first == "help" && arguments.count == 1) {
         output.writeLine(topLevelHelp)
         try? output.flush()
         return 0
     }
-    guard let command = commands.first(where: { $0.name == first }) else {
-        Console.error("landmark-near: unknown command '\(first)' (commands: \(commands.map(\.name).joined(separator: ", ")))")
+    // `help COMMAND` is `COMMAND --help`.
+    let name = first == "help" ? arguments[1] : first
+    guard let command = commands.first(where: { $0.name == name }) else {
+        let suggestion = Suggestion.suffix(for: name, among: commands.map(\.name))
+        Console.error("landmark-near: unknown command '\(TerminalText.safe(name))'\(suggestion) (commands: \(commands.map(\.name).joined(separator: ", ")))")
         return ExitStatus.usage.rawValue
+    }
+    if first == "help" {
+        output.writeLine(command.help)
+        try? output.flush()
+        return 0
     }
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {
