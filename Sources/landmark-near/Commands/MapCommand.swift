@@ -8,29 +8,45 @@ enum MapCommand: Command {
         Usage: landmark-near map [FILE...] --out run.html [--geojson run.geojson] [watch options]
 
         Runs the fixes through the engine exactly as 'watch' does (same events, same options,
-        the same lines on stdout and summary on stderr), then draws the run:
-
-          --out FILE       one self-contained HTML page (no network request, works offline):
-                           a Web Mercator map of each device's track, the favourites and their
-                           radius circles, every event (notified and suppressed enters, exits)
-                           with details on hover, a legend, a scale bar, pan and zoom (wheel,
-                           drag, buttons), and the list of notifications linked to their markers
-          --geojson FILE   the same as GeoJSON (RFC 7946; for geojson.io, QGIS, kepler.gl): tracks
-                           as LineStrings (split at ±180°), favourites as Points, their radius as
-                           geodesic circle Polygons, events as Points with event, device,
-                           landmark, time, distanceMeters, notified
-        At least one of them is needed.
+        the same lines on stdout and summary on stderr), then draws the run. At least one of
+        --out and --geojson is needed.
 
             landmark-near map Samples/road-trip.nmea --out road-trip.html
             gpspipe -w | landmark-near map --out live.html --events all
+
+        Drawing:
+          --out FILE           one self-contained HTML page (no network request, works
+                               offline, prints): a Web Mercator map of each device's track, the
+                               favourites and their radius circles, every event (notified and
+                               suppressed enters, exits) with details on hover, a legend, a
+                               scale bar, pan and zoom, and the notifications linked to their
+                               markers
+          --geojson FILE       the same as RFC 7946 GeoJSON (geojson.io, QGIS, kepler.gl):
+                               tracks as LineStrings (split at ±180°), favourites as Points,
+                               their radius as geodesic circle Polygons, events as Points with
+                               event, device, landmark, time, distanceMeters, notified
 
         Over 60,000 used fixes, tracks are thinned for drawing (Douglas-Peucker, per device,
         keeping every fix that caused an event), and the page says so. With more than 500
         favourites, only those with an event are drawn.
 
-        Watch options: --landmarks, --favorites, --profiles, --radius, --hysteresis, --cooldown,
-        --max-accuracy, --events, --format, --apns-dir, --thread-id, --bundle-id, --strict,
-        --explain (see 'landmark-near watch --help').
+        Watch options (see 'landmark-near watch --help'):
+          --landmarks FILE     landmark catalog (default: the tutorial's twelve)
+          --favorites LIST     favourite ids for every device, or 'all'
+          --profiles FILE      per-device favourites and prefersNotifications
+          --radius LEN         enter distance, with mi/km/m/ft (default 5mi); the circles' radius
+          --hysteresis LEN     exit beyond radius + this (default 0.25mi)
+          --cooldown DUR       s/m/h/d, 0 disables (default 1h)
+          --max-accuracy LEN   drop fixes with a worse known accuracy (default 1000m)
+          --events KIND        stdout lines: 'notifications' (default) or 'all' (the map always
+                               shows every event)
+          --format FMT         ndjson, csv, nmea or gpx (default: detected)
+          --apns-dir DIR       also write each notification's payload to DIR as a .apns file
+          --thread-id ID       payload thread-id (default 5280)
+          --bundle-id ID       add "Simulator Target Bundle" to payloads
+          --strict             stop at the first unreadable record (exit 65); what was read is drawn
+          --explain            tell on stderr, for each fix, why it did or did not notify
+          -h, --help           show this help
 
         Exit status: as watch; 74 when a map file cannot be written.
         """
