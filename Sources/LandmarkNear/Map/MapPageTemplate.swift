@@ -74,10 +74,13 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
   html, body { height: auto; }
   body { display: block; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   main { display: block; }
-  #map-wrap { height: 150mm; border: 1px solid var(--line); break-inside: avoid; }
+  #map-wrap { height: 125mm; border: 1px solid var(--line); break-inside: avoid; }
   #controls, #tooltip { display: none !important; }
   aside { width: auto; border: 0; overflow: visible; padding: 0; }
+  #notifications { display: grid; grid-template-columns: 1fr 1fr; gap: 4mm; }
+  #notifications li { break-inside: avoid; }
   #notifications a { border: 0; padding: 2px 0; }
+  .close-up { max-height: 40mm; }
 }
 </style>
 </head>
@@ -311,7 +314,13 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
 
   // The view: screen = local * scale + (tx, ty).
   var view = { scale: 1, tx: 0, ty: 0 }, size = { w: 1, h: 1 }, scheduled = false;
-  function measure() { var r = svg.getBoundingClientRect(); size.w = Math.max(1, r.width); size.h = Math.max(1, r.height); }
+  // The drawing's coordinates are the screen's pixels, through a viewBox: when printing, the
+  // page's box changes and the whole view scales into it.
+  function measure() {
+    var r = svg.getBoundingClientRect();
+    size.w = Math.max(1, r.width); size.h = Math.max(1, r.height);
+    svg.setAttribute('viewBox', '0 0 ' + size.w + ' ' + size.h);
+  }
   function fit() {
     measure();
     var w = (box.x1 - box.x0) * unit, h = (box.y1 - box.y0) * unit;
@@ -480,7 +489,8 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
     else if (event.key === '-') { zoomAt(0.5, size.w / 2, size.h / 2); }
   });
   window.addEventListener('resize', function () { measure(); schedule(); });
-  window.addEventListener('beforeprint', function () { fit(); });
+  window.addEventListener('beforeprint', fit);
+  window.addEventListener('afterprint', fit);
 
   // Header, legend and the list of notifications.
   document.title = data.title + ' — LandmarkNear map';
