@@ -113,6 +113,25 @@ import Testing
         #expect(a == b && !a.isEmpty)
     }
 
+    @Test func anEmptyRunAndASingleFixStillMakeValidGeoJSON() throws {
+        let directory = try makeTemporaryDirectory("map")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = try runTool(["map", "--geojson", "empty.geojson", "--out", "empty.html"], stdin: "", currentDirectory: directory)
+        #expect(empty.status == 0)
+        let emptyText = try String(contentsOf: directory.appendingPathComponent("empty.geojson"), encoding: .utf8)
+        #expect(GeoJSONCheck.problems(in: emptyText) == [])
+        #expect(try Features(emptyText).kind("radius").count == 3)
+        let one = try runTool(["map", "--geojson", "one.geojson", "--favorites", "all"], stdin: #"{"device":"one","lat":34.0,"lon":-116.1}"# + "\n",
+                              currentDirectory: directory)
+        #expect(one.status == 0)
+        let oneText = try String(contentsOf: directory.appendingPathComponent("one.geojson"), encoding: .utf8)
+        #expect(GeoJSONCheck.problems(in: oneText) == [])
+        let features = try Features(oneText)
+        #expect(features.kind("track").first?["geometry"]?["type"]?.stringValue == "Point")
+        #expect(features.kind("radius").count == 12)
+        #expect(features.kind("event").first?["properties"]?["time"]?.isNull == true)
+    }
+
     static let statusCases: [StatusCase] = [
         StatusCase(["map", "Samples/road-trip.nmea"], 64),                                      // nowhere to draw
         StatusCase(["map", "Samples/road-trip.nmea", "--out"], 64),
