@@ -47,11 +47,11 @@ let topLevelHelp = """
     }
     let status: ExitStatus
     do {
-        status = try command.run(rest, output)
+        status = ExitStatus(try command.run(rest, output))
     } catch let failure as CommandFailure {
         try? output.flush()
         Console.error(failure.message)
-        return failure.status.rawValue
+        return ExitStatus(failure.kind).rawValue
     } catch {
         try? output.flush()
         Console.error("landmark-near \(command.name): \(error)")
@@ -61,7 +61,7 @@ let topLevelHelp = """
         try output.flush()
     } catch {
         Console.error("landmark-near: stdout: \(error.description)")
-        return ExitStatus.ioError.rawValue
+        return ExitStatus(error.kind).rawValue
     }
     return status.rawValue
 }

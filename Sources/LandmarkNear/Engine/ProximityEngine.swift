@@ -47,7 +47,7 @@ public final class ProximityEngine {
             var indices: [Int] = []
             for id in ids {
                 guard let index = catalog.index(ofID: id) else {
-                    throw EngineConfigurationError("profile of device \(JSONWriter.quoted(device)): favourite id \(id) is not in the landmark catalog", isInProfiles: true)
+                    throw EngineConfigurationError("profile of device \(JSONWriter.quoted(device)): favourite id \(id) is not in the landmark catalog", kind: .badData)
                 }
                 indices.append(index)
             }

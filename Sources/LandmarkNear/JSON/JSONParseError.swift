@@ -1,5 +1,5 @@
 /// Why a JSON text could not be read, with the byte offset where reading stopped.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct JSONParseError: LandmarkNearError, Sendable, Equatable {
     public var reason: String
     public var offset: Int
 
@@ -7,6 +7,8 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         self.reason = reason
         self.offset = offset
     }
+
+    public var kind: ErrorKind { .badData }
 
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
