@@ -20,7 +20,7 @@ let topLevelHelp = """
     \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
     Run 'landmark-near <command> --help' for a command's options.
-    Exit status: 0 ok, 64 usage error, 65 bad data, 66 missing input, 74 I/O error.
+    Exit status: 0 ok, 64 usage error, 65 bad data, 66 input cannot be opened, 74 I/O error.
     """
 
 @MainActor func runMain() -> Int32 {

@@ -7,9 +7,9 @@ import Foundation
 /// payload parsing and validation need both, so the project reads JSON with this.
 ///
 ///     let value = try JSONParser.parse(#"[1, "two", {"three": 3}]"#)
-public struct JSONParser {
+struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
-    public static let defaultMaximumDepth = 512
+    static let defaultMaximumDepth = 512
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
@@ -21,7 +21,7 @@ public struct JSONParser {
     }
 
     /// Parses one JSON document; whitespace may surround it, nothing else may follow it.
-    public static func parse(_ data: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
+    static func parse(_ data: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
         let array = Array(data)
         do {
             return try array.withUnsafeBufferPointer { buffer in
@@ -35,7 +35,7 @@ public struct JSONParser {
         }
     }
 
-    public static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
+    static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8), maximumDepth: maximumDepth)
     }
 

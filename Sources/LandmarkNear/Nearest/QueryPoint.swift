@@ -4,14 +4,14 @@
 ///     let point = try QueryPoint(latitude: "34.0", longitude: "-116")
 ///     point.coordinate            // 34.0,-116.0
 ///     point.jsonLatitude          // "34.0"
-public struct QueryPoint: Sendable, Equatable {
-    public var coordinate: Coordinate
-    public var latitudeText: String
-    public var longitudeText: String
+package struct QueryPoint: Sendable, Equatable {
+    package var coordinate: Coordinate
+    package var latitudeText: String
+    package var longitudeText: String
 
     /// Parses a latitude and a longitude in decimal degrees (`-33.9`, `151.2`, `1e1`), finite
     /// and in range.
-    public init(latitude: String, longitude: String) throws(QueryPointError) {
+    package init(latitude: String, longitude: String) throws(QueryPointError) {
         let latitudeText = String(ASCIIBlanks.whitespace.trimming(latitude))
         let longitudeText = String(ASCIIBlanks.whitespace.trimming(longitude))
         let lat = try QueryPoint.degrees(latitudeText, name: "latitude")
@@ -25,7 +25,7 @@ public struct QueryPoint: Sendable, Equatable {
 
     /// Parses one input line: `lat,lon` (spaces allowed around the numbers), or the two numbers
     /// separated by blanks. Returns nil for a line to skip: blank, or a `#` comment.
-    public init?(line: some StringProtocol) throws(QueryPointError) {
+    package init?(line: some StringProtocol) throws(QueryPointError) {
         let text = String(ASCIIBlanks.whitespace.trimming(ByteOrderMark.dropped(from: Substring(line))))
         if text.isEmpty || text.hasPrefix("#") { return nil }
         let fields: [Substring]
@@ -42,10 +42,10 @@ public struct QueryPoint: Sendable, Equatable {
 
     /// The latitude for JSON output: the text as given when it is a JSON number, else the
     /// value written by `JSONWriter.number` (`+34` becomes `34`).
-    public var jsonLatitude: String { QueryPoint.jsonNumber(latitudeText, coordinate.latitude) }
+    package var jsonLatitude: String { QueryPoint.jsonNumber(latitudeText, coordinate.latitude) }
 
     /// The longitude for JSON output (see `jsonLatitude`).
-    public var jsonLongitude: String { QueryPoint.jsonNumber(longitudeText, coordinate.longitude) }
+    package var jsonLongitude: String { QueryPoint.jsonNumber(longitudeText, coordinate.longitude) }
 
     private static func degrees(_ text: String, name: String) throws(QueryPointError) -> Double {
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
@@ -67,10 +67,10 @@ public struct QueryPoint: Sendable, Equatable {
 }
 
 /// Why a query position cannot be read.
-public struct QueryPointError: LandmarkNearError, Sendable, Equatable {
-    public var description: String
+package struct QueryPointError: LandmarkNearError, Sendable, Equatable {
+    package var description: String
     /// `.badData` (an unreadable line of input); the tool treats its own arguments as usage.
-    public var kind: ErrorKind { .badData }
-    public init(_ description: String) { self.description = description }
+    package var kind: ErrorKind { .badData }
+    package init(_ description: String) { self.description = description }
 }
 

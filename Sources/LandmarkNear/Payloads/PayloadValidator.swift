@@ -42,7 +42,7 @@ public enum PayloadValidator {
     }
 
     /// Problems of a parsed payload whose serialized size is `byteCount`.
-    public static func validate(_ value: JSONValue, byteCount: Int) -> [PayloadProblem] {
+    static func validate(_ value: JSONValue, byteCount: Int) -> [PayloadProblem] {
         var problems: [PayloadProblem] = []
         func error(_ path: String, _ message: String) { problems.append(PayloadProblem(path: path, message: message)) }
         func warning(_ path: String, _ message: String) {

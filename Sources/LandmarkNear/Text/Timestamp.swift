@@ -60,7 +60,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
-    public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -93,7 +93,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The same as `init?(rfc3339:)`, reading UTF-8 bytes in place (no String is built), for
     /// the fix readers' fast paths. The date and time have a fixed layout
     /// (`YYYY-MM-DDTHH:MM:SS`), read by position; the fraction and the zone follow.
-    public init?(rfc3339UTF8 bytes: UnsafeBufferPointer<UInt8>) {
+    init?(rfc3339UTF8 bytes: UnsafeBufferPointer<UInt8>) {
         @inline(__always) func twoDigits(_ at: Int) -> Int64? {
             let high = bytes[at] &- 0x30
             let low = bytes[at + 1] &- 0x30

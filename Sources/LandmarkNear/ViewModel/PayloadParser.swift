@@ -113,7 +113,7 @@ public enum PayloadParser {
                 throw failure(argumentsPath, "must be an array of strings, got \(JSONPath.excerpt(other))")
             }
             if let text = strings?.format(locKey, arguments: arguments) { return text }
-            let why = strings == nil ? "no strings table given (--strings FILE)" : "the strings table has no such key"
+            let why = strings == nil ? "no strings table given" : "the strings table has no such key"
             warnings.append("\(source): \(JSONPath.member(key, of: path)): \(JSONWriter.quoted(locKey)): \(why); showing the key itself")
             return LocalizedStrings.fill(locKey, arguments: arguments)
         }

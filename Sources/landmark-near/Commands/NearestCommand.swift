@@ -31,7 +31,7 @@ enum NearestCommand: Command {
                              (distances in metres, rounded to the millimetre)
           -h, --help         show this help
 
-        Exit status: 0 ok, 64 usage error, 65 unreadable stdin lines, 66 missing catalog file.
+        Exit status: 0 ok, 64 usage error, 65 unreadable stdin lines, 66 catalog cannot be opened.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {

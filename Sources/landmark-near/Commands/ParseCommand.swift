@@ -31,7 +31,8 @@ enum ParseCommand: Command {
         warns on stderr.
 
         Exit status: 0 ok (warnings included), 65 when some payload was rejected, 66 when some
-        file is missing or unreadable and none was rejected (65 takes precedence), 64 usage error.
+        file cannot be opened (missing, a directory) and none was rejected (65 takes precedence),
+        64 usage error.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {

@@ -29,7 +29,7 @@ enum PayloadCommand: Command {
           {"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within 5 miles of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}
 
         Exit status: 0 ok, 64 usage error (unknown id, bad radius, options too long to fit
-        4096 bytes), 65 bad catalog, 66 missing catalog, 74 cannot write --out.
+        4096 bytes), 65 bad catalog, 66 catalog cannot be opened, 74 cannot write --out.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {

@@ -19,7 +19,8 @@ enum ValidateCommand: Command {
         invalid. Files that cannot be read are reported on stderr.
 
         Exit status: 0 all files valid, 65 some file invalid (not JSON, bad types, too large),
-        66 some file missing or unreadable and none invalid (65 takes precedence), 64 usage error.
+        66 some file cannot be opened (missing, a directory) and none invalid (65 takes
+        precedence), 64 usage error.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {

@@ -42,7 +42,7 @@ enum WatchCommand: Command {
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
         At the end a summary line goes to stderr.
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input file does not exist; 74 I/O error.
+        64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {

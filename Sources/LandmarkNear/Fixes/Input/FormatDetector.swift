@@ -12,13 +12,13 @@
 /// means no sentence will follow, so it decides NDJSON at once.
 ///
 ///     FormatDetector.detect(Array("{\"class\":\"VERSION\"}\n$GPRMC,...\n".utf8)[...], isComplete: true)   // .nmea
-public enum FormatDetector {
-    public static let linesExamined = 20
+enum FormatDetector {
+    static let linesExamined = 20
 
     /// The format, or nil when `bytes` (the start of the input) does not decide it yet and more
     /// may come. With `isComplete` (end of input, or as much as will be examined) it always
     /// decides; an input with no meaningful line counts as NDJSON.
-    public static func detect(_ bytes: UnsafeBufferPointer<UInt8>, isComplete: Bool) -> FixFormat? {
+    static func detect(_ bytes: UnsafeBufferPointer<UInt8>, isComplete: Bool) -> FixFormat? {
         if !isComplete && ByteOrderMark.mayBegin(bytes) { return nil }
         var index = ByteOrderMark.length(of: bytes)
         var first: UInt8?
@@ -52,7 +52,7 @@ public enum FormatDetector {
         return isComplete ? decision(first) : nil
     }
 
-    public static func detect(_ bytes: ArraySlice<UInt8>, isComplete: Bool) -> FixFormat? {
+    static func detect(_ bytes: ArraySlice<UInt8>, isComplete: Bool) -> FixFormat? {
         bytes.withUnsafeBufferPointer { detect($0, isComplete: isComplete) }
     }
 
