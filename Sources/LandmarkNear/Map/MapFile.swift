@@ -9,12 +9,16 @@ package enum MapFile {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-            throw MapFileError(description: reason)
+            throw MapFileError(path: path, reason: reason)
         }
     }
 }
 
-/// A map file that could not be written (I/O, exit 74).
-package struct MapFileError: Error, Sendable, CustomStringConvertible {
-    package var description: String
+/// A map file that could not be written (`.io`).
+package struct MapFileError: LandmarkNearError, Sendable {
+    package var path: String
+    package var reason: String
+    package var kind: ErrorKind { .io }
+    /// `<path>: <reason>`, the path made safe for a terminal.
+    package var description: String { TerminalText.safe(path) + ": " + reason }
 }

@@ -51,7 +51,7 @@ enum MapCommand: Command {
         Exit status: as watch; 74 when a map file cannot be written.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near map"
         let args = try ArgumentScanner(arguments, command: command,
                                        valued: WatchCommand.valuedOptions.union(["out", "geojson"]),
@@ -66,37 +66,36 @@ enum MapCommand: Command {
         do {
             session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
         } catch {
-            let status: ExitStatus = error.isIOError ? .ioError : error.isDataError ? .dataError : .usage
-            throw CommandFailure(status: status, message: "\(command): \(error.description)")
+            throw WatchCommand.failure(error, command: command)
         }
         let recorder = RunRecorder()
         session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
-        var failure: CommandFailure?
+        var stopped: CommandFailure?
         do {
             try session.run(inputs: inputs)
         } catch {
-            switch error {
-            case .missingInput(let message): failure = CommandFailure(status: .noInput, message: "\(command): \(message)")
-            case .io(let message): failure = CommandFailure(status: .ioError, message: "\(command): \(message)")
-            case .badRecord: failure = CommandFailure(status: .dataError, message: TerminalText.safe(error.description))
-            }
+            // An input that cannot be opened ends the run before anything was read from it.
+            if error.origin == .input && error.kind == .missingInput { throw WatchCommand.failure(error, command: command) }
+            stopped = WatchCommand.failure(error, command: command)
         }
-        if let failure, failure.status == .noInput { throw failure }
         Console.error("\(command): \(session.statistics.summary)")
+        // What was decided is drawn even when reading stopped early.
         let drawing = self.drawing(recorder, session)
         if let geoJSONPath {
-            try write(MapGeoJSON.document(for: drawing), to: geoJSONPath, option: "--geojson", command: command, failure: failure)
+            try write(MapGeoJSON.document(for: drawing), to: geoJSONPath, option: "--geojson", command: command, stopped: stopped)
         }
         if let htmlPath {
             let title = args.positionals.isEmpty ? "stdin" : args.positionals.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")
-            try write(MapPage.html(for: drawing, title: title), to: htmlPath, option: "--out", command: command, failure: failure)
+            try write(MapPage.html(for: drawing, title: title), to: htmlPath, option: "--out", command: command, stopped: stopped)
         }
         var note = "\(command): drew \(drawing.drawnPointCount) of \(drawing.fixCount) used fixes"
-        if let tolerance = drawing.thinningTolerance { note += " (thinned within \(JSONWriter.number(tolerance)) m)" }
+        if let tolerance = drawing.thinningTolerance {
+            note += " (thinned within \(tolerance == tolerance.rounded() ? String(Int(tolerance)) : String(tolerance)) m)"
+        }
         note += ", \(drawing.favorites.count) favourite circle\(drawing.favorites.count == 1 ? "" : "s"), \(drawing.events.count) event\(drawing.events.count == 1 ? "" : "s")"
         Console.error(note)
-        if let failure { throw failure }
-        return session.statistics.unreadable > 0 ? .dataError : .success
+        if let stopped { throw stopped }
+        return session.statistics.unreadable > 0 ? .badData : nil
     }
 
     /// The run ready to draw, each favourite with the engine's radius.
@@ -106,13 +105,14 @@ enum MapCommand: Command {
                           radius: { _ in radius })
     }
 
-    /// Writes a map file atomically (a reader never sees half of it); an earlier failure wins.
-    static func write(_ text: String, to path: String, option: String, command: String, failure: CommandFailure?) throws(CommandFailure) {
+    /// Writes a map file atomically (a reader never sees half of it); when reading had stopped
+    /// early, that failure is the one reported.
+    static func write(_ text: String, to path: String, option: String, command: String, stopped: CommandFailure?) throws(CommandFailure) {
         do {
             try MapFile.write(text, to: path)
         } catch {
-            if let failure { throw failure }
-            throw CommandFailure(status: .ioError, message: "\(command): \(option) \(TerminalText.safe(path)): \(error.description)")
+            if let stopped { throw stopped }
+            throw CommandFailure(error, context: "\(command): \(option) ")
         }
     }
 }

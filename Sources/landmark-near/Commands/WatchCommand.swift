@@ -44,44 +44,41 @@ enum WatchCommand: Command {
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
         At the end a summary line goes to stderr.
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input file does not exist; 74 I/O error.
+        64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near watch"
         let args = try ArgumentScanner(arguments, command: command, valued: valuedOptions.union(["geojson"]), flags: flagOptions)
         let (options, catalog, inputs) = try setUp(args, command: command)
         let recorder = args.value("geojson").map { _ in RunRecorder() }
+
         let diagnostics = OutputWriter(descriptor: 2)
         let session: WatchSession
         do {
             session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
         } catch {
-            let status: ExitStatus = error.isIOError ? .ioError : error.isDataError ? .dataError : .usage
-            throw CommandFailure(status: status, message: "\(command): \(error.description)")
+            throw failure(error, command: command)
         }
         if let recorder {
             session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
         }
-        var failure: CommandFailure?
+        var stopped: CommandFailure?
         do {
             try session.run(inputs: inputs)
         } catch {
-            switch error {
-            case .missingInput(let message): failure = CommandFailure(status: .noInput, message: "\(command): \(message)")
-            case .io(let message): failure = CommandFailure(status: .ioError, message: "\(command): \(message)")
-            case .badRecord: failure = CommandFailure(status: .dataError, message: TerminalText.safe(error.description))
-            }
+            // An input that cannot be opened ends the run before anything was read from it.
+            if error.origin == .input && error.kind == .missingInput { throw failure(error, command: command) }
+            stopped = failure(error, command: command)
         }
-        if let failure, failure.status == .noInput { throw failure }
         Console.error("\(command): \(session.statistics.summary)")
         // What was decided is drawn even when reading stopped early.
         if let recorder, let path = args.value("geojson") {
-            let drawing = MapCommand.drawing(recorder, session)
-            try MapCommand.write(MapGeoJSON.document(for: drawing), to: path, option: "--geojson", command: command, failure: failure)
+            try MapCommand.write(MapGeoJSON.document(for: MapCommand.drawing(recorder, session)), to: path,
+                                 option: "--geojson", command: command, stopped: stopped)
         }
-        if let failure { throw failure }
-        return session.statistics.unreadable > 0 ? .dataError : .success
+        if let stopped { throw stopped }
+        return session.statistics.unreadable > 0 ? .badData : nil
     }
 
     /// The options every engine run takes (`watch`, `map`).
@@ -91,7 +88,7 @@ enum WatchCommand: Command {
 
     /// Parses the watch options shared by `watch` and `map`: the session's options, the
     /// catalog and the inputs.
-    static func setUp(_ args: ArgumentScanner, command: String) throws(CommandFailure) -> (WatchOptions, LandmarkCatalog, [FixInput]) {
+    static func setUp(_ args: ArgumentScanner, command: String) throws(CommandFailure) -> (WatchOptions, LandmarkCatalog, [InputSource]) {
         var options = WatchOptions()
         let radius = try args.length("radius", default: .fiveMiles)
         options.engine.radius = radius.meters
@@ -123,19 +120,26 @@ enum WatchCommand: Command {
         options.apnsDirectory = args.value("apns-dir")
         options.flushEachEvent = standardOutputIsInteractive()
 
-        let catalog = try args.catalog()
+        let catalog = try args.catalog(command: command)
         if let path = args.value("profiles") {
             do {
                 options.engine.profiles = try DeviceProfiles.load(path: path)
             } catch {
-                throw CommandFailure(status: error.isMissingFile ? .noInput : .dataError, message: "\(command): --profiles \(error.description)")
+                throw CommandFailure(error, context: "\(command): --profiles ")
             }
         }
-        let inputs: [FixInput] = args.positionals.isEmpty
-            ? [.standardInput]
-            : args.positionals.map { $0 == "-" ? .standardInput : .file($0) }
-
+        let inputs: [InputSource] = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
         return (options, catalog, inputs)
+    }
+
+    /// The session's error with the option it concerns.
+    static func failure(_ error: WatchError, command: String) -> CommandFailure {
+        switch error.origin {
+        case .favorites: return CommandFailure(error, context: "\(command): \(error.kind == .usage ? "--favorites" : "--profiles"): ")
+        case .apnsDirectory: return CommandFailure(error, context: "\(command): --apns-dir: ")
+        case .input, .output: return CommandFailure(error, context: "\(command): ")
+        case .record(let issue): return CommandFailure(error.kind, TerminalText.safe(issue.description) + " (stopped: --strict)")
+        }
     }
 
     /// Pipes and terminals get each notification at once; files and /dev/null get big writes.
