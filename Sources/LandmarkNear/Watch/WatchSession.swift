@@ -22,6 +22,10 @@ public final class WatchSession {
     private var events: [ProximityEvent] = []
     /// Told of every fix after the engine decided it, with the events it caused (in engine
     /// order, whatever `--events` prints). `map` and `watch --geojson` draw the run from it.
+    ///
+    ///     session.fixObserver = { fix, disposition, events in
+    ///         if disposition == .used { track.append(fix.coordinate) }
+    ///     }
     public var fixObserver: ((Fix, FixDisposition, [ProximityEvent]) -> Void)?
 
     /// Catalog indices of every device's favourites (the landmarks the engine watches).
