@@ -96,6 +96,7 @@ COUNTS = r"""(() => {
   return {
     tracks: q('#tracks path.track'),
     trackPathLengths: Array.from(document.querySelectorAll('#tracks path.track')).map(p => p.getTotalLength()),
+    trackParts: Array.from(document.querySelectorAll('#tracks path.track')).map(p => (p.getAttribute('d').match(/M/g) || []).length),
     circles: q('#circles path.circle'),
     circleBoxes: Array.from(document.querySelectorAll('#circles path.circle')).map(p => { const b = p.getBoundingClientRect(); return [b.width, b.height]; }),
     landmarks: q('#landmarks g.landmark'),

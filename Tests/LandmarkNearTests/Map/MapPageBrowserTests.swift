@@ -74,6 +74,10 @@ import Testing
         let report = try Self.check(directory.appendingPathComponent("road-trip.html"), screenshot: "road-trip-quick-start")
         Self.expectClean(report)
         #expect(report["title"]?.stringValue == "road-trip.nmea — LandmarkNear map")
+        #expect(report["tracks"]?.integer == 1)
+        #expect(report["trackParts"]?.arrayValue?.compactMap(\.integer) == [2], "both drives, drawn apart")
+        #expect(report["circles"]?.integer == 3)
+        #expect(report["markersNotified"]?.integer == 2)
         #expect(report["landmarkNames"]?.arrayValue?.compactMap(\.stringValue) == ["Turtle Rock", "Chilkoot Trail", "St. Mary Lake"])
         #expect(report["notificationTexts"]?.arrayValue?.compactMap(\.stringValue) == ["Turtle Rock — default", "St. Mary Lake — default"])
         #expect(report["summary"]?.stringValue?.hasPrefix("500 fixes of 1 device · 2 notifications") == true)
@@ -86,15 +90,13 @@ import Testing
     @Test func aLargeRunOpensThinnedAndSaysSo() throws {
         let directory = try makeTemporaryDirectory("map-page")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var rng = IndexTestSupport.SeededGenerator(seed: 100_000)
+        // Five cars wiggling eastwards past Turtle Rock, 20,000 fixes each (about 2 m apart).
         var text = ""
         text.reserveCapacity(100_000 * 80)
         for d in 0..<5 {
-            var lat = 33.9 + Double(d) * 0.02, lon = -116.35, heading = 0.3
             for i in 0..<20_000 {
-                heading += Double.random(in: -0.2...0.2, using: &rng)
-                lat += cos(heading) * 0.00005
-                lon += sin(heading) * 0.00005
+                let lon = -116.4 + Double(i) * 0.000025
+                let lat = 34.011286 + Double(d - 2) * 0.02 + 0.004 * sin(Double(i) / 300)
                 text += "{\"device\":\"car-\(d)\",\"lat\":\(lat),\"lon\":\(lon),\"time\":\(1_777_636_800 + i)}\n"
             }
         }
@@ -103,13 +105,25 @@ import Testing
         #expect(drawn.status == 0, "\(drawn.stderr)")
         let geojson = try String(contentsOf: directory.appendingPathComponent("big.geojson"), encoding: .utf8)
         #expect(GeoJSONCheck.problems(in: geojson) == [])
-        let tracks = try MapCommandTests.Features(geojson).kind("track")
+        let features = try MapCommandTests.Features(geojson)
+        let tracks = features.kind("track")
+        // Every fix that caused an event is still on its thinned track.
+        let events = features.kind("event")
+        #expect(events.filter { $0["properties"]?["notified"]?.boolValue == true }.count == 5)
+        #expect(events.filter { $0["properties"]?["event"]?.stringValue == "exit" }.count == 5)
+        for event in events {
+            let device = event["properties"]?["device"]?.stringValue
+            let point = event["geometry"]?["coordinates"]
+            let line = tracks.first { $0["properties"]?["device"]?.stringValue == device }?["geometry"]?["coordinates"]?.arrayValue ?? []
+            #expect(line.contains { $0 == point }, "\(device ?? "?"): the event's fix was thinned away")
+        }
         let drawnFixes = tracks.compactMap { $0["properties"]?["drawnFixes"]?.integer }.reduce(0, +)
         #expect(drawnFixes <= 60_000 && drawnFixes > 1_000)
         #expect(tracks.allSatisfy { $0["properties"]?["thinningToleranceMeters"]?.doubleValue != nil })
         let report = try Self.check(directory.appendingPathComponent("big.html"), screenshot: "large-run")
         Self.expectClean(report)
         #expect(report["tracks"]?.integer == 5)
+        #expect(report["markersNotified"]?.integer == 5 && report["markersExit"]?.integer == 5)
         #expect(report["thinning"]?.stringValue?.hasPrefix("Tracks thinned for drawing: \(drawnFixes.formatted()) of 100,000 fixes drawn") == true,
                 "\(report["thinning"]?.stringValue ?? "")")
     }
