@@ -228,6 +228,18 @@ async def interactions(tools, width, height):
     result["zoomOutButton"] = scale_of(await tools.evaluate(transform)) < scale_of(after_drag)
     await tools.evaluate("document.getElementById('zoom-fit').click()")
     result["fitRestores"] = await tools.evaluate(transform) == before
+    # Arrow keys pan; a double-click zooms in about the pointer.
+    await tools.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": "ArrowLeft", "code": "ArrowLeft", "windowsVirtualKeyCode": 37})
+    await tools.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "ArrowLeft", "code": "ArrowLeft", "windowsVirtualKeyCode": 37})
+    await asyncio.sleep(0.15)
+    result["arrowKeyPans"] = await tools.evaluate(transform) != before
+    await tools.evaluate("document.getElementById('zoom-fit').click()")
+    for count in (1, 2):
+        await tools.mouse("mousePressed", cx, cy, button="left", buttons=1, clickCount=count)
+        await tools.mouse("mouseReleased", cx, cy, button="left", buttons=0, clickCount=count)
+    await asyncio.sleep(0.15)
+    result["doubleClickZooms"] = scale_of(await tools.evaluate(transform)) > scale_of(before) * 1.9
+    await tools.evaluate("document.getElementById('zoom-fit').click()")
     # A notification link centres its marker and marks both.
     linked = await tools.evaluate("""(() => { const a = document.querySelector('#notifications a'); if (!a) return null;
         a.click(); const m = document.querySelector(a.getAttribute('href'));

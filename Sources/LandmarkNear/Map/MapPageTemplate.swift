@@ -101,9 +101,9 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
       <g id="scale"></g>
     </svg>
     <div id="controls">
-      <button type="button" id="zoom-in" title="Zoom in" aria-label="Zoom in">+</button>
-      <button type="button" id="zoom-out" title="Zoom out" aria-label="Zoom out">&#8722;</button>
-      <button type="button" id="zoom-fit" title="Show the whole run" aria-label="Show the whole run">Fit</button>
+      <button type="button" id="zoom-in" title="Zoom in (wheel, double-click, +)" aria-label="Zoom in">+</button>
+      <button type="button" id="zoom-out" title="Zoom out (wheel, shift+double-click, -)" aria-label="Zoom out">&#8722;</button>
+      <button type="button" id="zoom-fit" title="Show the whole run (0); drag or arrow keys pan" aria-label="Show the whole run">Fit</button>
     </div>
     <div id="tooltip" hidden></div>
   </div>
@@ -480,13 +480,20 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
     var delta = event.deltaMode === 1 ? event.deltaY * 33 : event.deltaY;
     zoomAt(Math.exp(-delta * 0.002), event.clientX - r.left, event.clientY - r.top);
   }, { passive: false });
+  svg.addEventListener('dblclick', function (event) {
+    var r = svg.getBoundingClientRect();
+    zoomAt(event.shiftKey ? 0.5 : 2, event.clientX - r.left, event.clientY - r.top);
+  });
   document.getElementById('zoom-in').addEventListener('click', function () { zoomAt(2, size.w / 2, size.h / 2); });
   document.getElementById('zoom-out').addEventListener('click', function () { zoomAt(0.5, size.w / 2, size.h / 2); });
   document.getElementById('zoom-fit').addEventListener('click', fit);
   document.addEventListener('keydown', function (event) {
     if (event.target && event.target.tagName === 'A') { return; }
+    var pan = { ArrowLeft: [80, 0], ArrowRight: [-80, 0], ArrowUp: [0, 80], ArrowDown: [0, -80] }[event.key];
     if (event.key === '+' || event.key === '=') { zoomAt(2, size.w / 2, size.h / 2); }
     else if (event.key === '-') { zoomAt(0.5, size.w / 2, size.h / 2); }
+    else if (event.key === '0') { fit(); }
+    else if (pan) { event.preventDefault(); view.tx += pan[0]; view.ty += pan[1]; schedule(); }
   });
   window.addEventListener('resize', function () { measure(); schedule(); });
   window.addEventListener('beforeprint', fit);

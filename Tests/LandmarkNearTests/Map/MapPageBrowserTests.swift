@@ -29,7 +29,7 @@ import Testing
         }
         #expect(report["images"]?.integer == 0)
         let interaction = report["interaction"]
-        for key in ["wheelZoomed", "dragPanned", "zoomOutButton", "fitRestores", "printHidesControls"] {
+        for key in ["wheelZoomed", "dragPanned", "zoomOutButton", "fitRestores", "arrowKeyPans", "doubleClickZooms", "printHidesControls"] {
             #expect(interaction?[key]?.boolValue == true, "\(key)")
         }
         #expect((interaction?["printPDFBytes"]?.integer ?? 0) > 10_000)
