@@ -88,7 +88,7 @@ enum MapCommand: Command {
             let title = args.positionals.isEmpty ? "stdin" : args.positionals.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")
             try write(MapPage.html(for: drawing, title: title), to: htmlPath, option: "--out", command: command, stopped: stopped)
         }
-        var note = "\(command): drew \(drawing.drawnPointCount) of \(drawing.fixCount) used fixes"
+        var note = "\(command): drew \(drawing.drawnPointCount) of \(drawing.fixCount) used fix\(drawing.fixCount == 1 ? "" : "es")"
         if let tolerance = drawing.thinningTolerance {
             note += " (thinned within \(tolerance == tolerance.rounded() ? String(Int(tolerance)) : String(tolerance)) m)"
         }
