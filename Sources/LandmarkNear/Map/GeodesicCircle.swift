@@ -16,8 +16,11 @@ public struct GeodesicCircle: Sendable {
     /// 1 when the circle contains the North Pole, -1 the South Pole, 0 neither.
     public let enclosedPole: Int
     /// Closed counterclockwise exterior rings, none crossing ±180°: one for a Polygon, more for
-    /// a MultiPolygon.
+    /// a MultiPolygon. Empty when the circle contains both poles (a radius beyond about
+    /// 10,000 km): the area is then the world less a cap around the antipode, which is not drawn.
     public let polygons: [[Coordinate]]
+    /// The circle contains both poles.
+    public let coversBothPoles: Bool
 
     /// - Parameter vertices: azimuth steps around the centre (at least 64); edges that sweep
     ///   more than 4° of longitude are subdivided further (near the poles).
@@ -54,6 +57,12 @@ public struct GeodesicCircle: Sendable {
         let pole = abs(winding) > 180 ? (winding > 0 ? 1 : -1) : 0
         ring = points.map(\.coordinate)
         enclosedPole = pole
+        coversBothPoles = geodesic.distance(from: center, to: Coordinate(latitude: 90, longitude: 0)) <= radius
+            && geodesic.distance(from: center, to: Coordinate(latitude: -90, longitude: 0)) <= radius
+        guard !coversBothPoles else {
+            polygons = []
+            return
+        }
 
         // Where the ring crosses ±180°: after vertex i, at latitude found by bisection on the
         // azimuth, so the crossing point is on the circle too.

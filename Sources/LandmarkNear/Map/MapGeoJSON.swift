@@ -15,7 +15,8 @@ package enum MapGeoJSON {
             var properties = landmarkProperties(kind: "radius", favorite)
             properties += ",\"enclosesPole\":" + (favorite.circle.enclosedPole == 0 ? "null" : favorite.circle.enclosedPole > 0 ? "\"north\"" : "\"south\"")
             let polygons = favorite.circle.polygons
-            let geometry = polygons.count == 1
+            // A circle holding both poles is the world less a cap: left unlocated (RFC 7946 §3.2).
+            let geometry = polygons.isEmpty ? "null" : polygons.count == 1
                 ? "{\"type\":\"Polygon\",\"coordinates\":[" + positions(polygons[0]) + "]}"
                 : "{\"type\":\"MultiPolygon\",\"coordinates\":[" + polygons.map { "[" + positions($0) + "]" }.joined(separator: ",") + "]}"
             features.append(feature(properties, geometry))

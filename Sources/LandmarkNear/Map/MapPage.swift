@@ -48,7 +48,7 @@ package enum MapPage {
             out += ",\"lon\":" + JSONWriter.number(favorite.landmark.coordinate.longitude)
             out += ",\"lat\":" + JSONWriter.number(favorite.landmark.coordinate.latitude)
             out += ",\"radiusMeters\":" + JSONWriter.number(favorite.radius)
-            out += ",\"pole\":\(favorite.circle.enclosedPole),\"ring\":" + flat(favorite.circle.ring) + "}"
+            out += ",\"pole\":\(favorite.circle.enclosedPole),\"ring\":" + flat(favorite.circle.coversBothPoles ? [] : favorite.circle.ring) + "}"
         }
         out += "],\n\"events\":["
         for (i, event) in drawing.events.enumerated() {

@@ -273,6 +273,7 @@ aside li { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
       var edge = (mercatorY(f.pole > 0 ? 90 : -90) - originY) * unit;
       p.push(p[p.length - 2], edge, p[0], edge);
     }
+    if (p.length === 0) { return; }   // a circle holding both poles is not drawn
     var circle = el('path', { 'class': 'circle', d: pathData(p, true), 'data-landmark': String(f.id) }, document.getElementById('circles'));
     el('title', {}, circle).textContent = f.name + ' — radius ' + metres(f.radiusMeters);
   });

@@ -74,6 +74,17 @@ import Testing
         }
     }
 
+    @Test func aCircleHoldingBothPolesIsLeftUnlocated() throws {
+        let circle = GeodesicCircle(center: Coordinate(latitude: 10, longitude: 20), radius: 15_000_000)
+        #expect(circle.coversBothPoles && circle.polygons.isEmpty)
+        #expect(!GeodesicCircle(center: Coordinate(latitude: 10, longitude: 20), radius: 9_000_000).coversBothPoles)
+        let catalog = try LandmarkCatalog([Landmark(id: 1, name: "Everywhere", coordinate: circle.center, isFavorite: true)])
+        let drawing = MapDrawing(recorder: RunRecorder(), catalog: catalog, favoriteIndices: [0], radius: { _ in 15_000_000 })
+        let text = MapGeoJSON.document(for: drawing)
+        #expect(GeoJSONCheck.problems(in: text) == [])
+        #expect(try JSONParser.parse(text)["features"]?.arrayValue?.first?["geometry"]?.isNull == true)
+    }
+
     @Test(arguments: cases) func asGeoJSONItIsValid(_ c: Case) throws {
         let catalog = try LandmarkCatalog([Landmark(id: 1, name: "Here", coordinate: Coordinate(latitude: c.latitude, longitude: c.longitude), isFavorite: true)])
         let drawing = MapDrawing(recorder: RunRecorder(), catalog: catalog, favoriteIndices: [0], radius: { _ in c.radius })

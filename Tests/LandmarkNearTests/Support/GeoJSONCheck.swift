@@ -24,6 +24,7 @@ enum GeoJSONCheck {
             guard let properties = feature["properties"], properties.objectValue != nil || properties.isNull else {
                 problems.append("\(at): properties is neither an object nor null"); continue
             }
+            if feature["geometry"]?.isNull == true { continue }   // an unlocated feature (§3.2)
             guard let geometry = feature["geometry"], let type = geometry["type"]?.stringValue,
                   let coordinates = geometry["coordinates"] else {
                 problems.append("\(at): no geometry with type and coordinates"); continue
