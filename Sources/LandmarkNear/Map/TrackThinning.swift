@@ -28,6 +28,12 @@ enum TrackThinning {
                 let d = offset(of: points[i], from: points[first], to: points[last])
                 if d > distance { distance = d; farthest = i }
             }
+            // All on the chord (a parked device's repeated fixes): none matters, and splitting
+            // one point at a time would take quadratic time.
+            if distance <= 0 {
+                for i in (first + 1)..<last { result[i] = 0 }
+                continue
+            }
             let value = min(distance, parent)
             result[farthest] = value
             if farthest > first + 1 { stack.append((first, farthest, value)) }

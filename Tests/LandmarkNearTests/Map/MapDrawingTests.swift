@@ -65,6 +65,16 @@ import Testing
         }
     }
 
+    @Test func aParkedDeviceIsThinnedToItsEndsAtOnce() {
+        let recorder = RunRecorder()
+        for i in 0..<200_000 {
+            recorder.record(Fix(device: "parked", coordinate: c(34, -116), time: Timestamp(seconds: Int64(i))), .used, [])
+        }
+        let drawing = MapDrawing(recorder: recorder, catalog: .embedded, favoriteIndices: [], radius: { _ in 1 })
+        #expect(drawing.tracks[0].points.count == 2)
+        #expect(drawing.thinningTolerance == TrackThinning.ladder[0])
+    }
+
     @Test func smallRunsAreDrawnWhole() {
         let recorder = recorder(fixes: 5_000, devices: 2)
         let drawing = MapDrawing(recorder: recorder, catalog: .embedded, favoriteIndices: [0, 2, 3], radius: { _ in 8046.72 })
