@@ -30,9 +30,16 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // SQLite: the --state database (Debian: libsqlite3-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CSQLite"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(

@@ -24,10 +24,18 @@ public final class ProximityEngine {
     private let favoriteIndex: LandmarkIndex
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     private let favoriteSets: [[Bool]?]
-    private let profileSlots: [String: (set: Int32, prefersNotifications: Bool)]
+    private let profileSlots: [String: (set: UInt16, prefersNotifications: Bool)]
+    /// Favourite position of each catalog landmark id, for snapshots.
+    private let favoritePositionOfID: [Int: Int32]
 
     private var deviceSlots: [String: Int32] = [:]
     private var devices: [DeviceState] = []
+
+    /// Whether changed devices are collected for `takeChanges()` (on with `--state`).
+    public var tracksChanges = false
+    private var changed: [(device: String, slot: Int32)] = []
+    /// The device's fix number of the latest fix processed (1 for its first fix).
+    public private(set) var lastFixNumber = 0
 
     private let slack: Double
     private let enterSurelyBeyond: Double
@@ -61,7 +69,12 @@ public final class ProximityEngine {
         favoriteIndex = LandmarkIndex(coordinates: favorites.map { catalog[$0].coordinate })
 
         var positionOfCatalogIndex: [Int: Int] = [:]
-        for (position, index) in favorites.enumerated() { positionOfCatalogIndex[index] = position }
+        var positionOfID: [Int: Int32] = [:]
+        for (position, index) in favorites.enumerated() {
+            positionOfCatalogIndex[index] = position
+            positionOfID[catalog[index].id] = Int32(position)
+        }
+        favoritePositionOfID = positionOfID
         func membership(_ indices: [Int]) -> [Bool]? {
             if Set(indices).count == favorites.count { return nil }
             var member = [Bool](repeating: false, count: favorites.count)
@@ -69,11 +82,20 @@ public final class ProximityEngine {
             return member
         }
         var sets: [[Bool]?] = [membership(defaultIndices)]
-        var slots: [String: (Int32, Bool)] = [:]
+        var slots: [String: (UInt16, Bool)] = [:]
+        // Profiles with the same favourites share one set (a device keeps a 16-bit set number).
+        var setOfIndices: [[Int]: UInt16] = [:]
         for (device, profile) in configuration.profiles.byDevice {
             if let indices = profileIndexSets[device] {
-                sets.append(membership(indices))
-                slots[device] = (Int32(sets.count - 1), profile.prefersNotifications)
+                let key = Array(Set(indices)).sorted()
+                if setOfIndices[key] == nil {
+                    guard sets.count < Int(UInt16.max) else {
+                        throw EngineConfigurationError("the profiles name more than \(UInt16.max - 1) different favourite sets", isInProfiles: true)
+                    }
+                    sets.append(membership(key))
+                    setOfIndices[key] = UInt16(sets.count - 1)
+                }
+                slots[device] = (setOfIndices[key]!, profile.prefersNotifications)
             } else {
                 slots[device] = (0, profile.prefersNotifications)
             }
@@ -98,6 +120,9 @@ public final class ProximityEngine {
     public func process(_ fix: Fix, into events: inout [ProximityEvent]) -> FixDisposition {
         guard fix.coordinate.isValid else { return .dropped(.invalid) }
         let slot = deviceSlot(for: fix.device)
+        devices[slot].fixCount &+= 1
+        lastFixNumber = Int(devices[slot].fixCount)
+        if tracksChanges, devices[slot].markChanged(favorites: false) { changed.append((fix.device, Int32(slot))) }
         if let accuracy = fix.accuracy, accuracy > configuration.maxAccuracy {
             return .dropped(.accuracy)
         }
@@ -115,35 +140,45 @@ public final class ProximityEngine {
         let firstEvent = events.count
         let radius = configuration.radius
         let exitDistance = radius + configuration.hysteresis
+        var favoritesChanged = false
 
         // Exits: every inside favourite is checked, cached or not.
-        var i = 0
-        while i < devices[slot].inside.count {
-            let favorite = Int(devices[slot].inside[i])
+        for position in 0..<devices[slot].entryCount {
+            let entry = devices[slot][entry: position]
+            guard entry.isInside else { continue }
+            let favorite = Int(entry.favorite)
             if point.squaredChord(to: favoriteVectors[favorite]) > staySurelyWithin {
                 let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[favorites[favorite]].coordinate)
                 if distance > exitDistance {
-                    devices[slot].inside.remove(at: i)
+                    devices[slot][entry: position].isInside = false
+                    favoritesChanged = true
                     events.append(ProximityEvent(kind: .exit, landmarkIndex: favorites[favorite], distance: distance))
-                    continue
                 }
             }
-            i += 1
         }
 
         // Enters, among the cached candidates.
         if !cacheHolds {
             refreshCandidates(slot: slot, around: fix.coordinate)
+        } else if favoritesChanged {
+            devices[slot].compact()
         }
-        for candidate in devices[slot].candidates {
-            if point.squaredChord(to: favoriteVectors[Int(candidate)]) > enterSurelyBeyond { continue }
-            if devices[slot].inside.contains(candidate) { continue }
-            let landmarkIndex = favorites[Int(candidate)]
+        var position = 0
+        while position < devices[slot].entryCount {
+            let entry = devices[slot][entry: position]
+            position += 1
+            guard entry.isCandidate, !entry.isInside,
+                  point.squaredChord(to: favoriteVectors[Int(entry.favorite)]) <= enterSurelyBeyond else { continue }
+            let landmarkIndex = favorites[Int(entry.favorite)]
             let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[landmarkIndex].coordinate)
             guard distance <= radius else { continue }
-            devices[slot].inside.append(candidate)
+            devices[slot][entry: position - 1].isInside = true
+            favoritesChanged = true
             events.append(ProximityEvent(kind: .enter, landmarkIndex: landmarkIndex, distance: distance,
-                                         suppression: suppression(slot: slot, favorite: candidate, time: fix.time)))
+                                         suppression: suppression(slot: slot, favorite: entry.favorite, time: fix.time)))
+        }
+        if favoritesChanged, tracksChanges, devices[slot].markChanged(favorites: true) {
+            changed.append((fix.device, Int32(slot)))
         }
         if events.count - firstEvent > 1 {
             events[firstEvent...].sort { ($0.distance, $0.landmarkIndex) < ($1.distance, $1.landmarkIndex) }
@@ -173,9 +208,7 @@ public final class ProximityEngine {
         for neighbor in found where membership?[neighbor.index] ?? true {
             candidates.append(Int32(neighbor.index))
         }
-        devices[slot].candidates = candidates
-        devices[slot].cacheCenter = coordinate
-        devices[slot].cacheCenterCosine = cos(coordinate.latitude * .pi / 180)
+        devices[slot].setCandidates(candidates, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
     }
 
     private func deviceSlot(for device: String) -> Int {
@@ -196,11 +229,78 @@ public final class ProximityEngine {
         while true {
             let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
             if let hit = nearest.first(where: { membership?[$0.index] ?? true }) {
-                let inside = slot.map { devices[$0].inside.contains(Int32(hit.index)) } ?? false
+                let inside = slot.map { slot in
+                    devices[slot].position(of: Int32(hit.index)).map { devices[slot][entry: $0].isInside } ?? false
+                } ?? false
                 return (favorites[hit.index], hit.distance, inside)
             }
             if nearest.count < limit { return nil }
             limit *= 4
         }
+    }
+
+    // MARK: snapshots (--state, reloads)
+
+    /// The devices changed since the last call (every fix changes its device's counter), and
+    /// forgets that they changed. Only collected while `tracksChanges` is on.
+    public func takeChanges() -> [DeviceSnapshot] {
+        defer { changed.removeAll(keepingCapacity: true) }
+        return changed.map { device, slot in
+            var snapshot = snapshot(device: device, slot: Int(slot))
+            snapshot.favoritesChanged = devices[Int(slot)].favoritesChanged
+            devices[Int(slot)].clearChanged()
+            return snapshot
+        }
+    }
+
+    /// Every device's state, in no particular order.
+    public func snapshots() -> [DeviceSnapshot] {
+        deviceSlots.map { snapshot(device: $0.key, slot: Int($0.value)) }
+    }
+
+    private func snapshot(device: String, slot: Int) -> DeviceSnapshot {
+        let state = devices[slot]
+        var favoritesOut: [FavoriteSnapshot] = []
+        for position in 0..<state.entryCount {
+            let entry = state[entry: position]
+            guard entry.isInside || entry.isNotified else { continue }
+            favoritesOut.append(FavoriteSnapshot(landmarkID: catalog[favorites[Int(entry.favorite)]].id,
+                                                 isInside: entry.isInside, isNotified: entry.isNotified,
+                                                 notifiedTime: entry.notifiedTime))
+        }
+        return DeviceSnapshot(device: device, latestTime: state.latestTime, fixCount: Int(state.fixCount),
+                              favorites: favoritesOut)
+    }
+
+    /// Takes over a device's saved state (replacing what the engine has for it). Landmarks that
+    /// are not (or no longer) among the device's favourites are forgotten; returns false when
+    /// something was, and then counts the device as changed.
+    @discardableResult
+    public func restore(_ snapshot: DeviceSnapshot) -> Bool {
+        let slot = deviceSlot(for: snapshot.device)
+        let profile = profileSlots[snapshot.device]
+        var state = DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true)
+        state.latestTime = snapshot.latestTime
+        state.fixCount = UInt32(clamping: snapshot.fixCount)
+        let membership = favoriteSets[Int(state.favoriteSet)]
+        var complete = true
+        for favorite in snapshot.favorites {
+            guard let position = favoritePositionOfID[favorite.landmarkID], membership?[Int(position)] ?? true else {
+                complete = false
+                continue
+            }
+            let entry = state.positionCreating(position)
+            state[entry: entry].isInside = favorite.isInside
+            if favorite.isNotified {
+                state[entry: entry].isNotified = true
+                state[entry: entry].notifiedTime = favorite.notifiedTime
+            }
+        }
+        state.compact()
+        devices[slot] = state
+        if !complete, tracksChanges, devices[slot].markChanged(favorites: true) {
+            changed.append((snapshot.device, Int32(slot)))
+        }
+        return complete
     }
 }
