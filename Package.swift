@@ -37,9 +37,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // signalfd(2) from the C library (no package to install).
+        .systemLibrary(name: "CSignalFD", path: "Sources/CSignalFD"),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CSQLite"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CSQLite", "CSignalFD"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(

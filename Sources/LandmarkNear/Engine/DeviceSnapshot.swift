@@ -9,7 +9,7 @@ public struct DeviceSnapshot: Sendable, Equatable {
     public var device: String
     /// The latest used timed fix.
     public var latestTime: Timestamp?
-    /// Fixes of the device seen so far (names the `.apns` files of untimed fixes).
+    /// Used fixes of the device so far (names the `.apns` files of untimed fixes).
     public var fixCount: Int
     /// The favourites the device is inside or was notified about.
     public var favorites: [FavoriteSnapshot]

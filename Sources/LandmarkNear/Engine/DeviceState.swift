@@ -5,7 +5,7 @@ struct DeviceState {
     /// The latest used timed fix; `latestNanoseconds < 0` means none yet.
     private var latestSeconds: Int64 = 0
     private var latestNanoseconds: Int32 = -1
-    /// Fixes of this device seen so far (used or not): names `.apns` files of untimed fixes.
+    /// Used fixes of this device so far: names the `.apns` files of untimed fixes.
     var fixCount: UInt32 = 0
     /// Candidate cache centre, rounded to Float (the cache test keeps a margin for it);
     /// NaN latitude means no cache.

@@ -34,7 +34,8 @@ public final class ProximityEngine {
     /// Whether changed devices are collected for `takeChanges()` (on with `--state`).
     public var tracksChanges = false
     private var changed: [(device: String, slot: Int32)] = []
-    /// The device's fix number of the latest fix processed (1 for its first fix).
+    /// The device's number of the latest used fix (1 for its first): names `.apns` files of
+    /// untimed fixes.
     public private(set) var lastFixNumber = 0
 
     private let slack: Double
@@ -120,19 +121,19 @@ public final class ProximityEngine {
     public func process(_ fix: Fix, into events: inout [ProximityEvent]) -> FixDisposition {
         guard fix.coordinate.isValid else { return .dropped(.invalid) }
         let slot = deviceSlot(for: fix.device)
-        devices[slot].fixCount &+= 1
-        lastFixNumber = Int(devices[slot].fixCount)
-        if tracksChanges, devices[slot].markChanged(favorites: false) { changed.append((fix.device, Int32(slot))) }
         if let accuracy = fix.accuracy, accuracy > configuration.maxAccuracy {
             return .dropped(.accuracy)
         }
-        guard !favorites.isEmpty else {
-            return devices[slot].admit(time: fix.time, at: fix.coordinate, slack: slack) == .stale ? .dropped(.stale) : .used
-        }
+        let admission = devices[slot].admit(time: fix.time, at: fix.coordinate, slack: slack)
+        if admission == .stale { return .dropped(.stale) }
+        // Used fixes only: a rerun of a timed input (its old fixes now stale) counts the same.
+        devices[slot].fixCount &+= 1
+        lastFixNumber = Int(devices[slot].fixCount)
+        if tracksChanges, devices[slot].markChanged(favorites: false) { changed.append((fix.device, Int32(slot))) }
+        guard !favorites.isEmpty else { return .used }
         let cacheHolds: Bool
-        switch devices[slot].admit(time: fix.time, at: fix.coordinate, slack: slack) {
-        case .stale: return .dropped(.stale)
-        case .idle: return .used
+        switch admission {
+        case .stale, .idle: return .used
         case .active(let holds): cacheHolds = holds
         }
 

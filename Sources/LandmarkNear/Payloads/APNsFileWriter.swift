@@ -22,8 +22,11 @@ public struct APNsFileWriter: Sendable {
     public let directory: String
     /// Whether each file is fsynced before it is renamed into place.
     public let synchronizes: Bool
+    /// Temporary files of an earlier, killed run that opening the directory removed.
+    public let removedLeftovers: Int
 
-    /// Creates the directory (and its parents) when it is missing.
+    /// Creates the directory (and its parents) when it is missing, and removes the temporary
+    /// files (`.NAME.apns.tmp-HEX`) a killed run left there (SPEC 5).
     public init(directory: String, synchronizes: Bool = true) throws(APNsWriteError) {
         self.synchronizes = synchronizes
         let trimmed = directory.isEmpty ? "." : directory
@@ -36,6 +39,23 @@ public struct APNsFileWriter: Sendable {
             try APNsFileWriter.makeDirectories(trimmed)
         }
         self.directory = trimmed
+        removedLeftovers = APNsFileWriter.removeLeftovers(in: trimmed)
+    }
+
+    /// Whether `name` is one of this writer's temporary files.
+    static func isTemporaryName(_ name: String) -> Bool {
+        guard name.hasPrefix("."), let marker = name.range(of: "." + APNsFileName.fileExtension + ".tmp-") else { return false }
+        let suffix = name[marker.upperBound...]
+        return !suffix.isEmpty && suffix.allSatisfy(\.isHexDigit)
+    }
+
+    private static func removeLeftovers(in directory: String) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+        var removed = 0
+        for name in names where isTemporaryName(name) {
+            if unlink(directory + "/" + name) == 0 { removed += 1 }
+        }
+        return removed
     }
 
     /// Writes `payload` under `APNsFileName.make(...)` and returns the file's path.

@@ -14,7 +14,7 @@ enum StateSchema {
             latest_seconds INTEGER,              -- latest used timed fix (NULL: none yet)
             latest_nanos INTEGER,
             latest_time TEXT,                    -- the same, RFC 3339 UTC
-            fix_count INTEGER NOT NULL           -- fixes seen (names .apns files of untimed fixes)
+            fix_count INTEGER NOT NULL           -- used fixes (names .apns files of untimed fixes)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS device_landmarks (
             device TEXT NOT NULL,
@@ -33,7 +33,7 @@ enum StateSchema {
             landmark_index INTEGER NOT NULL,     -- landmarkIndex of the payload
             landmark_name TEXT NOT NULL,
             fix_time TEXT,                       -- RFC 3339 UTC; NULL for an untimed fix
-            fix_number INTEGER NOT NULL,         -- the device's fix number
+            fix_number INTEGER NOT NULL,         -- the device's used-fix number
             latitude REAL NOT NULL,
             longitude REAL NOT NULL,
             distance_m REAL NOT NULL,

@@ -35,22 +35,39 @@ enum WatchCommand: Command {
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads (for simctl push)
+          --state FILE         keep device state and a notification log in FILE (SQLite,
+                               created when missing): a restart resumes where the last run
+                               stopped, and re-emits what a killed run had decided and not
+                               yet printed or written; one process per FILE
           --strict             stop at the first unreadable record (exit 65)
           --explain            tell on stderr, for each fix, why it did or did not notify
           -h, --help           show this help
 
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
-        At the end a summary line goes to stderr.
+        At the end a summary line goes to stderr. On a live input (pipe, terminal, socket)
+        each notification is flushed at once, whatever stdout is.
+        Signals: SIGINT/SIGTERM stop at a record boundary, flush, print the summary and exit
+        130/143; SIGHUP reads --landmarks and --profiles again, keeping every device's state
+        (a file that cannot be used is reported and the old one kept). A closed stdout
+        (| head -1) ends the run with status 0.
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input file does not exist; 74 I/O error.
+        64 usage error; 66 an input file does not exist; 74 I/O error; 75 the --state file
+        is in use by another process; 130 SIGINT; 143 SIGTERM.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
         let command = "landmark-near watch"
+        // First, before anything may start a thread: signals become data on a descriptor.
+        let signals: SignalInbox
+        do {
+            signals = try SignalInbox(signals: [SIGINT, SIGTERM, SIGHUP])
+        } catch {
+            throw CommandFailure(status: .ioError, message: "\(command): \(error.description)")
+        }
         let args = try ArgumentScanner(
             arguments, command: command,
             valued: ["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown", "max-accuracy",
-                     "events", "format", "apns-dir", "thread-id", "bundle-id"],
+                     "events", "format", "apns-dir", "thread-id", "bundle-id", "state"],
             flags: ["strict", "explain"])
         var options = WatchOptions()
         let radius = try args.length("radius", default: .fiveMiles)
@@ -81,6 +98,9 @@ enum WatchCommand: Command {
         options.strict = args.has("strict")
         options.explain = args.has("explain")
         options.apnsDirectory = args.value("apns-dir")
+        if options.apnsDirectory == "" { throw .usage("\(command): --apns-dir needs a directory name") }
+        options.landmarksPath = args.value("landmarks")
+        options.profilesPath = args.value("profiles")
         options.flushEachEvent = standardOutputIsInteractive()
 
         let catalog = try args.catalog()
@@ -95,28 +115,45 @@ enum WatchCommand: Command {
             ? [.standardInput]
             : args.positionals.map { $0 == "-" ? .standardInput : .file($0) }
 
+        var store: StateStore?
+        if let path = args.value("state") {
+            do {
+                store = try StateStore(path: path)
+            } catch {
+                let status: ExitStatus = error.kind == .locked ? .temporaryFailure : error.kind == .badData ? .dataError : .ioError
+                throw CommandFailure(status: status, message: "\(command): --state \(error.description)")
+            }
+        }
         let diagnostics = OutputWriter(descriptor: 2)
         let session: WatchSession
         do {
-            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
+            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
         } catch {
-            let status: ExitStatus = error.isIOError ? .ioError : error.isDataError ? .dataError : .usage
+            let status: ExitStatus = error.isLocked ? .temporaryFailure : error.isIOError ? .ioError : error.isDataError ? .dataError : .usage
             throw CommandFailure(status: status, message: "\(command): \(error.description)")
         }
         var failure: CommandFailure?
         do {
-            try session.run(inputs: inputs)
+            try session.run(inputs: inputs, signals: signals)
         } catch {
             switch error {
             case .missingInput(let message): failure = CommandFailure(status: .noInput, message: "\(command): \(message)")
             case .io(let message): failure = CommandFailure(status: .ioError, message: "\(command): \(message)")
             case .badRecord: failure = CommandFailure(status: .dataError, message: TerminalText.safe(error.description))
+            case .state(let stateError):
+                failure = CommandFailure(status: stateError.kind == .locked ? .temporaryFailure : .ioError,
+                                         message: "\(command): \(error.description)")
+            case .outputClosed: break
             }
         }
         if let failure, failure.status == .noInput { throw failure }
         Console.error("\(command): \(session.statistics.summary)")
         if let failure { throw failure }
-        return session.statistics.unreadable > 0 ? .dataError : .success
+        switch session.statistics.stoppedBy {
+        case .signal(let number)?: return number == SIGTERM ? .terminated : .interrupted
+        case .outputClosed?: return .success
+        case nil: return session.statistics.unreadable > 0 ? .dataError : .success
+        }
     }
 
     /// Pipes and terminals get each notification at once; files and /dev/null get big writes.

@@ -10,11 +10,20 @@ public struct FixInputError: Error, Sendable, Equatable, CustomStringConvertible
     public var reason: String
     /// True when the input file does not exist (exit status 66); false for other I/O errors (74).
     public var isMissingFile: Bool
+    /// True when an `InputPauseHandler` asked the reader to stop (not an error of the input).
+    public var isInterrupted = false
 
     public init(source: String, reason: String, isMissingFile: Bool = false) {
         self.source = source
         self.reason = reason
         self.isMissingFile = isMissingFile
+    }
+
+    /// Reading stopped because the pause handler said so (a signal, a closed output).
+    static func interrupted(source: String) -> FixInputError {
+        var error = FixInputError(source: source, reason: "reading stopped")
+        error.isInterrupted = true
+        return error
     }
 
     /// `<source>: <reason>`
