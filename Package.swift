@@ -37,11 +37,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // signalfd(2) from the C library (no package to install).
-        .systemLibrary(name: "CSignalFD", path: "Sources/CSignalFD"),
+        // signalfd(2) and syncfs(2) from the C library (nothing to install).
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CSQLite", "CSignalFD"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CSQLite", "CLinux"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(

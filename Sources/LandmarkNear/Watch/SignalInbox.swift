@@ -1,4 +1,4 @@
-import CSignalFD
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif

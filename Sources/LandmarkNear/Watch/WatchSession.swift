@@ -325,28 +325,32 @@ public final class WatchSession {
     /// Writes `.apns` files and stdout lines in order. `durable` (a store will mark them
     /// done): stdout is flushed and the directory synced before returning.
     private func emit(_ batch: [PendingOutput], durable: Bool) throws(WatchError) {
-        var wroteFiles = false
-        for item in batch {
-            switch item {
-            case .line(let line):
-                output.writeLine(line)
-            case .notification(let record):
-                if let apnsWriter {
-                    do {
-                        try apnsWriter.write(Array(record.payload.utf8), named: record.apnsFileName.isEmpty
-                            ? APNsFileName.make(device: record.device, landmarkID: record.landmarkID,
-                                                time: record.fixTime, fixNumber: record.fixNumber)
-                            : record.apnsFileName)
-                        statistics.apnsFilesWritten += 1
-                        wroteFiles = true
-                    } catch {
-                        throw .io("--apns-dir: \(error)")
-                    }
+        if let apnsWriter {
+            // Files first (one batch: about one fsync), then the lines that announce them.
+            var files: [(name: String, bytes: [UInt8])] = []
+            for case .notification(let record) in batch {
+                let name = record.apnsFileName.isEmpty
+                    ? APNsFileName.make(device: record.device, landmarkID: record.landmarkID,
+                                        time: record.fixTime, fixNumber: record.fixNumber)
+                    : record.apnsFileName
+                files.append((name, Array(record.payload.utf8)))
+            }
+            if !files.isEmpty {
+                do {
+                    try apnsWriter.write(batch: files)
+                } catch {
+                    throw .io("--apns-dir: \(error)")
                 }
-                output.writeLine(record.line)
+                statistics.apnsFilesWritten += files.count
+                if durable { apnsWriter.synchronizeDirectory() }
             }
         }
-        if durable && wroteFiles { apnsWriter?.synchronizeDirectory() }
+        for item in batch {
+            switch item {
+            case .line(let line): output.writeLine(line)
+            case .notification(let record): output.writeLine(record.line)
+            }
+        }
         if durable || currentInputIsLive || options.flushEachEvent || output.failure != nil {
             do {
                 try output.flush()
