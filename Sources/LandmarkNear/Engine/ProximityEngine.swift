@@ -56,7 +56,7 @@ public final class ProximityEngine {
             var indices: [Int] = []
             for id in ids {
                 guard let index = catalog.index(ofID: id) else {
-                    throw EngineConfigurationError("profile of device \(JSONWriter.quoted(device)): favourite id \(id) is not in the landmark catalog", isInProfiles: true)
+                    throw EngineConfigurationError("profile of device \(JSONWriter.quoted(device)): favourite id \(id) is not in the landmark catalog", kind: .badData)
                 }
                 indices.append(index)
             }
@@ -91,7 +91,7 @@ public final class ProximityEngine {
                 let key = Array(Set(indices)).sorted()
                 if setOfIndices[key] == nil {
                     guard sets.count < Int(UInt16.max) else {
-                        throw EngineConfigurationError("the profiles name more than \(UInt16.max - 1) different favourite sets", isInProfiles: true)
+                        throw EngineConfigurationError("the profiles name more than \(UInt16.max - 1) different favourite sets", kind: .badData)
                     }
                     sets.append(membership(key))
                     setOfIndices[key] = UInt16(sets.count - 1)
@@ -222,7 +222,7 @@ public final class ProximityEngine {
 
     /// For `--explain`: the device's nearest favourite to `coordinate`, and whether the
     /// device is inside it.
-    public func nearestFavorite(of device: String, to coordinate: Coordinate) -> (landmarkIndex: Int, distance: Double, isInside: Bool)? {
+    func nearestFavorite(of device: String, to coordinate: Coordinate) -> (landmarkIndex: Int, distance: Double, isInside: Bool)? {
         guard !favorites.isEmpty, coordinate.isValid else { return nil }
         let slot = deviceSlots[device].map(Int.init)
         let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[device]?.set ?? 0)]

@@ -46,7 +46,7 @@ final class SQLiteDatabase {
     func error(_ status: Int32, _ reason: String) -> StateError {
         switch status & 0xFF {
         case SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_FORMAT: return StateError(.badData, path: path, reason: reason)
-        case SQLITE_BUSY, SQLITE_LOCKED: return StateError(.locked, path: path, reason: reason)
+        case SQLITE_BUSY, SQLITE_LOCKED: return StateError(.temporaryFailure, path: path, reason: reason)
         default: return StateError(.io, path: path, reason: reason)
         }
     }

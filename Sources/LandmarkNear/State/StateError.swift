@@ -1,22 +1,15 @@
-/// A `--state` database that cannot be used.
+/// A `--state` database that cannot be used: another process holds it (`.temporaryFailure`,
+/// exit 75), it is not a LandmarkNear state database or is damaged (`.badData`), or reading or
+/// writing it failed (`.io`).
 ///
 ///     do { _ = try StateStore(path: "state.db") }
-///     catch { error.kind == .locked }   // another process holds it: exit 75
-public struct StateError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// Another process has the file open (sysexits 75, temporary failure).
-        case locked
-        /// The file is not a LandmarkNear state database, or is damaged (65).
-        case badData
-        /// Reading or writing failed (74).
-        case io
-    }
-
-    public var kind: Kind
+///     catch { error.kind }   // .temporaryFailure: another process holds it
+public struct StateError: LandmarkNearError, Sendable, Equatable {
+    public var kind: ErrorKind
     public var path: String
     public var reason: String
 
-    public init(_ kind: Kind, path: String, reason: String) {
+    public init(_ kind: ErrorKind, path: String, reason: String) {
         self.kind = kind
         self.path = path
         self.reason = reason

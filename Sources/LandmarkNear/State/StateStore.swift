@@ -4,7 +4,7 @@ import Glibc
 
 /// The `--state FILE` database (SQLite, WAL mode): what the engine knows about each device,
 /// and the log of notifications with their delivery status (SPEC 9). One process at a time
-/// may hold it (`StateError.Kind.locked` otherwise); `sqlite3 FILE 'select ...'` may read it
+/// may hold it (a `.temporaryFailure` otherwise); `sqlite3 FILE 'select ...'` may read it
 /// while it runs.
 ///
 /// The commit rhythm is the caller's: decide a batch, `commit` it (device changes and the

@@ -15,15 +15,16 @@ public final class SignalInbox {
     public let descriptor: Int32
     private var mask = sigset_t()
 
-    public init(signals: [Int32]) throws(WatchSetupError) {
+    public init(signals: [Int32]) throws(InputError) {
         sigemptyset(&mask)
         for signal in signals { sigaddset(&mask, signal) }
-        guard pthread_sigmask(SIG_BLOCK, &mask, nil) == 0 else {
-            throw WatchSetupError(description: "cannot block signals: \(String(cString: strerror(errno)))", isIOError: true)
+        let code = pthread_sigmask(SIG_BLOCK, &mask, nil)
+        guard code == 0 else {
+            throw InputError(source: "signals", reason: "cannot be blocked: \(String(cString: strerror(code)))", kind: .io)
         }
         let descriptor = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
         guard descriptor >= 0 else {
-            throw WatchSetupError(description: "signalfd: \(String(cString: strerror(errno)))", isIOError: true)
+            throw InputError(source: "signals", reason: "signalfd failed: \(String(cString: strerror(errno)))", kind: .io)
         }
         self.descriptor = descriptor
     }

@@ -60,7 +60,7 @@ public final class WatchSession {
     }
 
     public init(catalog: LandmarkCatalog, options: WatchOptions, output: OutputWriter, diagnostics: OutputWriter,
-                store: StateStore? = nil) throws(WatchSetupError) {
+                store: StateStore? = nil) throws(WatchError) {
         self.catalog = catalog
         self.options = options
         self.output = output
@@ -71,7 +71,7 @@ public final class WatchSession {
             do {
                 apnsWriter = try APNsFileWriter(directory: directory)
             } catch {
-                throw WatchSetupError(description: "--apns-dir: \(error)", isIOError: true)
+                throw WatchError(kind: error.kind, origin: .apnsDirectory, message: error.description)
             }
         } else {
             apnsWriter = nil
@@ -82,17 +82,16 @@ public final class WatchSession {
             do {
                 for device in try store.loadDevices() { engine.restore(device) }
             } catch {
-                throw WatchSetupError(description: "--state \(error.description)", isDataError: error.kind == .badData,
-                                      isIOError: error.kind == .io, isLocked: error.kind == .locked)
+                throw WatchError(error)
             }
         }
     }
 
-    private static func makeEngine(catalog: LandmarkCatalog, configuration: EngineConfiguration) throws(WatchSetupError) -> ProximityEngine {
+    private static func makeEngine(catalog: LandmarkCatalog, configuration: EngineConfiguration) throws(WatchError) -> ProximityEngine {
         do {
             return try ProximityEngine(catalog: catalog, configuration: configuration)
         } catch {
-            throw WatchSetupError(description: error.description, isDataError: error.isInProfiles)
+            throw WatchError(kind: error.kind, origin: .favorites, message: error.description)
         }
     }
 
@@ -105,7 +104,7 @@ public final class WatchSession {
     @discardableResult
     public func run(inputs: [FixInput], signals: SignalInbox? = nil) throws(WatchError) -> WatchStatistics {
         for case .file(let path) in inputs where !FileManager.default.fileExists(atPath: path) {
-            throw .missingInput("\(path): no such file")
+            throw WatchError(kind: .missingInput, origin: .input, message: "\(path): no such file")
         }
         self.signals = signals
         defer {
@@ -121,7 +120,7 @@ public final class WatchSession {
                     reader = try FixReader(input: input, format: options.format, pauseHandler: pauseBridge)
                 } catch {
                     if error.isInterrupted { break }
-                    throw error.isMissingFile ? WatchError.missingInput(error.description) : .io(error.description)
+                    throw WatchError(kind: error.kind, origin: .input, message: error.description)
                 }
                 currentInputIsLive = reader.isLive
                 try run(reader)
@@ -130,7 +129,7 @@ public final class WatchSession {
         } catch {
             // What could not be printed stays decided (emitted again next time); save the rest.
             try? saveWithoutEmitting()
-            guard case .outputClosed = error else {
+            guard error.isClosedOutput else {
                 try? output.flush()
                 throw error
             }
@@ -148,7 +147,7 @@ public final class WatchSession {
             } catch {
                 if let deferredError { throw deferredError }
                 if error.isInterrupted { return }
-                throw .io(error.description)
+                throw WatchError(kind: error.kind, origin: .input, message: error.description)
             }
             guard let record else { return }
             try process(record, source: reader.sourceName, isLive: reader.isLive)
@@ -165,7 +164,7 @@ public final class WatchSession {
         switch record {
         case .invalid(let issue):
             statistics.unreadable += 1
-            if options.strict { throw .badRecord(issue) }
+            if options.strict { throw WatchError(kind: issue.kind, origin: .record(issue), message: issue.description) }
             diagnostics.writeLine(TerminalText.safe(issue.description))
             if isLive || options.flushEachEvent { try? diagnostics.flush() }
         case .fix(let fix, let line):
@@ -251,7 +250,7 @@ public final class WatchSession {
         do {
             try store.commit(changes: changes, decided: decided, done: emittedIDs)
         } catch {
-            throw .state(error)
+            throw WatchError(error)
         }
         emittedIDs = []
         try emit(batch, durable: true)
@@ -265,7 +264,7 @@ public final class WatchSession {
             do {
                 try store.markDone(emittedIDs)
             } catch {
-                throw .state(error)
+                throw WatchError(error)
             }
             emittedIDs = []
         }
@@ -285,7 +284,7 @@ public final class WatchSession {
         do {
             undone = try store.undoneNotifications()
         } catch {
-            throw .state(error)
+            throw WatchError(error)
         }
         guard !undone.isEmpty else { return }
         try emit(undone.map { .notification($0) }, durable: true)
@@ -293,7 +292,7 @@ public final class WatchSession {
         do {
             try store.markDone(undone.map(\.id))
         } catch {
-            throw .state(error)
+            throw WatchError(error)
         }
     }
 
@@ -309,7 +308,7 @@ public final class WatchSession {
         do {
             try store.commit(changes: carriedChanges + engine.takeChanges(), decided: decided, done: emittedIDs)
         } catch {
-            throw .state(error)
+            throw WatchError(error)
         }
         carriedChanges = []
         emittedIDs = []
@@ -339,7 +338,7 @@ public final class WatchSession {
                 do {
                     try apnsWriter.write(batch: files)
                 } catch {
-                    throw .io("--apns-dir: \(error)")
+                    throw WatchError(kind: error.kind, origin: .apnsDirectory, message: error.description)
                 }
                 statistics.apnsFilesWritten += files.count
                 if durable { apnsWriter.synchronizeDirectory() }
@@ -361,14 +360,14 @@ public final class WatchSession {
     }
 
     private static func outputError(_ error: OutputError) -> WatchError {
-        error.code == EPIPE ? .outputClosed : .io("stdout: \(error.description)")
+        error.code == EPIPE ? .closedOutput : WatchError(kind: error.kind, origin: .output, message: "stdout: \(error.description)")
     }
 
     // MARK: reloading (SIGHUP)
 
     /// Replaces the catalog and profiles, keeping every device's state (landmarks that left
     /// the catalog, or a device's favourites, are forgotten). On error nothing changes.
-    public func reload(catalog newCatalog: LandmarkCatalog, profiles: DeviceProfiles) throws(WatchSetupError) {
+    public func reload(catalog newCatalog: LandmarkCatalog, profiles: DeviceProfiles) throws(WatchError) {
         var configuration = options.engine
         configuration.profiles = profiles
         let fresh = try WatchSession.makeEngine(catalog: newCatalog, configuration: configuration)
@@ -386,7 +385,7 @@ public final class WatchSession {
     func reloadFromFiles() {
         let prefix = "landmark-near watch: SIGHUP: "
         guard options.landmarksPath != nil || options.profilesPath != nil else {
-            diagnostics.writeLine(prefix + "nothing to reload (no --landmarks or --profiles)")
+            diagnostics.writeLine(prefix + "nothing to reload (the catalog and profiles did not come from files)")
             try? diagnostics.flush()
             return
         }
@@ -395,14 +394,14 @@ public final class WatchSession {
         do {
             if let path = options.landmarksPath { newCatalog = try CatalogLoader.load(path: path) }
         } catch {
-            diagnostics.writeLine(TerminalText.safe(prefix + "--landmarks \(error.description); keeping the previous catalog and profiles"))
+            diagnostics.writeLine(TerminalText.safe(prefix + "\(error.description); keeping the previous catalog and profiles"))
             try? diagnostics.flush()
             return
         }
         do {
             if let path = options.profilesPath { newProfiles = try DeviceProfiles.load(path: path) }
         } catch {
-            diagnostics.writeLine(TerminalText.safe(prefix + "--profiles \(error.description); keeping the previous catalog and profiles"))
+            diagnostics.writeLine(TerminalText.safe(prefix + "\(error.description); keeping the previous catalog and profiles"))
             try? diagnostics.flush()
             return
         }
@@ -453,7 +452,7 @@ public final class WatchSession {
         line += ": "
         switch disposition {
         case .dropped(.accuracy):
-            line += "dropped, accuracy \(JSONWriter.number(fix.accuracy ?? 0)) m is worse than --max-accuracy \(JSONWriter.number(options.engine.maxAccuracy)) m"
+            line += "dropped, accuracy \(JSONWriter.number(fix.accuracy ?? 0)) m is worse than the maximum accuracy \(JSONWriter.number(options.engine.maxAccuracy)) m"
         case .dropped(.stale):
             line += "dropped as stale, its time is not later than the device's latest used fix"
         case .dropped(.invalid):
@@ -478,7 +477,7 @@ public final class WatchSession {
                     switch (event.kind, event.suppression) {
                     case (.exit, _): return "exit \(name) at \(distance) m"
                     case (.enter, nil): return "enter \(name) at \(distance) m, notified"
-                    case (.enter, .cooldown?): return "enter \(name) at \(distance) m, suppressed: notified for it less than --cooldown \(JSONWriter.number(options.engine.cooldown)) s ago"
+                    case (.enter, .cooldown?): return "enter \(name) at \(distance) m, suppressed: notified for it less than the cooldown \(JSONWriter.number(options.engine.cooldown)) s ago"
                     case (.enter, .profile?): return "enter \(name) at \(distance) m, suppressed: the device's profile has prefersNotifications false"
                     }
                 }.joined(separator: "; ")
@@ -504,16 +503,4 @@ enum MonotonicTime {
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
-}
-
-/// A watch that cannot start (bad favourites, an `--apns-dir` that cannot be created, a
-/// `--state` file in use).
-public struct WatchSetupError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    /// The profiles file names landmarks the catalog lacks, or the state file is damaged.
-    public var isDataError = false
-    /// The `--apns-dir` cannot be created, or the state file cannot be read.
-    public var isIOError = false
-    /// The `--state` file is in use by another process (exit 75).
-    public var isLocked = false
 }

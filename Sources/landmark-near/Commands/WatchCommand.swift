@@ -49,20 +49,20 @@ enum WatchCommand: Command {
         Signals: SIGINT/SIGTERM stop at a record boundary, flush, print the summary and exit
         130/143; SIGHUP reads --landmarks and --profiles again, keeping every device's state
         (a file that cannot be used is reported and the old one kept). A closed stdout
-        (| head -1) ends the run with status 0.
+        (| head -1) ends the run quietly with status 0.
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input file does not exist; 74 I/O error; 75 the --state file
-        is in use by another process; 130 SIGINT; 143 SIGTERM.
+        64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error;
+        75 the --state file is in use by another process; 130 SIGINT; 143 SIGTERM.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near watch"
         // First, before anything may start a thread: signals become data on a descriptor.
         let signals: SignalInbox
         do {
             signals = try SignalInbox(signals: [SIGINT, SIGTERM, SIGHUP])
         } catch {
-            throw CommandFailure(status: .ioError, message: "\(command): \(error.description)")
+            throw CommandFailure(error, context: "\(command): ")
         }
         let args = try ArgumentScanner(
             arguments, command: command,
@@ -98,30 +98,26 @@ enum WatchCommand: Command {
         options.strict = args.has("strict")
         options.explain = args.has("explain")
         options.apnsDirectory = args.value("apns-dir")
-        if options.apnsDirectory == "" { throw .usage("\(command): --apns-dir needs a directory name") }
         options.landmarksPath = args.value("landmarks")
         options.profilesPath = args.value("profiles")
         options.flushEachEvent = standardOutputIsInteractive()
 
-        let catalog = try args.catalog()
+        let catalog = try args.catalog(command: command)
         if let path = args.value("profiles") {
             do {
                 options.engine.profiles = try DeviceProfiles.load(path: path)
             } catch {
-                throw CommandFailure(status: error.isMissingFile ? .noInput : .dataError, message: "\(command): --profiles \(error.description)")
+                throw CommandFailure(error, context: "\(command): --profiles ")
             }
         }
-        let inputs: [FixInput] = args.positionals.isEmpty
-            ? [.standardInput]
-            : args.positionals.map { $0 == "-" ? .standardInput : .file($0) }
+        let inputs = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
 
         var store: StateStore?
         if let path = args.value("state") {
             do {
                 store = try StateStore(path: path)
             } catch {
-                let status: ExitStatus = error.kind == .locked ? .temporaryFailure : error.kind == .badData ? .dataError : .ioError
-                throw CommandFailure(status: status, message: "\(command): --state \(error.description)")
+                throw CommandFailure(error, context: "\(command): --state ")
             }
         }
         let diagnostics = OutputWriter(descriptor: 2)
@@ -129,30 +125,34 @@ enum WatchCommand: Command {
         do {
             session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
         } catch {
-            let status: ExitStatus = error.isLocked ? .temporaryFailure : error.isIOError ? .ioError : error.isDataError ? .dataError : .usage
-            throw CommandFailure(status: status, message: "\(command): \(error.description)")
+            throw failure(error, command: command)
         }
-        var failure: CommandFailure?
         do {
             try session.run(inputs: inputs, signals: signals)
         } catch {
-            switch error {
-            case .missingInput(let message): failure = CommandFailure(status: .noInput, message: "\(command): \(message)")
-            case .io(let message): failure = CommandFailure(status: .ioError, message: "\(command): \(message)")
-            case .badRecord: failure = CommandFailure(status: .dataError, message: TerminalText.safe(error.description))
-            case .state(let stateError):
-                failure = CommandFailure(status: stateError.kind == .locked ? .temporaryFailure : .ioError,
-                                         message: "\(command): \(error.description)")
-            case .outputClosed: break
+            let failure = failure(error, command: command)
+            // An input that cannot be opened ends the run before anything was read from it.
+            if error.origin != .input || error.kind != .missingInput {
+                Console.error("\(command): \(session.statistics.summary)")
             }
+            throw failure
         }
-        if let failure, failure.status == .noInput { throw failure }
         Console.error("\(command): \(session.statistics.summary)")
-        if let failure { throw failure }
         switch session.statistics.stoppedBy {
         case .signal(let number)?: return number == SIGTERM ? .terminated : .interrupted
-        case .outputClosed?: return .success
-        case nil: return session.statistics.unreadable > 0 ? .dataError : .success
+        case .outputClosed?: return nil
+        case nil: return session.statistics.unreadable > 0 ? .badData : nil
+        }
+    }
+
+    /// The session's error with the option it concerns.
+    private static func failure(_ error: WatchError, command: String) -> CommandFailure {
+        switch error.origin {
+        case .favorites: return CommandFailure(error, context: "\(command): \(error.kind == .usage ? "--favorites" : "--profiles"): ")
+        case .apnsDirectory: return CommandFailure(error, context: "\(command): --apns-dir: ")
+        case .input, .output, .closedOutput: return CommandFailure(error, context: "\(command): ")
+        case .state: return CommandFailure(error, context: "\(command): --state ")
+        case .record(let issue): return CommandFailure(error.kind, TerminalText.safe(issue.description) + " (stopped: --strict)")
         }
     }
 
