@@ -213,12 +213,20 @@ public final class ProximityEngine {
     }
 
     private func deviceSlot(for device: String) -> Int {
-        if let slot = deviceSlots[device] { return Int(slot) }
-        let profile = profileSlots[device]
-        devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
-        deviceSlots[device] = Int32(devices.count - 1)
-        return devices.count - 1
+        // One hash lookup whether the device is known or new (the dictionary's in-place
+        // default subscript inserts the next slot number when the name is missing).
+        let next = Int32(devices.count)
+        var slot: Int32 = 0
+        ProximityEngine.claim(&deviceSlots[device, default: next], into: &slot)
+        if slot == next {
+            let profile = profileSlots.isEmpty ? nil : profileSlots[device]
+            devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
+        }
+        return Int(slot)
     }
+
+    @inline(__always)
+    private static func claim(_ stored: inout Int32, into slot: inout Int32) { slot = stored }
 
     /// For `--explain`: the device's nearest favourite to `coordinate`, and whether the
     /// device is inside it.
