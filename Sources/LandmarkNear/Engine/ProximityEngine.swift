@@ -22,6 +22,9 @@ public final class ProximityEngine {
     private let favorites: [Int]
     private let favoriteVectors: [UnitVector]
     private let favoriteIndex: LandmarkIndex
+    /// The candidate query of the per-device cache (the index answers when it cannot).
+    private let favoriteGrid: FavoriteGrid
+    private var candidateScratch: [Int32] = []
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     private let favoriteSets: [[Bool]?]
     private let profileSlots: [String: (set: UInt16, prefersNotifications: Bool)]
@@ -68,6 +71,8 @@ public final class ProximityEngine {
         self.favorites = favorites
         favoriteVectors = favorites.map { UnitVector(catalog[$0].coordinate) }
         favoriteIndex = LandmarkIndex(coordinates: favorites.map { catalog[$0].coordinate })
+        favoriteGrid = FavoriteGrid(vectors: favoriteVectors, coordinates: favorites.map { catalog[$0].coordinate },
+                                    reach: configuration.radius + slack)
 
         var positionOfCatalogIndex: [Int: Int] = [:]
         var positionOfID: [Int: Int32] = [:]
@@ -160,7 +165,7 @@ public final class ProximityEngine {
 
         // Enters, among the cached candidates.
         if !cacheHolds {
-            refreshCandidates(slot: slot, around: fix.coordinate)
+            refreshCandidates(slot: slot, around: fix.coordinate, point: point)
         } else if favoritesChanged {
             devices[slot].compact()
         }
@@ -201,15 +206,19 @@ public final class ProximityEngine {
         return nil
     }
 
-    private func refreshCandidates(slot: Int, around coordinate: Coordinate) {
-        let found = favoriteIndex.within(configuration.radius + slack, of: coordinate)
-        var candidates: [Int32] = []
-        candidates.reserveCapacity(found.count)
+    private func refreshCandidates(slot: Int, around coordinate: Coordinate, point: UnitVector) {
+        candidateScratch.removeAll(keepingCapacity: true)
         let membership = favoriteSets[Int(devices[slot].favoriteSet)]
-        for neighbor in found where membership?[neighbor.index] ?? true {
-            candidates.append(Int32(neighbor.index))
+        if favoriteGrid.isUsable {
+            favoriteGrid.candidates(near: coordinate, point: point, vectors: favoriteVectors, into: &candidateScratch)
+            if let membership { candidateScratch.removeAll { !membership[Int($0)] } }
+        } else {
+            for neighbor in favoriteIndex.within(configuration.radius + slack, of: coordinate)
+            where membership?[neighbor.index] ?? true {
+                candidateScratch.append(Int32(neighbor.index))
+            }
         }
-        devices[slot].setCandidates(candidates, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
+        devices[slot].setCandidates(candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
     }
 
     private func deviceSlot(for device: String) -> Int {

@@ -30,6 +30,9 @@ public final class SignalInbox {
     }
 
     deinit {
+        // Signals still queued were seen too late to act on: drop them rather than let them
+        // strike (with their default action) once unblocked.
+        while take() != nil {}
         close(descriptor)
         pthread_sigmask(SIG_UNBLOCK, &mask, nil)
     }
