@@ -106,6 +106,9 @@ enum WatchCommand: Command {
         if let path = args.value("profiles") {
             do {
                 options.engine.profiles = try DeviceProfiles.load(path: path)
+                for warning in options.engine.profiles.warnings {
+                    Console.error("\(command): warning: --profiles \(TerminalText.safe(warning))")
+                }
             } catch {
                 throw CommandFailure(error, context: "\(command): --profiles ")
             }
