@@ -44,15 +44,19 @@ enum MapCommand: Command {
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads
+          --state FILE         keep device state and a notification log in FILE (SQLite); the
+                               map draws this run's fixes
           --strict             stop at the first unreadable record (exit 65); what was read is drawn
           --explain            tell on stderr, for each fix, why it did or did not notify
           -h, --help           show this help
 
+        SIGINT and SIGTERM stop reading; what was decided is drawn, then the status is 130 or 143.
         Exit status: as watch; 74 when a map file cannot be written.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near map"
+        let signals = try WatchCommand.signalInbox(command: command)
         let args = try ArgumentScanner(arguments, command: command,
                                        valued: WatchCommand.valuedOptions.union(["out", "geojson"]),
                                        flags: WatchCommand.flagOptions)
@@ -60,25 +64,10 @@ enum MapCommand: Command {
         guard htmlPath != nil || geoJSONPath != nil else {
             throw .usage("\(command): say where to draw the run: --out FILE (HTML) and/or --geojson FILE")
         }
-        let (options, catalog, inputs) = try WatchCommand.setUp(args, command: command)
-        let diagnostics = OutputWriter(descriptor: 2)
-        let session: WatchSession
-        do {
-            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
-        } catch {
-            throw WatchCommand.failure(error, command: command)
-        }
+        let (session, inputs) = try WatchCommand.startSession(args, command: command, output: output)
         let recorder = RunRecorder()
         session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
-        var stopped: CommandFailure?
-        do {
-            try session.run(inputs: inputs)
-        } catch {
-            // An input that cannot be opened ends the run before anything was read from it.
-            if error.origin == .input && error.kind == .missingInput { throw WatchCommand.failure(error, command: command) }
-            stopped = WatchCommand.failure(error, command: command)
-        }
-        Console.error("\(command): \(session.statistics.summary)")
+        let (stopped, outcome) = try WatchCommand.finish(session, inputs: inputs, signals: signals, command: command)
         // What was decided is drawn even when reading stopped early.
         let drawing = self.drawing(recorder, session)
         if let geoJSONPath {
@@ -95,7 +84,7 @@ enum MapCommand: Command {
         note += ", \(drawing.favorites.count) favourite circle\(drawing.favorites.count == 1 ? "" : "s"), \(drawing.events.count) event\(drawing.events.count == 1 ? "" : "s")"
         Console.error(note)
         if let stopped { throw stopped }
-        return session.statistics.unreadable > 0 ? .badData : nil
+        return outcome
     }
 
     /// The run ready to draw, each favourite with the engine's radius.
