@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import LandmarkNear
 
@@ -130,6 +133,25 @@ import Testing
         #expect(features.kind("track").first?["geometry"]?["type"]?.stringValue == "Point")
         #expect(features.kind("radius").count == 12)
         #expect(features.kind("event").first?["properties"]?["time"]?.isNull == true)
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aLiveMapStoppedByASignalDrawsWhatWasDecided(_ signal: Int32, _ status: Int32) throws {
+        let directory = try makeTemporaryDirectory("map")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tool = try LiveTool(["map", "--format", "ndjson", "--out", "live.html", "--geojson", "live.geojson"], currentDirectory: directory)
+        // A car drives up to Turtle Rock: one notification, then the signal.
+        tool.write(MapRun.ndjson((0...30).map { i in (device: "car", lat: 33.85 + Double(i) * 0.005, lon: -116.166868, seconds: i * 10) }))
+        #expect(tool.waitForStdoutLines(1))
+        tool.waitUntilInputDrained()
+        tool.signal(signal)
+        #expect(tool.wait() == status)
+        let text = try String(contentsOf: directory.appendingPathComponent("live.geojson"), encoding: .utf8)
+        #expect(GeoJSONCheck.problems(in: text) == [])
+        let features = try Features(text)
+        #expect(features.kind("track").first?["properties"]?["fixes"]?.integer == 31)
+        #expect(features.kind("event").count == 1)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("live.html").path))
     }
 
     static let statusCases: [StatusCase] = [
