@@ -46,7 +46,7 @@ struct ServiceOperationTests {
         tool.signal(SIGINT)
         #expect(tool.wait(timeout: 5) == 130)
         #expect(monotonicSeconds() - sent < 2)
-        #expect(tool.stderr.contains("1 fixes read") && tool.stderr.contains("interrupted by SIGINT"), "\(tool.stderr)")
+        #expect(tool.stderr.contains("1 fix read") && tool.stderr.contains("interrupted by SIGINT"), "\(tool.stderr)")
     }
 
     @Test(arguments: [false, true])
