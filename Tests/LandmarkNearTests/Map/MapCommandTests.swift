@@ -19,16 +19,16 @@ import Testing
         return Coordinate(latitude: lat, longitude: lon)
     }
 
-    private func drawn(_ run: MapRun, extra: [String] = []) throws -> (ToolResult, Features, String) {
+    private func drawn(_ run: MapRun, extra: [String] = []) async throws -> (ToolResult, Features, String) {
         let directory = try makeTemporaryDirectory("map")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try run.draw(in: directory, extra: extra)
+        let result = try await run.draw(in: directory, extra: extra)
         let text = (try? String(contentsOf: directory.appendingPathComponent("\(run.name).geojson"), encoding: .utf8)) ?? ""
         return (result, try Features(text), text)
     }
 
-    @Test(arguments: MapRun.all) func theGeoJSONIsValidAndHoldsTheRun(_ run: MapRun) throws {
-        let (result, features, text) = try drawn(run)
+    @Test(arguments: MapRun.all) func theGeoJSONIsValidAndHoldsTheRun(_ run: MapRun) async throws {
+        let (result, features, text) = try await drawn(run)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(GeoJSONCheck.problems(in: text) == [])
         #expect(features.kind("radius").count == run.favourites)
@@ -67,8 +67,8 @@ import Testing
         }
     }
 
-    @Test func theRoadTripIsTwoDrivesThreeCirclesAndTwoNotifications() throws {
-        let (result, features, _) = try drawn(.roadTrip)
+    @Test func theRoadTripIsTwoDrivesThreeCirclesAndTwoNotifications() async throws {
+        let (result, features, _) = try await drawn(.roadTrip)
         #expect(result.status == 0)
         #expect(result.stderr.contains("drew 500 of 500 used fixes, 3 favourite circles, 4 events"))
         let track = try #require(features.kind("track").first)
@@ -80,8 +80,8 @@ import Testing
         #expect(features.kind("event").filter { $0["properties"]?["event"]?.stringValue == "exit" }.count == 2)
     }
 
-    @Test func theShipsTrackAndTheReefsCircleAreSplitAtTheAntimeridian() throws {
-        let (_, features, _) = try drawn(.antimeridian)
+    @Test func theShipsTrackAndTheReefsCircleAreSplitAtTheAntimeridian() async throws {
+        let (_, features, _) = try await drawn(.antimeridian)
         let lines = try #require(features.kind("track").first?["geometry"]?["coordinates"]?.arrayValue)
         #expect(lines.count == 2)
         let end = try #require(position(lines[0].arrayValue?.last)), start = try #require(position(lines[1].arrayValue?.first))
@@ -92,8 +92,8 @@ import Testing
         #expect(features.kind("event").compactMap { $0["properties"]?["event"]?.stringValue } == ["enter", "exit"])
     }
 
-    @Test func theCampsCircleIsClosedAroundTheNorthPole() throws {
-        let (_, features, _) = try drawn(.polar)
+    @Test func theCampsCircleIsClosedAroundTheNorthPole() async throws {
+        let (_, features, _) = try await drawn(.polar)
         let circle = try #require(features.kind("radius").first)
         #expect(circle["properties"]?["enclosesPole"]?.stringValue == "north")
         #expect(circle["geometry"]?["type"]?.stringValue == "Polygon")
@@ -102,12 +102,12 @@ import Testing
         #expect(features.kind("event").compactMap { $0["properties"]?["event"]?.stringValue } == ["enter", "exit"])
     }
 
-    @Test func mapPrintsWhatWatchPrintsAndWatchWritesTheSameGeoJSON() throws {
+    @Test func mapPrintsWhatWatchPrintsAndWatchWritesTheSameGeoJSON() async throws {
         let directory = try makeTemporaryDirectory("map")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sample = repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path
-        let map = try runTool(["map", sample, "--events", "all", "--cooldown", "30m", "--geojson", "a.geojson"], currentDirectory: directory)
-        let watch = try runTool(["watch", sample, "--events", "all", "--cooldown", "30m", "--geojson", "b.geojson"], currentDirectory: directory)
+        let map = try await runTool(["map", sample, "--events", "all", "--cooldown", "30m", "--geojson", "a.geojson"], currentDirectory: directory)
+        let watch = try await runTool(["watch", sample, "--events", "all", "--cooldown", "30m", "--geojson", "b.geojson"], currentDirectory: directory)
         #expect(map.status == 0 && watch.status == 0)
         #expect(map.stdout == watch.stdout)
         #expect(map.stdout.split(separator: "\n").count == 4)
@@ -116,15 +116,15 @@ import Testing
         #expect(a == b && !a.isEmpty)
     }
 
-    @Test func anEmptyRunAndASingleFixStillMakeValidGeoJSON() throws {
+    @Test func anEmptyRunAndASingleFixStillMakeValidGeoJSON() async throws {
         let directory = try makeTemporaryDirectory("map")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let empty = try runTool(["map", "--geojson", "empty.geojson", "--out", "empty.html"], stdin: "", currentDirectory: directory)
+        let empty = try await runTool(["map", "--geojson", "empty.geojson", "--out", "empty.html"], stdin: "", currentDirectory: directory)
         #expect(empty.status == 0)
         let emptyText = try String(contentsOf: directory.appendingPathComponent("empty.geojson"), encoding: .utf8)
         #expect(GeoJSONCheck.problems(in: emptyText) == [])
         #expect(try Features(emptyText).kind("radius").count == 3)
-        let one = try runTool(["map", "--geojson", "one.geojson", "--favorites", "all"], stdin: #"{"device":"one","lat":34.0,"lon":-116.1}"# + "\n",
+        let one = try await runTool(["map", "--geojson", "one.geojson", "--favorites", "all"], stdin: #"{"device":"one","lat":34.0,"lon":-116.1}"# + "\n",
                               currentDirectory: directory)
         #expect(one.status == 0)
         let oneText = try String(contentsOf: directory.appendingPathComponent("one.geojson"), encoding: .utf8)
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func aLiveMapStoppedByASignalDrawsWhatWasDecided(_ signal: Int32, _ status: Int32) throws {
+    func aLiveMapStoppedByASignalDrawsWhatWasDecided(_ signal: Int32, _ status: Int32) async throws {
         let directory = try makeTemporaryDirectory("map")
         defer { try? FileManager.default.removeItem(at: directory) }
         let tool = try LiveTool(["map", "--format", "ndjson", "--out", "live.html", "--geojson", "live.geojson"], currentDirectory: directory)
@@ -163,8 +163,8 @@ import Testing
         StatusCase(["watch", "Samples/road-trip.nmea", "--geojson", "/nonexistent-dir/x.geojson"], 74),
     ]
 
-    @Test(arguments: statusCases) func exitStatuses(_ c: StatusCase) throws {
-        let result = try runTool(c.arguments, currentDirectory: repositoryRoot)
+    @Test(arguments: statusCases) func exitStatuses(_ c: StatusCase) async throws {
+        let result = try await runTool(c.arguments, currentDirectory: repositoryRoot)
         #expect(result.status == c.status, "\(result.stderr)")
         #expect(!result.stderr.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent("x.html").path))

@@ -73,11 +73,11 @@ struct MapRun: Sendable, CustomTestStringConvertible {
     static let all = [roadTrip, antimeridian, polar, hostile]
 
     /// Writes the files into `directory` and runs `landmark-near map` there.
-    func draw(in directory: URL, extra: [String] = []) throws -> ToolResult {
+    func draw(in directory: URL, extra: [String] = []) async throws -> ToolResult {
         for (name, contents) in files {
             try Data(contents.utf8).write(to: directory.appendingPathComponent(name))
         }
-        return try runTool(["map"] + inputs + options + ["--out", "\(name).html", "--geojson", "\(name).geojson"] + extra,
+        return try await runTool(["map"] + inputs + options + ["--out", "\(name).html", "--geojson", "\(name).geojson"] + extra,
                            currentDirectory: directory)
     }
 }

@@ -11,9 +11,9 @@ import Testing
     static let screenshots = repositoryRoot.appendingPathComponent(".build/map-screenshots")
 
     /// Loads `page` and returns the checker's report.
-    static func check(_ page: URL, screenshot name: String) throws -> JSONValue {
+    static func check(_ page: URL, screenshot name: String) async throws -> JSONValue {
         let shot = screenshots.appendingPathComponent("\(name).png")
-        let result = try runCounterpart("map_page_check.py", [page.path, "--screenshot", shot.path, "--interact"])
+        let result = try await runCounterpart("map_page_check.py", [page.path, "--screenshot", shot.path, "--interact"])
         guard result.status == 0 else { throw CounterpartError(description: "map_page_check.py: \(result.status) \(result.stderr)") }
         let report = try JSONParser.parse(result.stdout)
         let png = try Data(contentsOf: shot)
@@ -35,14 +35,14 @@ import Testing
         #expect((interaction?["printPDFBytes"]?.integer ?? 0) > 10_000)
     }
 
-    @Test(arguments: MapRun.all) func thePageLoadsOfflineAndShowsTheRun(_ run: MapRun) throws {
+    @Test(arguments: MapRun.all) func thePageLoadsOfflineAndShowsTheRun(_ run: MapRun) async throws {
         let directory = try makeTemporaryDirectory("map-page")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let drawn = try run.draw(in: directory)
+        let drawn = try await run.draw(in: directory)
         #expect(drawn.status == 0, "\(drawn.stderr)")
         let features = try MapCommandTests.Features(String(contentsOf: directory.appendingPathComponent("\(run.name).geojson"), encoding: .utf8))
         let events = features.kind("event").map { $0["properties"] }
-        let report = try Self.check(directory.appendingPathComponent("\(run.name).html"), screenshot: run.name)
+        let report = try await Self.check(directory.appendingPathComponent("\(run.name).html"), screenshot: run.name)
         Self.expectClean(report)
 
         #expect(report["tracks"]?.integer == run.devices.count)
@@ -65,13 +65,13 @@ import Testing
         #expect(interaction?["linkCentres"]?.boolValue == true)
     }
 
-    @Test func theRoadTripShowsBothDrivesTheThreeCirclesAndTheTwoNotifications() throws {
+    @Test func theRoadTripShowsBothDrivesTheThreeCirclesAndTheTwoNotifications() async throws {
         let directory = try makeTemporaryDirectory("map-page")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sample = repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path
-        let drawn = try runTool(["map", sample, "--out", "road-trip.html"], currentDirectory: directory)
+        let drawn = try await runTool(["map", sample, "--out", "road-trip.html"], currentDirectory: directory)
         #expect(drawn.status == 0, "\(drawn.stderr)")
-        let report = try Self.check(directory.appendingPathComponent("road-trip.html"), screenshot: "road-trip-quick-start")
+        let report = try await Self.check(directory.appendingPathComponent("road-trip.html"), screenshot: "road-trip-quick-start")
         Self.expectClean(report)
         #expect(report["title"]?.stringValue == "road-trip.nmea — LandmarkNear map")
         #expect(report["tracks"]?.integer == 1)
@@ -87,7 +87,7 @@ import Testing
         #expect(report["scaleLabel"]?.stringValue?.hasSuffix("km") == true)
     }
 
-    @Test func aLargeRunOpensThinnedAndSaysSo() throws {
+    @Test func aLargeRunOpensThinnedAndSaysSo() async throws {
         let directory = try makeTemporaryDirectory("map-page")
         defer { try? FileManager.default.removeItem(at: directory) }
         // Five cars wiggling eastwards past Turtle Rock, 20,000 fixes each (about 2 m apart).
@@ -101,7 +101,7 @@ import Testing
             }
         }
         try Data(text.utf8).write(to: directory.appendingPathComponent("big.ndjson"))
-        let drawn = try runTool(["map", "big.ndjson", "--out", "big.html", "--geojson", "big.geojson", "--events", "all"], currentDirectory: directory)
+        let drawn = try await runTool(["map", "big.ndjson", "--out", "big.html", "--geojson", "big.geojson", "--events", "all"], currentDirectory: directory)
         #expect(drawn.status == 0, "\(drawn.stderr)")
         let geojson = try String(contentsOf: directory.appendingPathComponent("big.geojson"), encoding: .utf8)
         #expect(GeoJSONCheck.problems(in: geojson) == [])
@@ -120,7 +120,7 @@ import Testing
         let drawnFixes = tracks.compactMap { $0["properties"]?["drawnFixes"]?.integer }.reduce(0, +)
         #expect(drawnFixes <= 60_000 && drawnFixes > 1_000)
         #expect(tracks.allSatisfy { $0["properties"]?["thinningToleranceMeters"]?.doubleValue != nil })
-        let report = try Self.check(directory.appendingPathComponent("big.html"), screenshot: "large-run")
+        let report = try await Self.check(directory.appendingPathComponent("big.html"), screenshot: "large-run")
         Self.expectClean(report)
         #expect(report["tracks"]?.integer == 5)
         #expect(report["markersNotified"]?.integer == 5 && report["markersExit"]?.integer == 5)
@@ -129,16 +129,16 @@ import Testing
     }
 
     /// The checker itself must see what it looks for: a page that logs an error and loads an image.
-    @Test func theCheckerSeesConsoleErrorsAndNetworkRequests() throws {
+    @Test func theCheckerSeesConsoleErrorsAndNetworkRequests() async throws {
         let directory = try makeTemporaryDirectory("map-page")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sample = repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path
-        _ = try runTool(["map", sample, "--out", "page.html"], currentDirectory: directory)
+        _ = try await runTool(["map", sample, "--out", "page.html"], currentDirectory: directory)
         let page = directory.appendingPathComponent("page.html")
         let html = try String(contentsOf: page, encoding: .utf8)
             .replacingOccurrences(of: "<body>", with: "<body><img src=\"http://127.0.0.1:9/tile.png\"><script>console.error('boom')</script>")
         try Data(html.utf8).write(to: page)
-        let report = try Self.check(page, screenshot: "checker-self-test")
+        let report = try await Self.check(page, screenshot: "checker-self-test")
         #expect(report["consoleErrors"]?.arrayValue?.compactMap(\.stringValue) == ["boom"])
         #expect(report["requests"]?.arrayValue?.compactMap(\.stringValue) == ["http://127.0.0.1:9/tile.png"])
         #expect(report["logErrors"]?.arrayValue?.isEmpty == false)   // the page's CSP blocked it

@@ -14,8 +14,8 @@ struct CounterpartError: Error, CustomStringConvertible {
 }
 
 /// Runs a script of Tests/Counterparts with the venv's Python; kills it after `timeout` seconds.
-func runCounterpart(_ script: String, _ arguments: [String], timeout: Double = 90) throws -> ProcessResult {
-    try runProcess(try counterpartPython().path,
+func runCounterpart(_ script: String, _ arguments: [String], timeout: Double = 90) async throws -> ProcessResult {
+    try await runProcess(try counterpartPython().path,
                    [repositoryRoot.appendingPathComponent("Tests/Counterparts/\(script)").path] + arguments,
                    timeout: timeout)
 }
