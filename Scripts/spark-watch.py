@@ -56,6 +56,8 @@ REFUSED_OPTIONS = {
 # Options of `watch` that take a value (so '--format x' is read as one option).
 WATCH_VALUED = {"--landmarks", "--favorites", "--profiles", "--radius", "--hysteresis", "--cooldown",
                 "--max-accuracy", "--events", "--format", "--apns-dir", "--thread-id", "--bundle-id", "--state"}
+# Lines of a file grouped by device at a time in the reading step.
+BLOCK_LINES = 200_000
 # Issue lines kept per input file (all are counted).
 MAX_ISSUES_PER_FILE = 1000
 FAILURE = re.compile(r"spark-watch-failure\[(\d+)\]: (.*?)(?:\n|$)")
@@ -259,7 +261,8 @@ def device_of(line):
 def read_source(source, binary_name, read_options):
     """Runs `landmark-near fixes` over one input file; yields keyed fixes and report records.
 
-    Fix records:    ((crc32(device), device, file index, position), canonical NDJSON line)
+    Fix records:    ((crc32(device), device, file index, block), the device's canonical NDJSON
+                    lines of that block of the file, in order, each ending in a newline)
     Report records: ((-1, b"", file index, n), ("issue", text) | ("counts", read, fixes, unreadable))
     """
     index, display, local_path, data = source
@@ -276,12 +279,26 @@ def read_source(source, binary_name, read_options):
     errors = []
     collector = threading.Thread(target=collect_lines, args=(process.stderr, errors), daemon=True)
     collector.start()
-    position = 0
+    # A file's fixes are grouped by device in blocks of BLOCK_LINES lines: the shuffle then moves
+    # one record per (device, block) instead of one per fix, in bounded memory.
+    groups = {}
+    block = pending = 0
     for line in process.stdout:
-        line = line.rstrip(b"\n")
         device = device_of(line)
-        yield (zlib.crc32(device), device, index, position), line
-        position += 1
+        lines = groups.get(device)
+        if lines is None:
+            groups[device] = [line]
+        else:
+            lines.append(line)
+        pending += 1
+        if pending >= BLOCK_LINES:
+            for device, lines in groups.items():
+                yield (zlib.crc32(device), device, index, block), b"".join(lines)
+            groups.clear()
+            block += 1
+            pending = 0
+    for device, lines in groups.items():
+        yield (zlib.crc32(device), device, index, block), b"".join(lines)
     process.wait()
     collector.join()
     counts = None
@@ -321,16 +338,11 @@ def collect_lines(pipe, into):
 
 
 def feed_lines(pipe, first, records):
-    """Writes the partition's canonical lines to watch's stdin, in blocks."""
+    """Writes the partition's blocks of canonical lines to watch's stdin, in order."""
     try:
-        block = [first]
-        for _, line in records:
-            block.append(line)
-            if len(block) >= 4096:
-                pipe.write(b"\n".join(block) + b"\n")
-                block = []
-        if block:
-            pipe.write(b"\n".join(block) + b"\n")
+        pipe.write(first)
+        for _, lines in records:
+            pipe.write(lines)
     except BrokenPipeError:
         pass  # watch died: its exit status says why
     finally:
