@@ -454,7 +454,8 @@ class Totals:
         dropped = "".join(f", {count} {reason}" for reason, count in self.dropped.items())
         if not self.dropped:
             dropped = ", 0 accuracy, 0 stale"
-        suppressed = "".join(f", {count} suppressed by {reason}" for reason, count in self.suppressed.items())
+        order = ["cooldown", "profile"] + [r for r in self.suppressed if r not in ("cooldown", "profile")]
+        suppressed = "".join(f", {self.suppressed[r]} suppressed by {r}" for r in order if self.suppressed.get(r))
         return (f"{PROGRAM}: {self.read} fixes read, {self.used} used; dropped: {self.unreadable} unreadable{dropped}; "
                 f"{plural(self.notifications, 'notification')} ({plural(self.enters, 'enter')}{suppressed}; "
                 f"{plural(self.exits, 'exit')}); {plural(self.devices, 'device')}; "
@@ -472,7 +473,7 @@ def import_pyspark():
 def reexec_in_venv():
     """Plain `python3` without pyspark: run again with the repository's .venv/bin/python."""
     venv_python = os.path.join(ROOT, ".venv", "bin", "python")
-    if os.path.exists(venv_python) and os.path.realpath(sys.executable) != os.path.realpath(venv_python) \
+    if os.path.exists(venv_python) and os.path.abspath(sys.executable) != venv_python \
             and not os.environ.get("SPARK_WATCH_REEXEC"):
         os.environ["SPARK_WATCH_REEXEC"] = "1"
         os.execv(venv_python, [venv_python, os.path.abspath(__file__), *sys.argv[1:]])

@@ -24,9 +24,10 @@ public final class ProximityEngine {
     private let favoriteIndex: LandmarkIndex
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     private let favoriteSets: [[Bool]?]
-    private let profileSlots: [String: (set: Int32, prefersNotifications: Bool)]
+    private let profileSlots: [DeviceKey: (set: Int32, prefersNotifications: Bool)]
 
-    private var deviceSlots: [String: Int32] = [:]
+    /// Keyed by the name's bytes, not by String equality (SPEC §3).
+    private var deviceSlots: [DeviceKey: Int32] = [:]
     private var devices: [DeviceState] = []
 
     private let slack: Double
@@ -69,13 +70,13 @@ public final class ProximityEngine {
             return member
         }
         var sets: [[Bool]?] = [membership(defaultIndices)]
-        var slots: [String: (Int32, Bool)] = [:]
+        var slots: [DeviceKey: (Int32, Bool)] = [:]
         for (device, profile) in configuration.profiles.byDevice {
             if let indices = profileIndexSets[device] {
                 sets.append(membership(indices))
-                slots[device] = (Int32(sets.count - 1), profile.prefersNotifications)
+                slots[DeviceKey(device)] = (Int32(sets.count - 1), profile.prefersNotifications)
             } else {
-                slots[device] = (0, profile.prefersNotifications)
+                slots[DeviceKey(device)] = (0, profile.prefersNotifications)
             }
         }
         favoriteSets = sets
@@ -179,10 +180,11 @@ public final class ProximityEngine {
     }
 
     private func deviceSlot(for device: String) -> Int {
-        if let slot = deviceSlots[device] { return Int(slot) }
-        let profile = profileSlots[device]
+        let key = DeviceKey(device)
+        if let slot = deviceSlots[key] { return Int(slot) }
+        let profile = profileSlots[key]
         devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
-        deviceSlots[device] = Int32(devices.count - 1)
+        deviceSlots[key] = Int32(devices.count - 1)
         return devices.count - 1
     }
 
@@ -190,8 +192,8 @@ public final class ProximityEngine {
     /// device is inside it.
     public func nearestFavorite(of device: String, to coordinate: Coordinate) -> (landmarkIndex: Int, distance: Double, isInside: Bool)? {
         guard !favorites.isEmpty, coordinate.isValid else { return nil }
-        let slot = deviceSlots[device].map(Int.init)
-        let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[device]?.set ?? 0)]
+        let slot = deviceSlots[DeviceKey(device)].map(Int.init)
+        let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[DeviceKey(device)]?.set ?? 0)]
         var limit = 1
         while true {
             let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
