@@ -106,9 +106,17 @@ def make_parser():
         prog="spark-watch.py",
         usage="spark-watch.py INPUT... --out DIR [--partitions N] [--master URL] [--binary PATH] "
               "[--merged] [--overwrite] [-- watch options]",
-        description="Runs `landmark-near watch` over Apache Spark: fixes keyed and partitioned by "
-                    "device, each partition piped through watch on the executors; the "
-                    "notifications equal one watch process's over the same input (per device, in order).",
+        description="Runs `landmark-near watch` over Apache Spark: each input file is read by\n"
+                    "`landmark-near fixes` on an executor, fixes are keyed by device and partitioned by\n"
+                    "crc32(device) mod N, and each partition is piped through `landmark-near watch\n"
+                    "--format ndjson` there. The notifications equal one watch process's over the same\n"
+                    "input, per device and in order.\n\n"
+                    "  spark-watch.py fixes/ --out notes/ --partitions 8\n"
+                    "  spark-watch.py 'logs/*.ndjson' --out notes/ --merged -- --landmarks places.csv\n"
+                    "  spark-submit --master yarn spark-watch.py hdfs:///fixes/ --out hdfs:///notes/ \\\n"
+                    "      --partitions 400 --binary ./landmark-near\n\n"
+                    "The binary and the --landmarks/--profiles files reach the executors through\n"
+                    "SparkContext.addFile (SparkFiles); it must run there (see the README).",
         epilog=HELP_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("inputs", nargs="*", metavar="INPUT", help="files, folders, globs or URIs of fixes")
     parser.add_argument("--out", metavar="DIR", help="output directory (path or URI); must not exist unless --overwrite")
@@ -511,7 +519,10 @@ class Session:
                         "appender.console.type = Console\nappender.console.name = console\n"
                         "appender.console.target = SYSTEM_ERR\nappender.console.layout.type = PatternLayout\n"
                         "appender.console.layout.pattern = spark: %p %c{1}: %m%n\n"
-                        "logger.native.name = org.apache.hadoop.util.NativeCodeLoader\nlogger.native.level = error\n")
+                        "logger.native.name = org.apache.hadoop.util.NativeCodeLoader\nlogger.native.level = error\n"
+                        # A failed task is reported once, by this script, from its own marker
+                        # line; Spark's copies of the trace (three or four) stay out of the way.
+                        "logger.spark.name = org.apache.spark\nlogger.spark.level = off\n")
             os.environ["SPARK_CONF_DIR"] = self.scratch
         if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
             raise JobFailure(EX_UNAVAILABLE, "no Java: run bash Scripts/setup.sh (openjdk-17-jre-headless)")
@@ -661,8 +672,9 @@ def failure_of(error):
     match = FAILURE.search(str(error))
     if match:
         return int(match.group(1)), match.group(2)
-    text = str(error).strip().splitlines()
-    return EX_SOFTWARE, f"Spark job failed: {text[0] if text else type(error).__name__}"
+    lines = [line.strip() for line in str(error).strip().splitlines()]
+    cause = next((line[2:] for line in lines if line.startswith(": ")), None) or (lines[0] if lines else type(error).__name__)
+    return EX_SOFTWARE, f"Spark job failed: {cause} (run with --verbose for Spark's log)"
 
 
 def run_job(session_holder, argv, reporter, master, verbose):

@@ -56,6 +56,19 @@ struct SparkWatchTests {
             let empty = directory.appendingPathComponent("empty.ndjson")
             try Data().write(to: empty)
             let bad = try SparkLoad.writeWithBadRecords(into: directory.appendingPathComponent("bad"))
+            // Fault injection for one failing partition: the real tool, except that a `watch`
+            // given fixes fails as on a full disk (status 74). (The option check on the driver
+            // runs watch with no input, so it passes.)
+            let failing = directory.appendingPathComponent("failing-landmark-near")
+            try """
+                #!/bin/sh
+                if [ "$1" = watch ] && [ -n "$(head -c 1)" ]; then
+                  echo "landmark-near watch: stdout: No space left on device" >&2; exit 74
+                fi
+                exec '\(try toolExecutableURL().path)' "$@"
+
+                """.write(to: failing, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: failing.path)
             let jobs = [
                 Job(name: "load", inputs: [load.path], partitions: 8, extra: ["--merged"]),
                 Job(name: "traces", inputs: traces, partitions: 4, watchOptions: ["--favorites", "all", "--events", "all"]),
@@ -64,6 +77,7 @@ struct SparkWatchTests {
                 Job(name: "empty", inputs: [empty.path], partitions: 3),
                 Job(name: "bad", inputs: bad.map(\.path), partitions: 2, watchOptions: ["--events", "all"]),
                 Job(name: "uri", inputs: ["file://" + one.path], partitions: 2),
+                Job(name: "failing", inputs: [one.path], partitions: 2, extra: ["--binary", failing.path]),
             ]
             let tool = try toolExecutableURL().path
             var lines: [String] = []
@@ -214,6 +228,16 @@ struct SparkWatchTests {
         #expect(issues.first { $0.contains("middle.ndjson:6: ") } != nil, "\(issues)")
         #expect(issues.first { $0.contains("middle.csv:3: ") } != nil, "\(issues)")
         #expect(outcome.stderr.contains("3 unreadable"))
+    }
+
+    @Test func aFailingPartitionFailsTheJobWithOneClearLine() throws {
+        let outcome = try #require(Self.batch.outcomes["failing"])
+        if let failure = Self.batch.failure { throw SparkTestFailure(failure) }
+        #expect(outcome.status == 74, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("spark-watch: partition "), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("landmark-near watch exited with status 74: landmark-near watch: stdout: No space left on device"))
+        #expect(!outcome.stderr.contains("Traceback") && !outcome.stderr.contains("at org.apache"), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains("fixes read"), "no summary for a failed job")
     }
 
     @Test func aFileURIIsReadThroughSpark() throws {
