@@ -10,16 +10,13 @@ The load is split into --files contiguous pieces (Spark reads one file per task;
 read on one core whatever the master). Each configuration runs once (--reps for more; the
 fastest is kept); every Spark run's notifications are checked against the single process's
 (per device, in order) before its time counts; the fastest run is kept. Times are wall-clock for the whole command,
-JVM start included; 'CPU s' is the user + system time of the command and everything it waited
-for (the JVM, Spark's Python workers, the landmark-near processes); the 'start-up' column is the same command on an empty input, and the
+JVM start included; the 'start-up' column is the same command on an empty input, and the
 'rate without start-up' divides the fixes by the difference.
 """
 import argparse
 import json
 import os
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,20 +25,14 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def cpu_of_children():
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def run(command, stdin=None, stdout=subprocess.DEVNULL):
-    """(wall seconds, CPU seconds of the command and everything it waited for, stderr)."""
-    cpu = cpu_of_children()
+    """(wall seconds, stderr)."""
     started = time.monotonic()
     result = subprocess.run(command, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, text=True)
     elapsed = time.monotonic() - started
     if result.returncode != 0:
         sys.exit(f"spark-watch-bench: {' '.join(command)} exited {result.returncode}: {result.stderr[-2000:]}")
-    return elapsed, cpu_of_children() - cpu, result.stderr
+    return elapsed, result.stderr
 
 
 def by_device(lines):
@@ -86,12 +77,12 @@ def main():
         times = []
         for _ in range(args.reps):
             with open(args.fixes, "rb") as stdin, open(single_out, "w") as out:
-                elapsed, cpu, summary = run([args.binary, "watch", "--landmarks", args.landmarks], stdin=stdin, stdout=out)
-            times.append((elapsed, cpu))
+                elapsed, summary = run([args.binary, "watch", "--landmarks", args.landmarks], stdin=stdin, stdout=out)
+            times.append(elapsed)
         with open(single_out) as f:
             expected = f.read().splitlines()
-        single, cpu = min(times)
-        rows.append({"run": "one `landmark-near watch` process", "seconds": single, "cpu_seconds": cpu, "startup": None,
+        single = min(times)
+        rows.append({"run": "one `landmark-near watch` process", "seconds": single, "startup": None,
                      "fixes_per_second": fix_count / single, "notifications": len(expected)})
         expected_by_device = by_device(expected)
 
@@ -102,8 +93,8 @@ def main():
             startup = min(run([python, script, empty, "--out", out + "-empty"] + common)[0] for _ in range(args.reps))
             times = []
             for _ in range(args.reps):
-                elapsed, cpu, summary = run([python, script, pieces, "--out", out] + common)
-                times.append((elapsed, cpu))
+                elapsed, summary = run([python, script, pieces, "--out", out] + common)
+                times.append(elapsed)
             got = []
             for name in sorted(os.listdir(out)):
                 if name.startswith("part-"):
@@ -111,21 +102,21 @@ def main():
                         got += f.read().splitlines()
             if by_device(got) != expected_by_device:
                 sys.exit(f"spark-watch-bench: {master}: notifications differ from one process's")
-            seconds, cpu = min(times)
+            seconds = min(times)
             rows.append({"run": f"spark-watch.py `{master}`, {args.partitions} partitions", "seconds": seconds,
-                         "cpu_seconds": cpu, "startup": startup, "fixes_per_second": fix_count / seconds,
+                         "startup": startup, "fixes_per_second": fix_count / seconds,
                          "steady_fixes_per_second": fix_count / (seconds - startup) if seconds > startup else None,
                          "notifications": len(got), "summary": summary.strip().splitlines()[-1]})
 
-        print(f"| {fix_count:,} fixes of the 1M load, {args.files} files | wall s | CPU s | start-up s | fixes/s | "
+        print(f"| {fix_count:,} fixes of the 1M load, {args.files} files | wall s | start-up s | fixes/s | "
               f"fixes/s without start-up | notifications |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
+        print("|---|---:|---:|---:|---:|---:|")
         for row in rows:
             startup = f"{row['startup']:.1f}" if row["startup"] is not None else ""
             steady = f"{row['steady_fixes_per_second'] / 1000:,.0f} k" if row.get("steady_fixes_per_second") else ""
             rate = row["fixes_per_second"]
             rate_text = f"{rate / 1e6:.2f} M" if rate >= 1e6 else f"{rate / 1000:,.0f} k"
-            print(f"| {row['run']} | {row['seconds']:.1f} | {row['cpu_seconds']:.1f} | {startup} | {rate_text} | {steady} | {row['notifications']:,} |")
+            print(f"| {row['run']} | {row['seconds']:.1f} | {startup} | {rate_text} | {steady} | {row['notifications']:,} |")
         os.makedirs(os.path.join(ROOT, "Benchmarks/out"), exist_ok=True)
         with open(os.path.join(ROOT, "Benchmarks/out/spark.json"), "w") as f:
             json.dump({"fixes": fix_count, "files": args.files, "partitions": args.partitions, "rows": rows}, f, indent=2)

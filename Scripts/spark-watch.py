@@ -276,7 +276,11 @@ def read_source(source, binary_name, read_options):
     index, display, local_path, data = source
     binary = shipped_path(binary_name)
     command = [binary, "fixes", *read_options, "--source-name", display]
-    stdin = open(local_path, "rb") if local_path is not None else subprocess.PIPE
+    try:
+        stdin = open(local_path, "rb") if local_path is not None else subprocess.PIPE
+    except OSError as error:
+        # A local path must be visible to the executors (a shared mount on a cluster).
+        fail(EX_NOINPUT, f"{display}: cannot be opened on the executor: {error.strerror}")
     try:
         process = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     finally:

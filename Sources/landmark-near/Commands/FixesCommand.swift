@@ -34,7 +34,7 @@ enum FixesCommand: Command {
         64 usage error; 66 an input file does not exist; 74 I/O error.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near fixes"
         let args = try ArgumentScanner(arguments, command: command, valued: ["format", "source-name"], flags: ["strict"])
         var format: FixFormat?
@@ -44,17 +44,17 @@ enum FixesCommand: Command {
             }
             format = chosen
         }
-        let standardInputName = args.value("source-name") ?? FixInput.standardInput.sourceName
-        let inputs: [FixInput] = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(FixInput.init(argument:))
+        let standardInputName = args.value("source-name") ?? InputSource.standardInput.sourceName
+        let inputs = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
         // Missing files are reported before anything is read, as watch does.
         for case .file(let path) in inputs where access(path, F_OK) != 0 {
-            throw CommandFailure(status: .noInput, message: "\(command): \(TerminalText.safe(path)): no such file")
+            throw CommandFailure(.missingInput, "\(command): \(TerminalText.safe(path)): no such file")
         }
         let diagnostics = OutputWriter(descriptor: 2)
         var read = 0, fixes = 0, unreadable = 0
         var failure: CommandFailure?
         reading: for input in inputs {
-            do {
+            do throws(InputError) {
                 let reader: FixReader
                 switch input {
                 case .standardInput:
@@ -71,22 +71,20 @@ enum FixesCommand: Command {
                     case .invalid(let issue):
                         unreadable += 1
                         if args.has("strict") {
-                            failure = CommandFailure(status: .dataError, message: TerminalText.safe(issue.description))
+                            failure = CommandFailure(.badData, TerminalText.safe(issue.description) + " (stopped: --strict)")
                             break reading
                         }
                         diagnostics.writeLine(TerminalText.safe(issue.description))
                     }
                 }
             } catch {
-                failure = CommandFailure(status: error.isMissingFile ? .noInput : .ioError,
-                                         message: "\(command): \(TerminalText.safe(error.description))")
+                failure = CommandFailure(error, context: "\(command): ")
                 break reading
             }
         }
         try? diagnostics.flush()
-        if let failure, failure.status == .noInput { throw failure }
         Console.error("\(command): \(read) records read, \(fixes) fixes, \(unreadable) unreadable")
         if let failure { throw failure }
-        return unreadable > 0 ? .dataError : .success
+        return unreadable > 0 ? .badData : nil
     }
 }

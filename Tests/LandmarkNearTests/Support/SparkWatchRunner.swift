@@ -2,11 +2,9 @@ import Foundation
 
 enum SparkWatchRunnerError: Error, CustomStringConvertible {
     case noVenv(String)
-    case timedOut([String], TimeInterval)
     var description: String {
         switch self {
         case .noVenv(let path): return "\(path) is missing: run bash Scripts/setup.sh (Java 17 and pyspark for Scripts/spark-watch.py)"
-        case .timedOut(let arguments, let seconds): return "spark-watch.py \(arguments.joined(separator: " ")) did not end within \(Int(seconds)) s"
         }
     }
 }
@@ -18,37 +16,9 @@ func venvPython() throws -> URL {
     return python
 }
 
-/// Runs `Scripts/spark-watch.py` with `python` (the venv's by default), killing it after `timeout`.
-func runSparkWatch(_ arguments: [String], python: URL? = nil, timeout: TimeInterval) throws -> ToolResult {
-    let process = Process()
-    process.executableURL = try python ?? venvPython()
-    process.arguments = [repositoryRoot.appendingPathComponent("Scripts/spark-watch.py").path] + arguments
-    let output = Pipe(), errors = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let group = DispatchGroup()
-    let collected = CollectedOutput()
-    group.enter()
-    DispatchQueue.global().async {
-        collected.setStdout(output.fileHandleForReading.readDataToEndOfFile())
-        group.leave()
-    }
-    group.enter()
-    DispatchQueue.global().async {
-        collected.setStderr(errors.fileHandleForReading.readDataToEndOfFile())
-        group.leave()
-    }
-    if group.wait(timeout: .now() + timeout) == .timedOut {
-        // The script's own process group would take Spark's JVM along; the script itself is
-        // enough here (its JVM exits when the Python gateway goes).
-        process.terminate()
-        process.waitUntilExit()
-        throw SparkWatchRunnerError.timedOut(arguments, timeout)
-    }
-    process.waitUntilExit()
-    return ToolResult(status: process.terminationStatus,
-                      stdout: String(decoding: collected.stdout, as: UTF8.self),
-                      stderr: String(decoding: collected.stderr, as: UTF8.self))
+/// Runs `Scripts/spark-watch.py` with `python` (the venv's by default), killed after `timeout`.
+/// (Its Spark JVM ends with it: PySpark's gateway exits when its Python goes.)
+func runSparkWatch(_ arguments: [String], python: URL? = nil, timeout: Double) throws -> ProcessResult {
+    try runProcess(try (python ?? venvPython()).path,
+                   [repositoryRoot.appendingPathComponent("Scripts/spark-watch.py").path] + arguments, timeout: timeout)
 }
