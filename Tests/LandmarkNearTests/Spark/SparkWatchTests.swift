@@ -36,8 +36,17 @@ struct SparkWatchTests {
         var failure: String?
     }
 
-    /// Run once, by the first test that needs it (a static let is initialised once, thread-safely).
-    static let batch: Batch = makeBatch()
+    /// Run once, by the first test that needs it (a static let is initialised once), off the
+    /// cooperative pool; every test awaits the same task.
+    static let batchTask = Task<Batch, Never> {
+        do {
+            return try await offPool { makeBatch() }
+        } catch {
+            return Batch(directory: FileManager.default.temporaryDirectory, failure: "\(error)")
+        }
+    }
+
+    static func batch() async -> Batch { await batchTask.value }
 
     static func makeBatch() -> Batch {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spark-watch-tests-\(UUID().uuidString)")
@@ -109,14 +118,15 @@ struct SparkWatchTests {
     }
 
     /// The job's outcome, and one `watch` process over the same inputs with the same options.
-    private func outcome(_ name: String) throws -> (Outcome, ToolResult, Job) {
-        let batch = Self.batch
+    private func outcome(_ name: String) async throws -> (Outcome, ToolResult, Job) {
+        let batch = await Self.batch()
         if let failure = batch.failure { throw SparkTestFailure(failure) }
         let job = try #require(batch.jobs[name])
         let outcome = try #require(batch.outcomes[name])
         let inputs = job.inputs.map { $0.hasPrefix("file://") ? String($0.dropFirst(7)) : $0 }
         let expandedInputs = try inputs.flatMap(SparkLoad.files(of:))
-        let single = try runTool(["watch"] + expandedInputs + job.watchOptions)
+        let arguments = ["watch"] + expandedInputs + job.watchOptions
+        let single = try await offPool { try runTool(arguments) }
         return (outcome, single, job)
     }
 
@@ -144,8 +154,8 @@ struct SparkWatchTests {
 
     /// The job's notifications equal one process's per device and in order; every device's
     /// notifications are in one part file; there is one part file a partition.
-    private func expectSameNotifications(_ name: String) throws -> (Outcome, ToolResult) {
-        let (outcome, single, job) = try outcome(name)
+    private func expectSameNotifications(_ name: String) async throws -> (Outcome, ToolResult) {
+        let (outcome, single, job) = try await outcome(name)
         let parts = try Self.partFiles(outcome.out)
         #expect(parts.count == job.partitions, "\(name): \(parts.count) part files")
         var all: [String] = []
@@ -171,8 +181,8 @@ struct SparkWatchTests {
 
     // MARK: tests
 
-    @Test func generatedLoadMatchesOneProcess() throws {
-        let (outcome, single) = try expectSameNotifications("load")
+    @Test func generatedLoadMatchesOneProcess() async throws {
+        let (outcome, single) = try await expectSameNotifications("load")
         let expected = single.stdout.split(separator: "\n").map(String.init)
         #expect(expected.count > 100, "the load should notify: \(single.stderr)")
         // The summed summary is the one process's, plus the partition and file counts.
@@ -190,36 +200,36 @@ struct SparkWatchTests {
         #expect(zip(timed, timed.dropFirst()).allSatisfy { $0 <= $1 })
     }
 
-    @Test func realTracesMatchOneProcess() throws {
-        let (outcome, single) = try expectSameNotifications("traces")
+    @Test func realTracesMatchOneProcess() async throws {
+        let (outcome, single) = try await expectSameNotifications("traces")
         #expect(outcome.status == 65)
         // Unreadable records name their own file and line, as one process does.
         #expect(Self.issueLines(outcome.stderr) == Self.issueLines(single.stderr))
         #expect(Self.issueLines(outcome.stderr).contains { $0.contains("mixed-talkers.nmea:12: ") })
     }
 
-    @Test func morePartitionsThanDevices() throws {
-        let (outcome, single) = try expectSameNotifications("few")
+    @Test func morePartitionsThanDevices() async throws {
+        let (outcome, single) = try await expectSameNotifications("few")
         #expect(!single.stdout.isEmpty)
         let empty = try Self.partFiles(outcome.out).filter { (try? Data(contentsOf: $0))?.isEmpty ?? false }
         #expect(empty.count >= 13, "3 devices in 16 partitions leave at least 13 empty")
     }
 
-    @Test func oneDeviceOnly() throws {
-        let (outcome, single) = try expectSameNotifications("one")
+    @Test func oneDeviceOnly() async throws {
+        let (outcome, single) = try await expectSameNotifications("one")
         #expect(!single.stdout.isEmpty)
         let nonEmpty = try Self.partFiles(outcome.out).filter { (try? Data(contentsOf: $0))?.isEmpty == false }
         #expect(nonEmpty.count == 1)
     }
 
-    @Test func emptyInput() throws {
-        let (outcome, _) = try expectSameNotifications("empty")
+    @Test func emptyInput() async throws {
+        let (outcome, _) = try await expectSameNotifications("empty")
         #expect(outcome.status == 0)
         #expect(outcome.stderr.contains("spark-watch: 0 fixes read, 0 used"))
     }
 
-    @Test func badRecordsInTheMiddleOfAFileNameTheirFileAndLine() throws {
-        let (outcome, single) = try expectSameNotifications("bad")
+    @Test func badRecordsInTheMiddleOfAFileNameTheirFileAndLine() async throws {
+        let (outcome, single) = try await expectSameNotifications("bad")
         #expect(outcome.status == 65)
         let issues = Self.issueLines(outcome.stderr)
         #expect(issues == Self.issueLines(single.stderr))
@@ -230,9 +240,10 @@ struct SparkWatchTests {
         #expect(outcome.stderr.contains("3 unreadable"))
     }
 
-    @Test func aFailingPartitionFailsTheJobWithOneClearLine() throws {
-        let outcome = try #require(Self.batch.outcomes["failing"])
-        if let failure = Self.batch.failure { throw SparkTestFailure(failure) }
+    @Test func aFailingPartitionFailsTheJobWithOneClearLine() async throws {
+        let batch = await Self.batch()
+        if let failure = batch.failure { throw SparkTestFailure(failure) }
+        let outcome = try #require(batch.outcomes["failing"])
         #expect(outcome.status == 74, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("spark-watch: partition "), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("landmark-near watch exited with status 74: landmark-near watch: stdout: No space left on device"))
@@ -240,26 +251,28 @@ struct SparkWatchTests {
         #expect(!outcome.stderr.contains("fixes read"), "no summary for a failed job")
     }
 
-    @Test func aFileURIIsReadThroughSpark() throws {
-        _ = try expectSameNotifications("uri")
+    @Test func aFileURIIsReadThroughSpark() async throws {
+        _ = try await expectSameNotifications("uri")
     }
 
     /// The task's acceptance line, run as a user would: plain `python3` (it re-runs itself with
     /// the venv's Python), a folder, 8 partitions; against `landmark-near watch < fixes`.
-    @Test func folderWithEightPartitionsMatchesWatchOnStdin() throws {
+    @Test func folderWithEightPartitionsMatchesWatchOnStdin() async throws {
         let directory = try makeTemporaryDirectory("spark-watch")
         defer { try? FileManager.default.removeItem(at: directory) }
         let fixes = try SparkLoad.write(into: directory.appendingPathComponent("fixes"), devices: 40, seconds: 400, seed: 8,
                                         csvFile: false)
         let notes = directory.appendingPathComponent("notes")
         _ = try venvPython()
-        let result = try runSparkWatch([fixes.path, "--out", notes.path, "--partitions", "8", "--master", "local[2]",
-                                        "--binary", toolExecutableURL().path],
-                                       python: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 240)
+        let arguments = [fixes.path, "--out", notes.path, "--partitions", "8", "--master", "local[2]",
+                         "--binary", try toolExecutableURL().path]
+        let result = try await offPool {
+            try runSparkWatch(arguments, python: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 240)
+        }
         #expect(result.status == 0, "\(result.stderr)")
         let concatenated = try SparkLoad.files(of: fixes.path).map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
             .reduce(Data(), +)
-        let single = try runTool(["watch"], stdinData: concatenated)
+        let single = try await offPool { try runTool(["watch"], stdinData: concatenated) }
         let expected = single.stdout.split(separator: "\n").map(String.init)
         let parts = try Self.partFiles(notes)
         #expect(parts.count == 8)
@@ -288,8 +301,9 @@ struct SparkWatchTests {
     ]
 
     /// Refused before Spark starts: usage errors 64, missing inputs 66, each with a clear line.
-    @Test(arguments: refusals) func refusedBeforeSparkStarts(_ check: StatusCaseWithText) throws {
-        let result = try runSparkWatch(["--binary", toolExecutableURL().path] + check.arguments, timeout: 60)
+    @Test(arguments: refusals) func refusedBeforeSparkStarts(_ check: StatusCaseWithText) async throws {
+        let arguments = ["--binary", try toolExecutableURL().path] + check.arguments
+        let result = try await offPool { try runSparkWatch(arguments, timeout: 60) }
         #expect(result.status == check.status, "\(result.stderr)")
         #expect((result.stdout + result.stderr).contains(check.text), "\(result.stdout)\(result.stderr)")
     }
