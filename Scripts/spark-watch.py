@@ -395,7 +395,7 @@ def watch_partition(partition, records, binary_name, watch_options, shipped):
     process.wait()
     writer.join()
     collector.join()
-    summaries = [e for e in errors if e.startswith("landmark-near watch: ") and " fixes read" in e]
+    summaries = [e for e in errors if e.startswith("landmark-near watch: ") and SUMMARY.match(e[len("landmark-near watch: "):])]
     if process.returncode != 0 or not summaries:
         detail = "; ".join(e for e in errors[-3:]) or "no message"
         status = process.returncode if 64 <= process.returncode <= 78 else EX_SOFTWARE
@@ -421,7 +421,7 @@ def merge_key(pair):
 # ---------------------------------------------------------------------------------------------
 # Driver side.
 
-SUMMARY = re.compile(r"^(\d+) fixes read, (\d+) used; dropped: (.*?); (\d+) notifications? \((\d+) enters?(.*?); "
+SUMMARY = re.compile(r"^(\d+) fix(?:es)? read, (\d+) used; dropped: (.*?); (\d+) notifications? \((\d+) enters?(.*?); "
                      r"(\d+) exits?\); (\d+) devices?")
 
 
@@ -468,7 +468,7 @@ class Totals:
             dropped = ", 0 accuracy, 0 stale"
         order = ["cooldown", "profile"] + [r for r in self.suppressed if r not in ("cooldown", "profile")]
         suppressed = "".join(f", {self.suppressed[r]} suppressed by {r}" for r in order if self.suppressed.get(r))
-        return (f"{PROGRAM}: {self.read} fixes read, {self.used} used; dropped: {self.unreadable} unreadable{dropped}; "
+        return (f"{PROGRAM}: {plural(self.read, 'fix', 'fixes')} read, {self.used} used; dropped: {self.unreadable} unreadable{dropped}; "
                 f"{plural(self.notifications, 'notification')} ({plural(self.enters, 'enter')}{suppressed}; "
                 f"{plural(self.exits, 'exit')}); {plural(self.devices, 'device')}; "
                 f"{plural(partitions, 'partition')}, {plural(files, 'input file')}")
@@ -654,7 +654,8 @@ class Session:
             command += [option, copy]
         result = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
         if result.returncode != 0:
-            message = "\n".join(l for l in result.stderr.splitlines() if " fixes read" not in l) or "no message"
+            message = "\n".join(l for l in result.stderr.splitlines()
+                                 if not SUMMARY.match(l.partition(": ")[2])) or "no message"
             raise JobFailure(result.returncode if 64 <= result.returncode <= 78 else EX_SOFTWARE, message)
         check = subprocess.run([job.binary, "fixes", "--help"], capture_output=True, timeout=60)
         if check.returncode != 0:
