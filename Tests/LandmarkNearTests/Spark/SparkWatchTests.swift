@@ -38,17 +38,11 @@ struct SparkWatchTests {
 
     /// Run once, by the first test that needs it (a static let is initialised once), off the
     /// cooperative pool; every test awaits the same task.
-    static let batchTask = Task<Batch, Never> {
-        do {
-            return try await offPool { makeBatch() }
-        } catch {
-            return Batch(directory: FileManager.default.temporaryDirectory, failure: "\(error)")
-        }
-    }
+    static let batchTask = Task<Batch, Never> { await makeBatch() }
 
     static func batch() async -> Batch { await batchTask.value }
 
-    static func makeBatch() -> Batch {
+    static func makeBatch() async -> Batch {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spark-watch-tests-\(UUID().uuidString)")
         var batch = Batch(directory: directory)
         do {
@@ -100,7 +94,7 @@ struct SparkWatchTests {
             }
             let jobsFile = directory.appendingPathComponent("jobs.ndjson")
             try (lines.joined(separator: "\n") + "\n").write(to: jobsFile, atomically: true, encoding: .utf8)
-            let result = try runSparkWatch(["--batch", jobsFile.path, "--master", "local[2]"], timeout: 540)
+            let result = try await runSparkWatch(["--batch", jobsFile.path, "--master", "local[2]"], timeout: 540)
             let reports = result.stdout.split(separator: "\n").map(String.init)
             guard reports.count == jobs.count else {
                 batch.failure = "spark-watch --batch gave \(reports.count) reports for \(jobs.count) jobs (status \(result.status)): \(result.stderr)"
@@ -126,7 +120,7 @@ struct SparkWatchTests {
         let inputs = job.inputs.map { $0.hasPrefix("file://") ? String($0.dropFirst(7)) : $0 }
         let expandedInputs = try inputs.flatMap(SparkLoad.files(of:))
         let arguments = ["watch"] + expandedInputs + job.watchOptions
-        let single = try await offPool { try runTool(arguments) }
+        let single = try await runTool(arguments, timeout: 120)
         return (outcome, single, job)
     }
 
@@ -266,13 +260,11 @@ struct SparkWatchTests {
         _ = try venvPython()
         let arguments = [fixes.path, "--out", notes.path, "--partitions", "8", "--master", "local[2]",
                          "--binary", try toolExecutableURL().path]
-        let result = try await offPool {
-            try runSparkWatch(arguments, python: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 240)
-        }
+        let result = try await runSparkWatch(arguments, python: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 240)
         #expect(result.status == 0, "\(result.stderr)")
         let concatenated = try SparkLoad.files(of: fixes.path).map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
             .reduce(Data(), +)
-        let single = try await offPool { try runTool(["watch"], stdinData: concatenated) }
+        let single = try await runTool(["watch"], stdinData: concatenated)
         let expected = single.stdout.split(separator: "\n").map(String.init)
         let parts = try Self.partFiles(notes)
         #expect(parts.count == 8)
@@ -303,7 +295,7 @@ struct SparkWatchTests {
     /// Refused before Spark starts: usage errors 64, missing inputs 66, each with a clear line.
     @Test(arguments: refusals) func refusedBeforeSparkStarts(_ check: StatusCaseWithText) async throws {
         let arguments = ["--binary", try toolExecutableURL().path] + check.arguments
-        let result = try await offPool { try runSparkWatch(arguments, timeout: 60) }
+        let result = try await runSparkWatch(arguments, timeout: 60)
         #expect(result.status == check.status, "\(result.stderr)")
         #expect((result.stdout + result.stderr).contains(check.text), "\(result.stdout)\(result.stderr)")
     }

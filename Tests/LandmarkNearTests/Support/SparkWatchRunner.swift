@@ -18,17 +18,7 @@ func venvPython() throws -> URL {
 
 /// Runs `Scripts/spark-watch.py` with `python` (the venv's by default), killed after `timeout`.
 /// (Its Spark JVM ends with it: PySpark's gateway exits when its Python goes.)
-func runSparkWatch(_ arguments: [String], python: URL? = nil, timeout: Double) throws -> ProcessResult {
-    try runProcess(try (python ?? venvPython()).path,
-                   [repositoryRoot.appendingPathComponent("Scripts/spark-watch.py").path] + arguments, timeout: timeout)
-}
-
-/// Runs blocking work (a child process that takes minutes) on a thread of its own and awaits it,
-/// so Swift Testing's cooperative pool — two threads on a two-core machine — stays free for the
-/// other suites while Spark runs. (Blocking the pool there stalls every other test until their
-/// time limits pass.)
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
+func runSparkWatch(_ arguments: [String], python: URL? = nil, timeout: Double) async throws -> ProcessResult {
+    try await runProcess(try (python ?? venvPython()).path,
+                         [repositoryRoot.appendingPathComponent("Scripts/spark-watch.py").path] + arguments, timeout: timeout)
 }
