@@ -27,11 +27,12 @@ public final class ProximityEngine {
     private var candidateScratch: [Int32] = []
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     private let favoriteSets: [[Bool]?]
-    private let profileSlots: [String: (set: UInt16, prefersNotifications: Bool)]
+    private let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool)]
     /// Favourite position of each catalog landmark id, for snapshots.
     private let favoritePositionOfID: [Int: Int32]
 
-    private var deviceSlots: [String: Int32] = [:]
+    /// Keyed by the name's bytes, not by String equality (SPEC §3: NFC and NFD are two devices).
+    private var deviceSlots: [DeviceKey: Int32] = [:]
     private var devices: [DeviceState] = []
 
     /// Whether changed devices are collected for `takeChanges()` (on with `--state`).
@@ -88,7 +89,7 @@ public final class ProximityEngine {
             return member
         }
         var sets: [[Bool]?] = [membership(defaultIndices)]
-        var slots: [String: (UInt16, Bool)] = [:]
+        var slots: [DeviceKey: (UInt16, Bool)] = [:]
         // Profiles with the same favourites share one set (a device keeps a 16-bit set number).
         var setOfIndices: [[Int]: UInt16] = [:]
         for (device, profile) in configuration.profiles.byDevice {
@@ -101,9 +102,9 @@ public final class ProximityEngine {
                     sets.append(membership(key))
                     setOfIndices[key] = UInt16(sets.count - 1)
                 }
-                slots[device] = (setOfIndices[key]!, profile.prefersNotifications)
+                slots[DeviceKey(device)] = (setOfIndices[key]!, profile.prefersNotifications)
             } else {
-                slots[device] = (0, profile.prefersNotifications)
+                slots[DeviceKey(device)] = (0, profile.prefersNotifications)
             }
         }
         favoriteSets = sets
@@ -230,9 +231,10 @@ public final class ProximityEngine {
         // default subscript inserts the next slot number when the name is missing).
         let next = Int32(devices.count)
         var slot: Int32 = 0
-        ProximityEngine.claim(&deviceSlots[device, default: next], into: &slot)
+        let key = DeviceKey(device)
+        ProximityEngine.claim(&deviceSlots[key, default: next], into: &slot)
         if slot == next {
-            let profile = profileSlots.isEmpty ? nil : profileSlots[device]
+            let profile = profileSlots.isEmpty ? nil : profileSlots[key]
             devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
         }
         return Int(slot)
@@ -245,8 +247,8 @@ public final class ProximityEngine {
     /// device is inside it.
     func nearestFavorite(of device: String, to coordinate: Coordinate) -> (landmarkIndex: Int, distance: Double, isInside: Bool)? {
         guard !favorites.isEmpty, coordinate.isValid else { return nil }
-        let slot = deviceSlots[device].map(Int.init)
-        let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[device]?.set ?? 0)]
+        let slot = deviceSlots[DeviceKey(device)].map(Int.init)
+        let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[DeviceKey(device)]?.set ?? 0)]
         var limit = 1
         while true {
             let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
@@ -277,7 +279,7 @@ public final class ProximityEngine {
 
     /// Every device's state, in no particular order.
     public func snapshots() -> [DeviceSnapshot] {
-        deviceSlots.map { snapshot(device: $0.key, slot: Int($0.value)) }
+        deviceSlots.map { snapshot(device: $0.key.name, slot: Int($0.value)) }
     }
 
     private func snapshot(device: String, slot: Int) -> DeviceSnapshot {
@@ -300,7 +302,7 @@ public final class ProximityEngine {
     @discardableResult
     public func restore(_ snapshot: DeviceSnapshot) -> Bool {
         let slot = deviceSlot(for: snapshot.device)
-        let profile = profileSlots[snapshot.device]
+        let profile = profileSlots[DeviceKey(snapshot.device)]
         var state = DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true)
         state.latestTime = snapshot.latestTime
         state.fixCount = UInt32(clamping: snapshot.fixCount)

@@ -10,6 +10,17 @@ import Testing
         results.map { $0.1.map(\.summary) }
     }
 
+    /// SPEC §3: device names compare byte for byte; NFC and NFD spellings are two devices.
+    @Test func devicesDifferingOnlyInNormalisationKeepTheirOwnState() throws {
+        let results = try F.run([
+            F.fix(F.point(100), device: "caf\u{E9}", at: 0),     // enter
+            F.fix(F.point(200), device: "cafe\u{301}", at: 5),   // another device: its own enter
+            F.fix(F.point(300), device: "caf\u{E9}", at: 3),     // later than its own latest (0): used
+        ])
+        #expect(summaries(results) == [["enter 0"], ["enter 0"], []])
+        #expect(results.map(\.0) == [.used, .used, .used])
+    }
+
     @Test func boundaryJitterAtTheRadius() throws {
         let results = try F.run([
             F.fix(F.point(radius + 0.5), at: 0),      // just outside: nothing
@@ -208,7 +219,7 @@ import Testing
 
 /// The candidate grid's edges: around a pole, across the antimeridian, and radii whose
 /// reach spans too many cells (the always-checked list), against the brute-force reference.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.suiteTimeLimit)
 struct FavoriteGridEdgeTests {
     typealias F = EngineFixtures
 

@@ -32,7 +32,9 @@ private let ignoringBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 func runProcess(_ executable: String, _ arguments: [String], stdin: Data? = nil,
                 environment: [String: String] = [:], currentDirectory: URL? = nil,
                 timeout: Double = 60) async throws -> ProcessResult {
-    try await withCheckedThrowingContinuation { continuation in
+    await ProcessSlots.shared.acquire()
+    defer { Task { await ProcessSlots.shared.release() } }
+    return try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
             continuation.resume(with: Result {
                 try runProcessWaiting(executable, arguments, stdin: stdin, environment: environment,
@@ -86,4 +88,32 @@ private func runProcessWaiting(_ executable: String, _ arguments: [String], stdi
     return ProcessResult(status: process.terminationStatus,
                          stdout: String(decoding: collected.stdout, as: UTF8.self),
                          stderr: String(decoding: collected.stderr, as: UTF8.self))
+}
+
+/// Bounds how many children the tests run at once. Awaiting a child frees the test's thread, so
+/// without a bound every end-to-end test would start its process at the same moment and the
+/// 2-core machine would run dozens of them side by side, each too slow for its time limit.
+actor ProcessSlots {
+    static let shared = ProcessSlots(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { free = count }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
 }

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LandmarkNear
+
+/// `landmark-near fixes`: the fix readers on their own. Reads any input `watch` reads and prints
+/// each fix as one canonical NDJSON line, so other tools (Scripts/spark-watch.py) can split a
+/// stream by device without re-implementing the readers: the tool stays the one place that
+/// knows how to read a trace.
+enum FixesCommand: Command {
+    static let name = "fixes"
+    static let summary = "read fixes in any input format and print them as plain NDJSON lines"
+    static let help = """
+        Usage: landmark-near fixes [FILE...] [options]
+
+        Reads location fixes exactly as 'watch' does (the files in order, or stdin when none is
+        given, or for '-'; formats detected or forced with --format) and prints each fix as one
+        NDJSON line, device first: {"device":"d1","lat":34.01,"lon":-116.17,
+        "time":"2026-05-01T12:00:02.5Z","acc":12} (time and acc only when known). Reading the
+        output again, e.g. with 'watch --format ndjson', gives the same fixes bit for bit.
+
+            landmark-near fixes drive.gpx > drive.ndjson
+            gzip -dc phone.csv.gz | landmark-near fixes --source-name phone.csv
+
+        Options:
+          --format FMT         ndjson, csv, nmea or gpx (default: detected)
+          --source-name NAME   the name stdin goes by in messages (default <stdin>)
+          --strict             stop at the first unreadable record (exit 65)
+          -h, --help           show this help
+
+        Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
+        At the end a summary line goes to stderr: records read, fixes, unreadable.
+        Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
+        64 usage error; 66 an input file does not exist; 74 I/O error.
+        """
+
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
+        let command = "landmark-near fixes"
+        let args = try ArgumentScanner(arguments, command: command, valued: ["format", "source-name"], flags: ["strict"])
+        var format: FixFormat?
+        if let text = args.value("format") {
+            guard let chosen = FixFormat(rawValue: text.lowercased()) else {
+                throw .usage("\(command): --format takes ndjson, csv, nmea or gpx, not '\(text)'")
+            }
+            format = chosen
+        }
+        let standardInputName = args.value("source-name") ?? InputSource.standardInput.sourceName
+        let inputs = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
+        // Missing files are reported before anything is read, as watch does.
+        for case .file(let path) in inputs where access(path, F_OK) != 0 {
+            throw CommandFailure(.missingInput, "\(command): \(TerminalText.safe(path)): no such file")
+        }
+        let diagnostics = OutputWriter(descriptor: 2)
+        var read = 0, fixes = 0, unreadable = 0
+        var failure: CommandFailure?
+        reading: for input in inputs {
+            do throws(InputError) {
+                let reader: FixReader
+                switch input {
+                case .standardInput:
+                    reader = try FixReader(descriptor: 0, ownsDescriptor: false, sourceName: standardInputName, format: format)
+                case .file:
+                    reader = try FixReader(input: input, format: format)
+                }
+                while let record = try reader.next() {
+                    read += 1
+                    switch record {
+                    case .fix(let fix, _):
+                        fixes += 1
+                        output.writeLine(FixLine.make(fix))
+                    case .invalid(let issue):
+                        unreadable += 1
+                        if args.has("strict") {
+                            failure = CommandFailure(.badData, TerminalText.safe(issue.description) + " (stopped: --strict)")
+                            break reading
+                        }
+                        diagnostics.writeLine(TerminalText.safe(issue.description))
+                    }
+                }
+            } catch {
+                failure = CommandFailure(error, context: "\(command): ")
+                break reading
+            }
+        }
+        try? diagnostics.flush()
+        Console.error("\(command): \(read) records read, \(fixes) fixes, \(unreadable) unreadable")
+        if let failure { throw failure }
+        return unreadable > 0 ? .badData : nil
+    }
+}
