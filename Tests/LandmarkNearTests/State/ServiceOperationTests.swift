@@ -142,7 +142,7 @@ struct ServiceOperationTests {
         #expect(FileManager.default.fileExists(atPath: unrelated.path))
     }
 
-    @Test func sighupReloadsProfilesAndKeepsState() throws {
+    @Test func sighupReloadsProfilesAndKeepsState() async throws {
         let directory = try makeTemporaryDirectory("sighup")
         defer { try? FileManager.default.removeItem(at: directory) }
         let profiles = directory.appendingPathComponent("profiles.json")

@@ -24,22 +24,24 @@ struct StateResumeTests {
     }
 
     /// One run over the whole trace, as the reference (made once for all cases).
-    static let reference: (stdout: [String], files: [String: Data])? = {
-        guard let directory = try? makeTemporaryDirectory("resume-reference") else { return nil }
+    static let reference = Task<(stdout: [String], files: [String: Data]), any Error> {
+        let directory = try makeTemporaryDirectory("resume-reference")
         defer { try? FileManager.default.removeItem(at: directory) }
         let apns = directory.appendingPathComponent("apns")
-        guard let result = try? runToolWaiting(["watch"] + ServiceTrace.options
-                                        + ["--state", directory.appendingPathComponent("s.db").path, "--apns-dir", apns.path],
-                                        stdin: trace.joined()),
-              result.status == 0 else { return nil }
+        let result = try await runTool(["watch"] + ServiceTrace.options
+                                       + ["--state", directory.appendingPathComponent("s.db").path, "--apns-dir", apns.path],
+                                       stdin: trace.joined())
+        guard result.status == 0 else { throw ReferenceRunFailed(stderr: result.stderr) }
         return (ServiceTrace.lines(of: result.stdout), ServiceTrace.files(in: apns))
-    }()
+    }
+
+    struct ReferenceRunFailed: Error { var stderr: String }
 
     @Test(arguments: cases)
     func twoRunsPrintAndWriteWhatOneRunDoes(_ split: SplitCase) async throws {
         let directory = try makeTemporaryDirectory("resume")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let reference = try #require(Self.reference, "the reference run failed")
+        let reference = try await Self.reference.value
         #expect(reference.stdout.count > 30)
 
         let state = directory.appendingPathComponent("state.db").path

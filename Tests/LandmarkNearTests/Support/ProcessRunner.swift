@@ -42,9 +42,8 @@ func runProcess(_ executable: String, _ arguments: [String], stdin: Data? = nil,
     }
 }
 
-/// The same, waiting on the calling thread: only for where no `await` is possible (a static
-/// initializer); it holds a thread of the cooperative pool while the child runs.
-func runProcessWaiting(_ executable: String, _ arguments: [String], stdin: Data? = nil,
+/// The same, waiting on the calling thread (a thread of its own, from `runProcess`).
+private func runProcessWaiting(_ executable: String, _ arguments: [String], stdin: Data? = nil,
                        environment: [String: String] = [:], currentDirectory: URL? = nil,
                        timeout: Double = 60) throws -> ProcessResult {
     _ = ignoringBrokenPipes

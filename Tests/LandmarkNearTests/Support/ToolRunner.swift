@@ -42,11 +42,6 @@ func runTool(_ arguments: [String], stdinData: Data?, currentDirectory: URL? = n
     try await runProcess(toolExecutableURL().path, arguments, stdin: stdinData, currentDirectory: currentDirectory, timeout: timeout)
 }
 
-/// `runTool` waiting on the calling thread, for where no `await` is possible.
-func runToolWaiting(_ arguments: [String], stdin: String? = nil, timeout: Double = 60) throws -> ToolResult {
-    try runProcessWaiting(toolExecutableURL().path, arguments, stdin: stdin.map { Data($0.utf8) }, timeout: timeout)
-}
-
 /// Output gathered by reader threads.
 final class CollectedOutput: Sendable {
     private let out = Mutex(Data())
