@@ -47,7 +47,11 @@ public final class ProximityEngine {
     private let staySurelyWithin: Double
     private var scratch: [ProximityEvent] = []
 
-    /// - Parameter slack: how far a device may move before its candidate cache is rebuilt.
+    /// - Parameters:
+    ///   - catalog: the landmarks; events name them by their index in it.
+    ///   - configuration: radius, hysteresis, cooldown, accuracy limit, favourites, profiles.
+    ///   - slack: how far a device may move before its candidate cache is rebuilt, in metres.
+    /// - Throws: a favourite id (default or in a profile) that the catalog lacks.
     public init(catalog: LandmarkCatalog, configuration: EngineConfiguration, slack: Double = 2_000) throws(EngineConfigurationError) {
         self.catalog = catalog
         self.configuration = configuration

@@ -180,7 +180,11 @@ import Testing
         #expect(fixes == pointCount)
         #expect(lastLine == pointCount + 2)
         // Reading a 20+ MB document must not hold it: the peak grows by far less than its size.
-        #expect(peakResidentBytes() - before < 16_000_000)
+        // (Under AddressSanitizer the peak counts all that was ever allocated, as freed memory
+        // waits in its quarantine; the plain run checks the bound.)
+        if !AddressSanitizer.isActive {
+            #expect(peakResidentBytes() - before < 16_000_000)
+        }
     }
 
     private func peakResidentBytes() -> Int {

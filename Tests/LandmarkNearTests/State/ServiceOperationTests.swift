@@ -75,7 +75,10 @@ struct ServiceOperationTests {
         tool.closeInput()
         #expect(tool.wait() == 0, "\(tool.stderr)")
         #expect(delays.count == 3)
-        #expect(delays.allSatisfy { $0 < 0.5 }, "\(delays)")
+        // The 0.5 s of SPEC 3 is for the real tool; a sanitized one is several times slower.
+        if !AddressSanitizer.isActive {
+            #expect(delays.allSatisfy { $0 < 0.5 }, "\(delays)")
+        }
     }
 
     @Test func closedStdoutEndsQuietlyWithStatusZero() throws {

@@ -44,9 +44,10 @@ func runProcess(_ executable: String, _ arguments: [String], stdin: Data? = nil,
     }
 }
 
-private func runProcessWaiting(_ executable: String, _ arguments: [String], stdin: Data?,
-                               environment: [String: String], currentDirectory: URL?,
-                               timeout: Double) throws -> ProcessResult {
+/// The same, waiting on the calling thread (a thread of its own, from `runProcess`).
+private func runProcessWaiting(_ executable: String, _ arguments: [String], stdin: Data? = nil,
+                       environment: [String: String] = [:], currentDirectory: URL? = nil,
+                       timeout: Double = 60) throws -> ProcessResult {
     _ = ignoringBrokenPipes
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)

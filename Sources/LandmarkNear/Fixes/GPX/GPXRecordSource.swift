@@ -38,7 +38,12 @@ final class GPXRecordSource: FixRecordSource {
     }
 
     deinit {
-        if let context { xmlFreeParserCtxt(context) }
+        guard let context else { return }
+        // A DOCTYPE with entity declarations makes libxml2 build a document even in SAX mode
+        // ("expat compatibility"); it belongs to the caller, not to the context
+        // (AddressSanitizer's leak check found it).
+        if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+        xmlFreeParserCtxt(context)
     }
 
     func next() throws(InputError) -> FixRecord? {
