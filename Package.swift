@@ -23,16 +23,23 @@ let package = Package(
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]
         ),
-        // libxml2's push parser: GPX read in chunks, in bounded memory (Debian: libxml2-dev).
+        // libxml2's push parser: GPX, KML and TCX read in chunks, in bounded memory (Debian: libxml2-dev).
         .systemLibrary(
             name: "CLibXML2",
             path: "Sources/CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // zlib's inflate: gzip-compressed fix inputs, streamed (Debian: zlib1g-dev).
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CZlib"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(

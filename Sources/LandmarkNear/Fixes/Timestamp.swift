@@ -59,6 +59,15 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return value < 0 ? "-" + padded : padded
     }
 
+    /// 28...31: calendar dates must exist (`2026-02-31` is no date).
+    public static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
     public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
@@ -106,7 +115,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
               bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") || bytes[10] == UInt8(ascii: " "),
               let hour = twoDigits(11), bytes[13] == UInt8(ascii: ":"), let minute = twoDigits(14),
               bytes[16] == UInt8(ascii: ":"), let second = twoDigits(17) else { return nil }
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        guard (1...12).contains(month), (1...Timestamp.daysInMonth(century * 100 + yearOfCentury, month)).contains(day),
+              hour < 24, minute < 60, second <= 60 else { return nil }
         var i = 19
         var nanos: Int64 = 0
         if i < bytes.count && (bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: ",")) {

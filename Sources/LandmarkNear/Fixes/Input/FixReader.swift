@@ -2,6 +2,8 @@ import Glibc
 
 /// Reads location fixes from a file or standard input, in any format of SPEC §3, streaming:
 /// records come one at a time, as soon as their line arrives on a live pipe, in bounded memory.
+/// A gzip input (first bytes `1f 8b`) is inflated as it streams and the format inside it is
+/// detected as usual.
 ///
 ///     let reader = try FixReader(input: FixInput(argument: "-"), format: nil)
 ///     while let record = try reader.next() {
@@ -14,14 +16,19 @@ import Glibc
 /// Errors thrown are about the input as a whole (missing file, I/O error); a record that cannot
 /// be read is returned as `.invalid` and reading goes on after it.
 public final class FixReader {
-    /// The format read: the one forced, or the one detected.
-    public let format: FixFormat
+    /// The format read: the one forced, or the one detected (for XML, named by its root element).
+    public private(set) var format: FixFormat
     /// The file path as given, or `<stdin>`: the source named in issues.
     public let sourceName: String
+    /// Whether the input was gzip-compressed.
+    public let isCompressed: Bool
     private let source: any FixRecordSource
+    private let lines: LineStream
+    private let gzip: GzipSource?
+    private var reportedGzipProblem = false
 
-    /// Opens `input` and, when `format` is nil, detects its format from its first lines
-    /// (which may wait for up to 20 lines on a live NDJSON or CSV stream; see `FormatDetector`).
+    /// Opens `input` and, when `format` is nil, detects its format from the first line that
+    /// settles it (see `FormatDetector`): a live stream is read from that line on.
     public convenience init(input: FixInput, format: FixFormat?) throws(FixInputError) {
         switch input {
         case .standardInput:
@@ -37,62 +44,109 @@ public final class FixReader {
     /// when `ownsDescriptor`.
     public init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, format: FixFormat?,
                 maximumLineLength: Int = 1 << 20) throws(FixInputError) {
-        let lines = LineStream(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName,
-                               maximumLineLength: maximumLineLength)
+        let raw = LineStream(source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
+                             maximumLineLength: maximumLineLength)
         self.sourceName = sourceName
-        let chosen: FixFormat
-        if let format { chosen = format } else { chosen = try FixReader.detect(lines) }
-        self.format = chosen
-        switch chosen {
-        case .ndjson: source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: NDJSONLineDecoder())
-        case .csv: source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: CSVLineDecoder())
-        case .nmea: source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: NMEALineDecoder())
-        case .gpx: source = GPXRecordSource(stream: lines, sourceName: sourceName)
+        try raw.fill(atLeast: 2)
+        var lines = raw
+        var gzip: GzipSource?
+        if FixReader.isGzip(raw.buffered) {
+            let inflating = GzipSource(compressed: raw)
+            gzip = inflating
+            lines = LineStream(source: inflating, maximumLineLength: maximumLineLength)
+            try lines.fill(atLeast: 2)
+        }
+        self.lines = lines
+        self.gzip = gzip
+        isCompressed = gzip != nil
+        if gzip != nil, FixReader.isGzip(lines.buffered) {
+            // One layer only: gzip inside gzip is how small files inflate to terabytes.
+            self.format = format ?? .ndjson
+            source = IssueRecordSource(FixReadIssue(source: sourceName, line: 1,
+                reason: "gzip: the decompressed data is gzip again; nested compression is not read (a decompression bomb?)"))
+            return
+        }
+        let decision: FormatDetector.Decision
+        if let format {
+            switch format {
+            case .ndjson: decision = .ndjson
+            case .csv: decision = .csv
+            case .nmea: decision = .nmea
+            case .geojson: decision = .geojson
+            case .gpx, .kml, .tcx: decision = .xml
+            }
+        } else {
+            decision = try FixReader.detect(lines)
+        }
+        switch decision {
+        case .ndjson:
+            self.format = .ndjson
+            source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: NDJSONLineDecoder())
+        case .csv:
+            self.format = .csv
+            source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: CSVLineDecoder())
+        case .nmea:
+            self.format = .nmea
+            source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: NMEALineDecoder())
+        case .geojson:
+            self.format = .geojson
+            source = GeoJSONRecordSource(stream: lines, sourceName: sourceName)
+        case .xml:
+            let xml = XMLRecordSource(stream: lines, sourceName: sourceName, expected: format)
+            try xml.readRootElement()
+            self.format = xml.format ?? format ?? .gpx
+            source = xml
         }
     }
 
     /// The next record, or nil at the end of the input.
     public func next() throws(FixInputError) -> FixRecord? {
-        try source.next()
-    }
-
-    /// How long a live stream may pause during detection before the lines that did arrive
-    /// decide: a slow NDJSON or CSV stream (one fix a second) then starts at once instead of
-    /// after its 20th line. Files and bursts are always examined over the full 20 lines.
-    static let detectionPauseMilliseconds: Int32 = 300
-
-    /// Whether some line is neither blank, a `#` comment, nor a gpsd report (`{"class":...`):
-    /// `gpspipe -r` prints its JSON headers, then pauses until the receiver's first sentence,
-    /// so a pause after headers alone decides nothing.
-    private static func hasDecisiveLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let gpsdReport = Array(#"{"class":"#.utf8)
-        var index = 0
-        while index < bytes.count {
-            var lineEnd = index
-            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            var first = index
-            while first < lineEnd, [0x20, 0x09, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[first]) { first += 1 }
-            if first < lineEnd, bytes[first] != UInt8(ascii: "#"),
-               !UnsafeBufferPointer(rebasing: bytes[first..<lineEnd]).starts(with: gpsdReport) {
-                return true
-            }
-            index = lineEnd + 1
+        if let record = try source.next() { return record }
+        if let problem = gzip?.problem, !reportedGzipProblem {
+            reportedGzipProblem = true
+            return .invalid(FixReadIssue(source: sourceName, line: lines.lineNumber + 1, reason: problem))
         }
-        return false
+        return nil
     }
 
-    private static func detect(_ lines: LineStream) throws(FixInputError) -> FixFormat {
+    /// Records skipped because they are not fixes (RMC with status V, gpsd SKY reports, ...),
+    /// by kind.
+    public var skipped: SkipTally { source.skipped }
+
+    /// Why the input gave no fix, for an input that gave neither a fix nor an error: the one
+    /// warning `watch` prints then (SPEC §3). nil for an empty input.
+    public func noFixExplanation() -> String? { source.noFixExplanation() }
+
+    /// Bytes inflated from a gzip input so far (0 when it is not compressed).
+    public var inflatedBytes: Int { gzip?.inflatedBytes ?? 0 }
+
+    private static func isGzip(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+    }
+
+    /// Reads until the first line that settles the format (or the end of input). A line longer
+    /// than the line limit decides on what came of it.
+    private static func detect(_ lines: LineStream) throws(FixInputError) -> FormatDetector.Decision {
         while true {
             let buffered = lines.buffered
             let complete = lines.reachedEnd || buffered.count > lines.maximumLineLength
-            if let format = FormatDetector.detect(buffered, isComplete: complete) { return format }
-            if !lines.hasInput(within: detectionPauseMilliseconds),
-               let lastNewline = buffered.lastIndex(of: 0x0A),
-               hasDecisiveLine(UnsafeBufferPointer(rebasing: buffered[...lastNewline])),
-               let format = FormatDetector.detect(UnsafeBufferPointer(rebasing: buffered[...lastNewline]), isComplete: true) {
-                return format
-            }
+            if let decision = FormatDetector.detect(buffered, isComplete: complete) { return decision }
             try lines.readMore()
         }
     }
+}
+
+/// A source of one issue and nothing else (an input that cannot be read at all as fixes).
+final class IssueRecordSource: FixRecordSource {
+    private var issue: FixReadIssue?
+
+    init(_ issue: FixReadIssue) { self.issue = issue }
+
+    func next() throws(FixInputError) -> FixRecord? {
+        defer { issue = nil }
+        return issue.map { .invalid($0) }
+    }
+
+    var skipped: SkipTally { SkipTally() }
+    func noFixExplanation() -> String? { nil }
 }

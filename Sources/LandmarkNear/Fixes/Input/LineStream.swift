@@ -1,7 +1,8 @@
 import Glibc
 
-/// Reads a file descriptor in large chunks with read(2) and hands out its lines, without
-/// copying them: a line is a view into the buffer, valid until the next call.
+/// Reads a byte source (a file descriptor, or a gzip stream over one) in large chunks and hands
+/// out its lines, without copying them: a line is a view into the buffer, valid until the next
+/// call.
 ///
 /// `read(2)` returns whatever a pipe has, so on a live stream a line is handed out as soon as
 /// it arrives. A line longer than `maximumLineLength` is reported once as `.overlong` and
@@ -19,9 +20,7 @@ final class LineStream {
     static let readSize = 1 << 16
 
     let maximumLineLength: Int
-    private let descriptor: Int32
-    private let ownsDescriptor: Bool
-    private let sourceName: String
+    private let source: any ByteSource
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Bytes `start ..< end` of `storage` are read and not yet handed out.
@@ -34,10 +33,8 @@ final class LineStream {
     private(set) var reachedEnd = false
     private(set) var lineNumber = 0
 
-    init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
-        self.descriptor = descriptor
-        self.ownsDescriptor = ownsDescriptor
-        self.sourceName = sourceName
+    init(source: any ByteSource, maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
+        self.source = source
         self.maximumLineLength = maximumLineLength
         capacity = 4 * LineStream.readSize
         storage = .allocate(capacity: capacity)
@@ -45,7 +42,6 @@ final class LineStream {
 
     deinit {
         storage.deallocate()
-        if ownsDescriptor { close(descriptor) }
     }
 
     /// The bytes read and not handed out yet (for format detection, which looks ahead).
@@ -53,40 +49,28 @@ final class LineStream {
         UnsafeBufferPointer(start: storage + start, count: end - start)
     }
 
-    /// Whether bytes (or the end of input) arrive within `milliseconds`; a regular file is
-    /// always ready. Lets format detection decide on a paused live stream.
-    func hasInput(within milliseconds: Int32) -> Bool {
-        if reachedEnd { return true }
-        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        while true {
-            let ready = poll(&request, 1, milliseconds)
-            if ready >= 0 { return ready > 0 }
-            if errno != EINTR { return true }
-        }
-    }
-
     /// Reads once more (blocking until some bytes arrive). Returns false at the end of input.
     @discardableResult
     func readMore() throws(FixInputError) -> Bool {
         if reachedEnd { return false }
         makeRoom()
-        while true {
-            let count = read(descriptor, storage + end, capacity - end)
-            if count > 0 {
-                end += count
-                return true
-            }
-            if count == 0 {
-                reachedEnd = true
-                return false
-            }
-            if errno == EINTR { continue }
-            throw FixInputError.system("read", source: sourceName, errno: errno)
+        let count = try source.read(into: storage + end, capacity: capacity - end)
+        if count == 0 {
+            reachedEnd = true
+            return false
         }
+        end += count
+        return true
+    }
+
+    /// Reads until at least `count` bytes are buffered or the input ends (for sniffing magic
+    /// numbers such as gzip's).
+    func fill(atLeast count: Int) throws(FixInputError) {
+        while end - start < count, try readMore() {}
     }
 
     /// Hands out all buffered bytes, then reads more; nil at the end of input. For GPX, which
-    /// libxml2 reads in chunks rather than lines.
+    /// libxml2 reads in chunks rather than lines, and for gzip's compressed bytes.
     func nextChunk() throws(FixInputError) -> UnsafeBufferPointer<UInt8>? {
         if start == end {
             start = 0

@@ -1,0 +1,8 @@
+// zlib's inflate: gzip-compressed fix inputs read as they stream (Debian: zlib1g-dev).
+#include <zlib.h>
+
+// inflateInit2 is a macro; Swift sees this function instead.
+static inline int landmarknear_inflate_init_gzip(z_stream *stream) {
+    // 16 + MAX_WBITS: a gzip header and trailer, not a zlib one.
+    return inflateInit2(stream, 16 + MAX_WBITS);
+}

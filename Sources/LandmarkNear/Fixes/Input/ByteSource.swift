@@ -1,0 +1,34 @@
+import Glibc
+
+/// Where a `LineStream` gets its bytes: a file descriptor, or a decompressor over another
+/// stream. `read` blocks until some bytes arrive and returns what there is (a live pipe's
+/// line as soon as it is written), 0 at the end of input.
+protocol ByteSource: AnyObject {
+    func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws(FixInputError) -> Int
+}
+
+/// A file descriptor read with read(2); the one owner of the descriptor when `ownsDescriptor`.
+final class DescriptorSource: ByteSource {
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let sourceName: String
+
+    init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String) {
+        self.descriptor = descriptor
+        self.ownsDescriptor = ownsDescriptor
+        self.sourceName = sourceName
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws(FixInputError) -> Int {
+        while true {
+            let count = Glibc.read(descriptor, buffer, capacity)
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            throw FixInputError.system("read", source: sourceName, errno: errno)
+        }
+    }
+}
