@@ -54,7 +54,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LandmarkNearTests",
-            dependencies: ["LandmarkNear"],
+            // CZlib: the tests write gzip bombs with deflate.
+            dependencies: ["LandmarkNear", "CZlib"],
             path: "Tests/LandmarkNearTests",
             resources: [.copy("Fixtures")]
         ),

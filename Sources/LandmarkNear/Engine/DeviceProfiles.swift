@@ -19,20 +19,31 @@ public struct DeviceProfiles: Sendable, Equatable {
         }
     }
 
-    public private(set) var byDevice: [String: Profile] = [:]
+    /// By device name bytes: "café" (U+00E9) and "cafe" + U+0301 are two devices (SPEC §3).
+    private(set) var entries: [DeviceKey: Profile] = [:]
 
-    public init(_ byDevice: [String: Profile] = [:]) { self.byDevice = byDevice }
+    public init(_ byDevice: [String: Profile] = [:]) {
+        for (device, profile) in byDevice { entries[DeviceKey(device)] = profile }
+    }
 
-    public subscript(device: String) -> Profile? { byDevice[device] }
+    public subscript(device: String) -> Profile? { entries[DeviceKey(device)] }
 
+    /// The device names with a profile.
+    public var devices: [String] { entries.keys.map(\.name) }
+
+    /// Reads the profiles at `path`: a file, a pipe, a FIFO or `/dev/stdin` (read once, in full).
     public static func load(path: String) throws(ProfilesError) -> DeviceProfiles {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ProfilesError(source: path, reason: "no such file", isMissingFile: true)
+        let bytes: [UInt8]
+        do {
+            bytes = try WholeFile.read(path)
+        } catch {
+            switch error {
+            case .missing: throw ProfilesError(source: path, reason: "no such file", isMissingFile: true)
+            case .unreadable(let reason): throw ProfilesError(source: path, reason: "cannot be read: \(reason)")
+            case .tooLarge: throw ProfilesError(source: path, reason: "is larger than 1 GiB")
+            }
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ProfilesError(source: path, reason: "cannot be read")
-        }
-        return try parse(Array(data), source: path)
+        return try parse(bytes, source: path)
     }
 
     public static func parse(_ bytes: [UInt8], source: String) throws(ProfilesError) -> DeviceProfiles {
@@ -45,7 +56,7 @@ public struct DeviceProfiles: Sendable, Equatable {
         guard let root = json.objectValue else {
             throw ProfilesError(source: source, reason: "must be a JSON object mapping device names to profiles, not \(json.typeDescription)")
         }
-        var profiles: [String: Profile] = [:]
+        var profiles = DeviceProfiles()
         for (device, value) in root.members {
             let label = "device \(JSONWriter.quoted(device))"
             guard let object = value.objectValue else {
@@ -72,9 +83,9 @@ public struct DeviceProfiles: Sendable, Equatable {
             case let other?:
                 throw ProfilesError(source: source, reason: "\(label): prefersNotifications must be true or false, not \(other.typeDescription)")
             }
-            profiles[device] = profile
+            profiles.entries[DeviceKey(device)] = profile
         }
-        return DeviceProfiles(profiles)
+        return profiles
     }
 }
 

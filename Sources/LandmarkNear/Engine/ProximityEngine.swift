@@ -24,9 +24,10 @@ public final class ProximityEngine {
     private let favoriteIndex: LandmarkIndex
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     private let favoriteSets: [[Bool]?]
-    private let profileSlots: [String: (set: Int32, prefersNotifications: Bool)]
+    private let profileSlots: [DeviceKey: (set: Int32, prefersNotifications: Bool)]
 
-    private var deviceSlots: [String: Int32] = [:]
+    /// By name bytes, not Unicode equivalence (SPEC §3).
+    private var deviceSlots: [DeviceKey: Int32] = [:]
     private var devices: [DeviceState] = []
 
     private let slack: Double
@@ -41,8 +42,9 @@ public final class ProximityEngine {
         self.slack = slack
 
         let defaultIndices = try configuration.favorites.indices(in: catalog)
-        var profileIndexSets: [String: [Int]] = [:]
-        for (device, profile) in configuration.profiles.byDevice {
+        var profileIndexSets: [DeviceKey: [Int]] = [:]
+        for (key, profile) in configuration.profiles.entries {
+            let device = key.name
             guard let ids = profile.favorites else { continue }
             var indices: [Int] = []
             for id in ids {
@@ -51,7 +53,7 @@ public final class ProximityEngine {
                 }
                 indices.append(index)
             }
-            profileIndexSets[device] = indices
+            profileIndexSets[key] = indices
         }
         var union = Set(defaultIndices)
         for indices in profileIndexSets.values { union.formUnion(indices) }
@@ -69,13 +71,13 @@ public final class ProximityEngine {
             return member
         }
         var sets: [[Bool]?] = [membership(defaultIndices)]
-        var slots: [String: (Int32, Bool)] = [:]
-        for (device, profile) in configuration.profiles.byDevice {
-            if let indices = profileIndexSets[device] {
+        var slots: [DeviceKey: (Int32, Bool)] = [:]
+        for (key, profile) in configuration.profiles.entries {
+            if let indices = profileIndexSets[key] {
                 sets.append(membership(indices))
-                slots[device] = (Int32(sets.count - 1), profile.prefersNotifications)
+                slots[key] = (Int32(sets.count - 1), profile.prefersNotifications)
             } else {
-                slots[device] = (0, profile.prefersNotifications)
+                slots[key] = (0, profile.prefersNotifications)
             }
         }
         favoriteSets = sets
@@ -179,10 +181,11 @@ public final class ProximityEngine {
     }
 
     private func deviceSlot(for device: String) -> Int {
-        if let slot = deviceSlots[device] { return Int(slot) }
-        let profile = profileSlots[device]
+        let key = DeviceKey(device)
+        if let slot = deviceSlots[key] { return Int(slot) }
+        let profile = profileSlots[key]
         devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
-        deviceSlots[device] = Int32(devices.count - 1)
+        deviceSlots[key] = Int32(devices.count - 1)
         return devices.count - 1
     }
 
@@ -190,8 +193,8 @@ public final class ProximityEngine {
     /// device is inside it.
     public func nearestFavorite(of device: String, to coordinate: Coordinate) -> (landmarkIndex: Int, distance: Double, isInside: Bool)? {
         guard !favorites.isEmpty, coordinate.isValid else { return nil }
-        let slot = deviceSlots[device].map(Int.init)
-        let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[device]?.set ?? 0)]
+        let slot = deviceSlots[DeviceKey(device)].map(Int.init)
+        let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[DeviceKey(device)]?.set ?? 0)]
         var limit = 1
         while true {
             let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)

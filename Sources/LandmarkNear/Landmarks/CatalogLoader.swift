@@ -6,14 +6,19 @@ import Foundation
 ///
 ///     let catalog = try CatalogLoader.load(path: "landmarkData.json")
 public enum CatalogLoader {
+    /// Reads the catalog at `path`: a file, a pipe, a FIFO or `/dev/stdin` (read once, in full).
     public static func load(path: String) throws(CatalogError) -> LandmarkCatalog {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CatalogError(source: path, reason: "no such file", isMissingFile: true)
+        let bytes: [UInt8]
+        do {
+            bytes = try WholeFile.read(path)
+        } catch {
+            switch error {
+            case .missing: throw CatalogError(source: path, reason: "no such file", isMissingFile: true)
+            case .unreadable(let reason): throw CatalogError(source: path, reason: "cannot be read: \(reason)")
+            case .tooLarge: throw CatalogError(source: path, reason: "is larger than 1 GiB")
+            }
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CatalogError(source: path, reason: "cannot be read")
-        }
-        return try parse(Array(data), source: path)
+        return try parse(bytes, source: path)
     }
 
     public static func parse(_ bytes: [UInt8], source: String) throws(CatalogError) -> LandmarkCatalog {

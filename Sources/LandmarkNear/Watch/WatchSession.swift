@@ -69,6 +69,7 @@ public final class WatchSession {
     }
 
     private func run(_ reader: FixReader) throws(WatchError) {
+        var recordsOfThisInput = 0
         while true {
             let record: FixRecord?
             do {
@@ -76,7 +77,18 @@ public final class WatchSession {
             } catch {
                 throw .io(error.description)
             }
-            guard let record else { return }
+            guard let record else {
+                if reader.format == .nmea {
+                    statistics.sentencesWithoutFix += reader.skipped.count(where: { $0 != NMEALineDecoder.notNMEA })
+                }
+                // No silent loss: an input that gave nothing says why (SPEC §3).
+                if recordsOfThisInput == 0, let why = reader.noFixExplanation() {
+                    statistics.warnings += 1
+                    diagnostics.writeLine(TerminalText.safe("\(reader.sourceName): warning: \(why)"))
+                }
+                return
+            }
+            recordsOfThisInput += 1
             statistics.recordsRead += 1
             switch record {
             case .invalid(let issue):

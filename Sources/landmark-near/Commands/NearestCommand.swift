@@ -100,16 +100,35 @@ enum NearestCommand: Command {
             answer(point)
             return .success
         }
-        var lineNumber = 0
         var badLines = 0
-        while let line = readLine(strippingNewline: true) {
-            lineNumber += 1
+        // One line is at most 1 MiB, as for watch: a longer one is reported and skipped.
+        let lines = LineReader(descriptor: 0)
+        while true {
+            let next: LineReader.Line?
+            do {
+                next = try lines.next()
+            } catch {
+                throw CommandFailure(status: .ioError, message: "\(command): \(error.description)")
+            }
+            guard let next else { break }
+            let line: String
+            let lineNumber: Int
+            switch next {
+            case .text(let text, let number):
+                line = text
+                lineNumber = number
+            case .overlong(let number):
+                badLines += 1
+                try? output.flush()
+                Console.error("<stdin>:\(number): line longer than \(lines.maximumLineLength) bytes; skipped")
+                continue
+            }
             do {
                 guard let point = try QueryPoint(line: line) else { continue }
                 answer(point)
                 // Answer as lines come: a live pipe sees each answer at once, while a file or a
                 // fast pipe (more input already waiting) is answered in large writes.
-                if !StandardInput.hasPendingInput() { try output.flush() }
+                if !lines.hasBufferedInput && !StandardInput.hasPendingInput() { try output.flush() }
             } catch let error as QueryPointError {
                 badLines += 1
                 try? output.flush()

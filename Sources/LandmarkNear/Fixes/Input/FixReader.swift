@@ -20,12 +20,20 @@ public final class FixReader {
     public private(set) var format: FixFormat
     /// The file path as given, or `<stdin>`: the source named in issues.
     public let sourceName: String
-    /// Whether the input was gzip-compressed.
-    public let isCompressed: Bool
-    private let source: any FixRecordSource
-    private let lines: LineStream
-    private let gzip: GzipSource?
+    /// Whether the input is gzip-compressed (known once reading has begun).
+    public var isCompressed: Bool { opened?.gzip != nil }
+    private let raw: LineStream
+    private let maximumLineLength: Int
+    private let forced: FixFormat?
+    private var opened: Opened?
     private var reportedGzipProblem = false
+
+    /// The record source chosen for the input, and the streams under it.
+    private struct Opened {
+        var source: any FixRecordSource
+        var lines: LineStream
+        var gzip: GzipSource?
+    }
 
     /// Opens `input` and, when `format` is nil, detects its format from the first line that
     /// settles it (see `FormatDetector`): a live stream is read from that line on.
@@ -34,19 +42,30 @@ public final class FixReader {
         case .standardInput:
             try self.init(descriptor: STDIN_FILENO, ownsDescriptor: false, sourceName: input.sourceName, format: format)
         case .file(let path):
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw FixInputError.system("open", source: path, errno: errno) }
             try self.init(descriptor: descriptor, ownsDescriptor: true, sourceName: path, format: format)
         }
     }
 
     /// Reads from an open file descriptor (a pipe, a socket, a file), closing it at the end
-    /// when `ownsDescriptor`.
+    /// when `ownsDescriptor`. With a forced `format` nothing is read before the first `next()`
+    /// (a live pipe may not have written yet); otherwise the input is read up to the line that
+    /// settles its format.
     public init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, format: FixFormat?,
                 maximumLineLength: Int = 1 << 20) throws(FixInputError) {
-        let raw = LineStream(source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
-                             maximumLineLength: maximumLineLength)
+        raw = LineStream(source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
+                         maximumLineLength: maximumLineLength)
         self.sourceName = sourceName
+        self.maximumLineLength = maximumLineLength
+        forced = format
+        self.format = format ?? .ndjson
+        if format == nil { _ = try open() }
+    }
+
+    /// Sniffs gzip, detects the format (unless forced) and creates the record source.
+    private func open() throws(FixInputError) -> Opened {
+        if let opened { return opened }
         try raw.fill(atLeast: 2)
         var lines = raw
         var gzip: GzipSource?
@@ -56,19 +75,23 @@ public final class FixReader {
             lines = LineStream(source: inflating, maximumLineLength: maximumLineLength)
             try lines.fill(atLeast: 2)
         }
-        self.lines = lines
-        self.gzip = gzip
-        isCompressed = gzip != nil
+        let source: any FixRecordSource
         if gzip != nil, FixReader.isGzip(lines.buffered) {
             // One layer only: gzip inside gzip is how small files inflate to terabytes.
-            self.format = format ?? .ndjson
             source = IssueRecordSource(FixReadIssue(source: sourceName, line: 1,
                 reason: "gzip: the decompressed data is gzip again; nested compression is not read (a decompression bomb?)"))
-            return
+        } else {
+            source = try makeSource(lines)
         }
+        let result = Opened(source: source, lines: lines, gzip: gzip)
+        opened = result
+        return result
+    }
+
+    private func makeSource(_ lines: LineStream) throws(FixInputError) -> any FixRecordSource {
         let decision: FormatDetector.Decision
-        if let format {
-            switch format {
+        if let forced {
+            switch forced {
             case .ndjson: decision = .ndjson
             case .csv: decision = .csv
             case .nmea: decision = .nmea
@@ -80,45 +103,48 @@ public final class FixReader {
         }
         switch decision {
         case .ndjson:
-            self.format = .ndjson
-            source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: NDJSONLineDecoder())
+            format = .ndjson
+            return LineRecordSource(lines: lines, sourceName: sourceName, decoder: NDJSONLineDecoder())
         case .csv:
-            self.format = .csv
-            source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: CSVLineDecoder())
+            format = .csv
+            return LineRecordSource(lines: lines, sourceName: sourceName, decoder: CSVLineDecoder())
         case .nmea:
-            self.format = .nmea
-            source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: NMEALineDecoder())
+            format = .nmea
+            return LineRecordSource(lines: lines, sourceName: sourceName, decoder: NMEALineDecoder())
         case .geojson:
-            self.format = .geojson
-            source = GeoJSONRecordSource(stream: lines, sourceName: sourceName)
+            format = .geojson
+            return GeoJSONRecordSource(stream: lines, sourceName: sourceName)
         case .xml:
-            let xml = XMLRecordSource(stream: lines, sourceName: sourceName, expected: format)
-            try xml.readRootElement()
-            self.format = xml.format ?? format ?? .gpx
-            source = xml
+            let xml = XMLRecordSource(stream: lines, sourceName: sourceName, expected: forced)
+            if forced == nil {
+                try xml.readRootElement()
+                format = xml.format ?? .gpx
+            }
+            return xml
         }
     }
 
     /// The next record, or nil at the end of the input.
     public func next() throws(FixInputError) -> FixRecord? {
-        if let record = try source.next() { return record }
-        if let problem = gzip?.problem, !reportedGzipProblem {
+        let opened = try open()
+        if let record = try opened.source.next() { return record }
+        if let problem = opened.gzip?.problem, !reportedGzipProblem {
             reportedGzipProblem = true
-            return .invalid(FixReadIssue(source: sourceName, line: lines.lineNumber + 1, reason: problem))
+            return .invalid(FixReadIssue(source: sourceName, line: opened.lines.lineNumber + 1, reason: problem))
         }
         return nil
     }
 
     /// Records skipped because they are not fixes (RMC with status V, gpsd SKY reports, ...),
     /// by kind.
-    public var skipped: SkipTally { source.skipped }
+    public var skipped: SkipTally { opened?.source.skipped ?? SkipTally() }
 
     /// Why the input gave no fix, for an input that gave neither a fix nor an error: the one
     /// warning `watch` prints then (SPEC §3). nil for an empty input.
-    public func noFixExplanation() -> String? { source.noFixExplanation() }
+    public func noFixExplanation() -> String? { opened?.source.noFixExplanation() }
 
     /// Bytes inflated from a gzip input so far (0 when it is not compressed).
-    public var inflatedBytes: Int { gzip?.inflatedBytes ?? 0 }
+    public var inflatedBytes: Int { opened?.gzip?.inflatedBytes ?? 0 }
 
     private static func isGzip(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B

@@ -45,9 +45,8 @@ enum FormatDetector {
             let lineIsComplete = lineEnd < bytes.count || isComplete
             let line = UnsafeBufferPointer(rebasing: bytes[index..<lineEnd])
             index = lineEnd + 1
-            switch line[0] {
-            case 0x0A:
-                continue
+            guard let lead = line.first else { continue }
+            switch lead {
             case UInt8(ascii: "#"):
                 if lineIsComplete { continue }
                 return nil
@@ -62,7 +61,7 @@ enum FormatDetector {
                 case .needMore: return nil
                 }
             default:
-                if UInt8(ascii: "0")...UInt8(ascii: "9") ~= line[0] {
+                if UInt8(ascii: "0")...UInt8(ascii: "9") ~= lead {
                     switch recorderLine(line) {
                     case true?: return .ndjson
                     case nil where !lineIsComplete: return nil

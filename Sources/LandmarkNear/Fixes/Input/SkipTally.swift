@@ -30,7 +30,7 @@ public struct SkipTally: Sendable, Equatable, CustomStringConvertible {
         for kind in other.counts { add(kind.name, count: kind.count) }
     }
 
-    /// The count of the kinds whose name has `prefix`.
+    /// The count of the kinds whose name passes `predicate`.
     public func count(where predicate: (String) -> Bool) -> Int {
         counts.filter { predicate($0.name) }.reduce(0) { $0 + $1.count }
     }

@@ -3,7 +3,8 @@
 ///   space), timed by their Placemark's `TimeStamp/when` when it has one, else untimed;
 /// - `gx:Track`: its `when` elements paired in order with its `gx:coord` elements
 ///   (`lon lat alt`), timed.
-/// Polygons are areas, not tracks: their rings are not read. A LineString's coordinates are
+/// Polygons are areas, not tracks: their rings are not read. A LineString in a Placemark that
+/// already had a `gx:Track` is the same path drawn again (GPSBabel writes both): not read. A LineString's coordinates are
 /// turned into fixes as the text streams by, so a long line does not sit in memory; a Track
 /// keeps the times not yet paired with a coordinate (16 bytes each).
 struct KMLVocabulary: XMLVocabulary {
@@ -25,6 +26,8 @@ struct KMLVocabulary: XMLVocabulary {
     private var trackCoords: [(Coordinate, line: Int)] = []
     private var trackCoordsHead = 0
     private var coordinateLists = 0
+    private var placemarkHadTrack = false
+    private var skippedLines = 0
 
     var wantsText: Bool {
         switch stack.last {
@@ -44,7 +47,12 @@ struct KMLVocabulary: XMLVocabulary {
         else if name.equals("Track") { kind = .track }
         else if name.equals("TimeStamp") { kind = .timeStamp }
         else if name.equals("when"), stack.last == .timeStamp || stack.last == .track { kind = .when }
-        else if name.equals("coordinates"), stack.last == .point || stack.last == .lineString { kind = .coordinates }
+        else if name.equals("coordinates"), stack.last == .point || (stack.last == .lineString && !placemarkHadTrack) {
+            kind = .coordinates
+        } else if name.equals("coordinates"), stack.last == .lineString {
+            skippedLines += 1
+            kind = .other
+        }
         else if name.equals("coord"), stack.last == .track { kind = .coord }
         else { kind = .other }
         stack.append(kind)
@@ -52,7 +60,9 @@ struct KMLVocabulary: XMLVocabulary {
         case .placemark:
             placemarkTime = nil
             placemarkPoints.removeAll()
+            placemarkHadTrack = false
         case .track:
+            if stack.contains(.placemark) { placemarkHadTrack = true }
             trackTimes.removeAll()
             trackTimesHead = 0
             trackCoords.removeAll()

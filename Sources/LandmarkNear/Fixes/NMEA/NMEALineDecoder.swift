@@ -17,12 +17,14 @@ final class NMEALineDecoder: LineDecoder {
     private enum Kind { case rmc, gga, gll, gns }
 
     let noFixPrefix = "no NMEA sentence had a fix"
+    /// The kind of skipped lines that are not sentences at all (gpspipe -r's JSON headers).
+    static let notNMEA = "line that is not NMEA"
 
     func noFixExplanation(linesDecoded: Int) -> String? { nil }
 
     func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
         guard let lead = line.first, lead == UInt8(ascii: "$") || lead == UInt8(ascii: "!") else {
-            return .skip("line that is not NMEA")
+            return .skip(Self.notNMEA)
         }
         guard lead == UInt8(ascii: "$") else { return .skip("AIS or other ! sentence") }
         var bodyEnd = 0

@@ -1,0 +1,19 @@
+/// A device name as a dictionary key compared byte for byte (UTF-8), never by Unicode
+/// equivalence as `String`'s `==` does: "café" written with U+00E9 and "cafe" + U+0301 are two
+/// devices (SPEC §3), each with its own state and notifications.
+///
+///     DeviceKey("caf\u{E9}") == DeviceKey("cafe\u{301}")   // false
+struct DeviceKey: Hashable, Sendable {
+    let name: String
+
+    init(_ name: String) { self.name = name }
+
+    static func == (lhs: DeviceKey, rhs: DeviceKey) -> Bool {
+        lhs.name.utf8.elementsEqual(rhs.name.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var name = self.name
+        name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
