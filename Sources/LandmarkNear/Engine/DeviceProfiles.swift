@@ -1,5 +1,3 @@
-import Foundation
-
 /// Per-device settings from `--profiles FILE`: a JSON object mapping a device to
 /// `{"favorites": [ids], "prefersNotifications": bool}`, both optional.
 ///
@@ -21,9 +19,16 @@ public struct DeviceProfiles: Sendable, Equatable {
 
     /// By device name bytes: "café" (U+00E9) and "cafe" + U+0301 are two devices (SPEC §3).
     private(set) var entries: [DeviceKey: Profile] = [:]
+    /// Keys of a profile that mean nothing here (a misspelt `"favourites"`, say): ignored, and
+    /// told, with the closest known key when there is one.
+    public private(set) var warnings: [String] = []
 
-    public init(_ byDevice: [String: Profile] = [:]) {
+    /// The keys a profile may have.
+    public static let knownKeys = ["favorites", "prefersNotifications"]
+
+    public init(_ byDevice: [String: Profile] = [:], warnings: [String] = []) {
         for (device, profile) in byDevice { entries[DeviceKey(device)] = profile }
+        self.warnings = warnings
     }
 
     public subscript(device: String) -> Profile? { entries[DeviceKey(device)] }
@@ -35,13 +40,9 @@ public struct DeviceProfiles: Sendable, Equatable {
     public static func load(path: String) throws(ProfilesError) -> DeviceProfiles {
         let bytes: [UInt8]
         do {
-            bytes = try WholeFile.read(path)
+            bytes = try InputFile.read(path: path)
         } catch {
-            switch error {
-            case .missing: throw ProfilesError(source: path, reason: "no such file", isMissingFile: true)
-            case .unreadable(let reason): throw ProfilesError(source: path, reason: "cannot be read: \(reason)")
-            case .tooLarge: throw ProfilesError(source: path, reason: "is larger than 1 GiB")
-            }
+            throw ProfilesError(source: error.source, reason: error.reason, kind: error.kind)
         }
         return try parse(bytes, source: path)
     }
@@ -49,7 +50,7 @@ public struct DeviceProfiles: Sendable, Equatable {
     public static func parse(_ bytes: [UInt8], source: String) throws(ProfilesError) -> DeviceProfiles {
         let json: JSONValue
         do {
-            json = try JSONParser.parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes)
+            json = try JSONParser.parse(ByteOrderMark.dropped(from: bytes))
         } catch {
             throw ProfilesError(source: source, reason: error.description)
         }
@@ -57,10 +58,16 @@ public struct DeviceProfiles: Sendable, Equatable {
             throw ProfilesError(source: source, reason: "must be a JSON object mapping device names to profiles, not \(json.typeDescription)")
         }
         var profiles = DeviceProfiles()
+        var warnings: [String] = []
         for (device, value) in root.members {
             let label = "device \(JSONWriter.quoted(device))"
             guard let object = value.objectValue else {
                 throw ProfilesError(source: source, reason: "\(label): profile must be an object, not \(value.typeDescription)")
+            }
+            for key in object.keys where !knownKeys.contains(key) {
+                let hint = Suggestion.closest(to: key, among: knownKeys).map { " (did you mean \(JSONWriter.quoted($0))?)" } ?? ""
+                warnings.append("\(source): \(label): unknown key \(JSONWriter.quoted(key)) ignored\(hint); "
+                                + "a profile takes \(knownKeys.map(JSONWriter.quoted).joined(separator: ", "))")
             }
             var profile = Profile()
             switch object["favorites"] {
@@ -85,14 +92,16 @@ public struct DeviceProfiles: Sendable, Equatable {
             }
             profiles.entries[DeviceKey(device)] = profile
         }
+        profiles.warnings = warnings
         return profiles
     }
 }
 
-/// A profiles file that cannot be used.
-public struct ProfilesError: Error, Sendable, Equatable, CustomStringConvertible {
+/// A profiles file that cannot be used: refused content (`.badData`), or a file that cannot be
+/// opened (`.missingInput`) or read (`.io`).
+public struct ProfilesError: LandmarkNearError, Sendable, Equatable {
     public var source: String
     public var reason: String
-    public var isMissingFile: Bool = false
+    public var kind: ErrorKind = .badData
     public var description: String { "\(source): \(reason)" }
 }

@@ -34,7 +34,7 @@ final class GeoJSONRecordSource: FixRecordSource {
         return "the GeoJSON has no Point, MultiPoint, LineString or MultiLineString coordinates"
     }
 
-    func next() throws(FixInputError) -> FixRecord? {
+    func next() throws(InputError) -> FixRecord? {
         while true {
             if pendingIndex < pending.count {
                 pendingIndex += 1
@@ -54,7 +54,7 @@ final class GeoJSONRecordSource: FixRecordSource {
     }
 
     /// Reads the whole input; false (with an issue pending) when it is over the bound.
-    private func load() throws(FixInputError) -> Bool {
+    private func load() throws(InputError) -> Bool {
         loaded = true
         // Line numbers count from the first byte the stream still holds.
         line = stream.lineNumber + 1

@@ -38,7 +38,11 @@ final class GzipSource: ByteSource {
         stream.deallocate()
     }
 
-    func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws(FixInputError) -> Int {
+    var hasReadableInput: Bool {
+        finished || !(input?.isEmpty ?? true) || compressed.hasPendingInput || !compressed.buffered.isEmpty
+    }
+
+    func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws(InputError) -> Int {
         while !finished {
             if input == nil || input!.isEmpty {
                 guard let chunk = try compressed.nextChunk() else {

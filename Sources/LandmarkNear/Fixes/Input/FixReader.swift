@@ -13,8 +13,8 @@ import Glibc
 ///         }
 ///     }
 ///
-/// Errors thrown are about the input as a whole (missing file, I/O error); a record that cannot
-/// be read is returned as `.invalid` and reading goes on after it.
+/// Errors thrown are about the input as a whole (an input that cannot be opened, a failed
+/// read); a record that cannot be read is returned as `.invalid` and reading goes on after it.
 public final class FixReader {
     /// The format read: the one forced, or the one detected (for XML, named by its root element).
     public private(set) var format: FixFormat
@@ -37,13 +37,12 @@ public final class FixReader {
 
     /// Opens `input` and, when `format` is nil, detects its format from the first line that
     /// settles it (see `FormatDetector`): a live stream is read from that line on.
-    public convenience init(input: FixInput, format: FixFormat?) throws(FixInputError) {
+    public convenience init(input: FixInput, format: FixFormat?) throws(InputError) {
         switch input {
         case .standardInput:
             try self.init(descriptor: STDIN_FILENO, ownsDescriptor: false, sourceName: input.sourceName, format: format)
         case .file(let path):
-            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw FixInputError.system("open", source: path, errno: errno) }
+            let descriptor = try InputFile.open(path)
             try self.init(descriptor: descriptor, ownsDescriptor: true, sourceName: path, format: format)
         }
     }
@@ -53,7 +52,7 @@ public final class FixReader {
     /// (a live pipe may not have written yet); otherwise the input is read up to the line that
     /// settles its format.
     public init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, format: FixFormat?,
-                maximumLineLength: Int = 1 << 20) throws(FixInputError) {
+                maximumLineLength: Int = 1 << 20) throws(InputError) {
         raw = LineStream(source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
                          maximumLineLength: maximumLineLength)
         self.sourceName = sourceName
@@ -64,7 +63,7 @@ public final class FixReader {
     }
 
     /// Sniffs gzip, detects the format (unless forced) and creates the record source.
-    private func open() throws(FixInputError) -> Opened {
+    private func open() throws(InputError) -> Opened {
         if let opened { return opened }
         try raw.fill(atLeast: 2)
         var lines = raw
@@ -88,7 +87,7 @@ public final class FixReader {
         return result
     }
 
-    private func makeSource(_ lines: LineStream) throws(FixInputError) -> any FixRecordSource {
+    private func makeSource(_ lines: LineStream) throws(InputError) -> any FixRecordSource {
         let decision: FormatDetector.Decision
         if let forced {
             switch forced {
@@ -125,7 +124,7 @@ public final class FixReader {
     }
 
     /// The next record, or nil at the end of the input.
-    public func next() throws(FixInputError) -> FixRecord? {
+    public func next() throws(InputError) -> FixRecord? {
         let opened = try open()
         if let record = try opened.source.next() { return record }
         if let problem = opened.gzip?.problem, !reportedGzipProblem {
@@ -152,7 +151,7 @@ public final class FixReader {
 
     /// Reads until the first line that settles the format (or the end of input). A line longer
     /// than the line limit decides on what came of it.
-    private static func detect(_ lines: LineStream) throws(FixInputError) -> FormatDetector.Decision {
+    private static func detect(_ lines: LineStream) throws(InputError) -> FormatDetector.Decision {
         while true {
             let buffered = lines.buffered
             let complete = lines.reachedEnd || buffered.count > lines.maximumLineLength
@@ -168,7 +167,7 @@ final class IssueRecordSource: FixRecordSource {
 
     init(_ issue: FixReadIssue) { self.issue = issue }
 
-    func next() throws(FixInputError) -> FixRecord? {
+    func next() throws(InputError) -> FixRecord? {
         defer { issue = nil }
         return issue.map { .invalid($0) }
     }

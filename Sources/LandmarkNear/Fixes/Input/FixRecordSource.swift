@@ -1,6 +1,6 @@
 /// What a `FixReader` reads records from, one implementation a family of formats.
 protocol FixRecordSource: AnyObject {
-    func next() throws(FixInputError) -> FixRecord?
+    func next() throws(InputError) -> FixRecord?
     /// Records skipped as not fixes, by kind.
     var skipped: SkipTally { get }
     /// Why the input gave no fix, when it gave none and no error; nil for an input with
@@ -23,7 +23,7 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
         self.decoder = decoder
     }
 
-    func next() throws(FixInputError) -> FixRecord? {
+    func next() throws(InputError) -> FixRecord? {
         while let line = try lines.nextLine() {
             switch line {
             case .overlong(let number):
@@ -51,12 +51,8 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
 
     @inline(__always)
     static func isBlankOrComment(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes {
-            switch byte {
-            case 0x20, 0x09, 0x0D: continue
-            case UInt8(ascii: "#"): return true
-            default: return false
-            }
+        for byte in bytes where !ASCIIBlanks.whitespace.contains(byte) {
+            return byte == UInt8(ascii: "#")
         }
         return true
     }

@@ -29,16 +29,10 @@ enum FormatDetector {
     /// more may come. With `isComplete` (the end of input, or as much as will be looked at) it
     /// always decides; an input with no meaningful line counts as NDJSON.
     static func detect(_ bytes: UnsafeBufferPointer<UInt8>, isComplete: Bool) -> Decision? {
-        var index = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-            index = 3
-        } else if !isComplete, bytes.count < 3, [0xEF, 0xBB, 0xBF].starts(with: bytes) {
-            return nil
-        }
+        if !isComplete && ByteOrderMark.mayBegin(bytes) { return nil }
+        var index = ByteOrderMark.length(of: bytes)
         while index < bytes.count {
-            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D {
-                index += 1
-            }
+            while index < bytes.count, ASCIIBlanks.whitespace.contains(bytes[index]), bytes[index] != 0x0A { index += 1 }
             guard index < bytes.count else { break }
             var lineEnd = index
             while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }

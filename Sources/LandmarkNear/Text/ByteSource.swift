@@ -4,7 +4,9 @@ import Glibc
 /// stream. `read` blocks until some bytes arrive and returns what there is (a live pipe's
 /// line as soon as it is written), 0 at the end of input.
 protocol ByteSource: AnyObject {
-    func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws(FixInputError) -> Int
+    func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws(InputError) -> Int
+    /// Whether `read` would return at once (bytes ready, or the end), without waiting.
+    var hasReadableInput: Bool { get }
 }
 
 /// A file descriptor read with read(2); the one owner of the descriptor when `ownsDescriptor`.
@@ -23,12 +25,17 @@ final class DescriptorSource: ByteSource {
         if ownsDescriptor { close(descriptor) }
     }
 
-    func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws(FixInputError) -> Int {
+    func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws(InputError) -> Int {
         while true {
             let count = Glibc.read(descriptor, buffer, capacity)
             if count >= 0 { return count }
             if errno == EINTR { continue }
-            throw FixInputError.system("read", source: sourceName, errno: errno)
+            throw InputError.system("read", source: sourceName, errno: errno)
         }
+    }
+
+    var hasReadableInput: Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) > 0 && request.revents & Int16(POLLIN | POLLHUP) != 0
     }
 }

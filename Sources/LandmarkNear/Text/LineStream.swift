@@ -8,18 +8,18 @@ import Glibc
 /// it arrives. A line longer than `maximumLineLength` is reported once as `.overlong` and
 /// skipped up to its newline, so memory stays bounded whatever the input. A trailing `\r`
 /// (CRLF files) is removed, and a UTF-8 byte-order mark at the very start is skipped.
-final class LineStream {
-    enum Line {
+package final class LineStream {
+    package enum Line {
         /// The bytes of line `number` (1-based), without its `\n` or `\r\n`.
         case text(UnsafeBufferPointer<UInt8>, number: Int)
         /// Line `number` was longer than the maximum; it is skipped.
         case overlong(number: Int)
     }
 
-    static let defaultMaximumLineLength = 1 << 20
+    package static let defaultMaximumLineLength = 1 << 20
     static let readSize = 1 << 16
 
-    let maximumLineLength: Int
+    package let maximumLineLength: Int
     private let source: any ByteSource
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -44,14 +44,29 @@ final class LineStream {
         storage.deallocate()
     }
 
+    /// Lines of a file descriptor, closed at the end when `ownsDescriptor`.
+    package convenience init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String,
+                             maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
+        self.init(source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
+                  maximumLineLength: maximumLineLength)
+    }
+
     /// The bytes read and not handed out yet (for format detection, which looks ahead).
     var buffered: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: storage + start, count: end - start)
     }
 
+    /// Whether more input is at hand without waiting: a whole line in the buffer, or bytes
+    /// ready to be read (lets a reader batch its writes while input pours in).
+    package var hasPendingInput: Bool {
+        if memchr(storage + start, 0x0A, end - start) != nil { return true }
+        if reachedEnd { return false }
+        return source.hasReadableInput
+    }
+
     /// Reads once more (blocking until some bytes arrive). Returns false at the end of input.
     @discardableResult
-    func readMore() throws(FixInputError) -> Bool {
+    func readMore() throws(InputError) -> Bool {
         if reachedEnd { return false }
         makeRoom()
         let count = try source.read(into: storage + end, capacity: capacity - end)
@@ -65,13 +80,13 @@ final class LineStream {
 
     /// Reads until at least `count` bytes are buffered or the input ends (for sniffing magic
     /// numbers such as gzip's).
-    func fill(atLeast count: Int) throws(FixInputError) {
+    func fill(atLeast count: Int) throws(InputError) {
         while end - start < count, try readMore() {}
     }
 
     /// Hands out all buffered bytes, then reads more; nil at the end of input. For GPX, which
     /// libxml2 reads in chunks rather than lines, and for gzip's compressed bytes.
-    func nextChunk() throws(FixInputError) -> UnsafeBufferPointer<UInt8>? {
+    func nextChunk() throws(InputError) -> UnsafeBufferPointer<UInt8>? {
         if start == end {
             start = 0
             end = 0
@@ -96,20 +111,16 @@ final class LineStream {
     }
 
     /// The next line, or nil at the end of input.
-    func nextLine() throws(FixInputError) -> Line? {
+    package func nextLine() throws(InputError) -> Line? {
         while true {
             if !checkedByteOrderMark {
                 // Wait for three bytes only while what came may be the start of a mark.
-                let pending = end - start
-                if pending < 3 && !reachedEnd
-                    && (pending == 0 || (storage[start] == 0xEF && (pending < 2 || storage[start + 1] == 0xBB))) {
+                if !reachedEnd && ByteOrderMark.mayBegin(buffered) {
                     try readMore()
                     continue
                 }
                 checkedByteOrderMark = true
-                if end - start >= 3, storage[start] == 0xEF, storage[start + 1] == 0xBB, storage[start + 2] == 0xBF {
-                    start += 3
-                }
+                start += ByteOrderMark.length(of: buffered)
             }
             let searchFrom = start + scanned
             if searchFrom < end, let found = memchr(storage + searchFrom, 0x0A, end - searchFrom) {
