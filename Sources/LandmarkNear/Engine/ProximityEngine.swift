@@ -31,8 +31,13 @@ public final class ProximityEngine {
     private var devices: [DeviceState] = []
 
     private let slack: Double
-    private let enterSurelyBeyond: Double
-    private let staySurelyWithin: Double
+    /// Per favourite (SPEC §1: a landmark's own `radius` replaces the run's): the radius, and
+    /// the squared chords beyond which a fix surely cannot enter, within which it surely stays.
+    private let favoriteRadii: [Double]
+    private let enterSurelyBeyond: [Double]
+    private let staySurelyWithin: [Double]
+    /// The largest radius: candidates are looked up within it (+ slack).
+    private let largestRadius: Double
     private var scratch: [ProximityEvent] = []
 
     /// - Parameter slack: how far a device may move before its candidate cache is rebuilt.
@@ -83,9 +88,11 @@ public final class ProximityEngine {
         favoriteSets = sets
         profileSlots = slots
 
-        let radius = configuration.radius
-        enterSurelyBeyond = UnitVector.squaredChord(surelyBeyond: radius)
-        staySurelyWithin = UnitVector.squaredChord(surelyWithin: radius + configuration.hysteresis)
+        let radii = favorites.map { catalog[$0].radius?.meters ?? configuration.radius }
+        favoriteRadii = radii
+        enterSurelyBeyond = radii.map { UnitVector.squaredChord(surelyBeyond: $0) }
+        staySurelyWithin = radii.map { UnitVector.squaredChord(surelyWithin: $0 + configuration.hysteresis) }
+        largestRadius = radii.max() ?? configuration.radius
     }
 
     /// Devices seen so far.
@@ -115,16 +122,15 @@ public final class ProximityEngine {
 
         let point = UnitVector(fix.coordinate)
         let firstEvent = events.count
-        let radius = configuration.radius
-        let exitDistance = radius + configuration.hysteresis
+        let hysteresis = configuration.hysteresis
 
         // Exits: every inside favourite is checked, cached or not.
         var i = 0
         while i < devices[slot].inside.count {
             let favorite = Int(devices[slot].inside[i])
-            if point.squaredChord(to: favoriteVectors[favorite]) > staySurelyWithin {
+            if point.squaredChord(to: favoriteVectors[favorite]) > staySurelyWithin[favorite] {
                 let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[favorites[favorite]].coordinate)
-                if distance > exitDistance {
+                if distance > favoriteRadii[favorite] + hysteresis {
                     devices[slot].inside.remove(at: i)
                     events.append(ProximityEvent(kind: .exit, landmarkIndex: favorites[favorite], distance: distance))
                     continue
@@ -138,11 +144,11 @@ public final class ProximityEngine {
             refreshCandidates(slot: slot, around: fix.coordinate)
         }
         for candidate in devices[slot].candidates {
-            if point.squaredChord(to: favoriteVectors[Int(candidate)]) > enterSurelyBeyond { continue }
+            if point.squaredChord(to: favoriteVectors[Int(candidate)]) > enterSurelyBeyond[Int(candidate)] { continue }
             if devices[slot].inside.contains(candidate) { continue }
             let landmarkIndex = favorites[Int(candidate)]
             let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[landmarkIndex].coordinate)
-            guard distance <= radius else { continue }
+            guard distance <= favoriteRadii[Int(candidate)] else { continue }
             devices[slot].inside.append(candidate)
             events.append(ProximityEvent(kind: .enter, landmarkIndex: landmarkIndex, distance: distance,
                                          suppression: suppression(slot: slot, favorite: candidate, time: fix.time)))
@@ -168,11 +174,13 @@ public final class ProximityEngine {
     }
 
     private func refreshCandidates(slot: Int, around coordinate: Coordinate) {
-        let found = favoriteIndex.within(configuration.radius + slack, of: coordinate)
+        let found = favoriteIndex.within(largestRadius + slack, of: coordinate)
         var candidates: [Int32] = []
         candidates.reserveCapacity(found.count)
         let membership = favoriteSets[Int(devices[slot].favoriteSet)]
-        for neighbor in found where membership?[neighbor.index] ?? true {
+        // A favourite with a smaller radius than the largest is a candidate only within its own.
+        for neighbor in found where (membership?[neighbor.index] ?? true)
+            && neighbor.distance <= favoriteRadii[neighbor.index] + slack {
             candidates.append(Int32(neighbor.index))
         }
         devices[slot].candidates = candidates

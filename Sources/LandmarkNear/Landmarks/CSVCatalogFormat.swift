@@ -1,6 +1,7 @@
 /// CSV with a header naming the columns: `lat`/`latitude`, `lon`/`lng`/`longitude`, `name`,
 /// optional `id` (else rows are numbered 1, 2, ...), `isFavorite`/`favorite`, and the
-/// tutorial's text fields (`category`, `city`, `state`, `park`, `imageName`).
+/// tutorial's text fields (`category`, `city`, `state`, `park`, `imageName`), and an optional
+/// `radius` (metres, or a length such as `2km`; empty for none).
 ///
 /// Rows are scanned as byte ranges and a cell becomes a String only when a field needs it:
 /// the catalog is on `watch`'s start-up path (144k places load in well under 0.1 s). Lines
@@ -35,6 +36,7 @@ enum CSVCatalogFormat {
             throw CatalogError(source: source, reason: "has no name column in its header")
         }
         let idColumn = column("id")
+        let radiusColumn = column("radius")
         let favoriteColumn = column("isfavorite", "favorite")
         let featuredColumn = column("isfeatured", "featured")
         let textColumns = (category: column("category"), city: column("city"), state: column("state"),
@@ -82,7 +84,10 @@ enum CSVCatalogFormat {
                 id: id, name: cell(nameColumn).map(text) ?? "", coordinate: coordinate, isFavorite: isFavorite,
                 isFeatured: cell(featuredColumn).flatMap { CSVLine.boolean(text($0)) } ?? false,
                 category: optional(textColumns.category), city: optional(textColumns.city),
-                state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image)))
+                state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image),
+                radius: try cell(radiusColumn).flatMap { cell throws(CatalogError) in
+                    try CatalogFields.radius(text: text(cell), entry: entry, id: id, source: source)
+                }))
         }
         return landmarks
     }

@@ -62,6 +62,42 @@ enum CatalogFields {
                         isFeatured: flag(object["isFeatured"]),
                         category: object["category"]?.stringValue, city: object["city"]?.stringValue,
                         state: object["state"]?.stringValue, park: object["park"]?.stringValue,
-                        imageName: object["imageName"]?.stringValue)
+                        imageName: object["imageName"]?.stringValue,
+                        radius: try radius(object["radius"], entry: entry, id: id, source: source))
+    }
+
+    /// `radius`: a number of metres, or a length with a unit (`"2km"`, `"500 m"`); null or
+    /// absent for none.
+    static func radius(_ value: JSONValue?, entry: Int, id: Int, source: String) throws(CatalogError) -> Length? {
+        switch value {
+        case nil, .null?:
+            return nil
+        case .number(let metres)?:
+            guard metres.isFinite, metres >= 0 else {
+                throw CatalogError(source: source, entry: entry, id: id, reason: "has a radius that is not a non-negative number of metres")
+            }
+            return Length(value: metres, unit: .meters)
+        case .string(let text)?:
+            return try radius(text: text, entry: entry, id: id, source: source)
+        case let other?:
+            throw CatalogError(source: source, entry: entry, id: id, reason: "has a radius that is \(other.typeDescription), not metres or a length such as \"2km\"")
+        }
+    }
+
+    /// A radius written as text: bare metres (`500`) or a length with a unit; empty for none.
+    static func radius(text: String, entry: Int, id: Int, source: String) throws(CatalogError) -> Length? {
+        let trimmed = ASCIIBlanks.spacesAndTabs.trimming(text)
+        if trimmed.isEmpty { return nil }
+        if let metres = Double(trimmed) {
+            guard metres.isFinite, metres >= 0 else {
+                throw CatalogError(source: source, entry: entry, id: id, reason: "has a radius that is not a non-negative number of metres")
+            }
+            return Length(value: metres, unit: .meters)
+        }
+        do throws(UnitParseError) {
+            return try Length(parsing: String(trimmed))
+        } catch {
+            throw CatalogError(source: source, entry: entry, id: id, reason: "has a radius \(error.description)")
+        }
     }
 }
