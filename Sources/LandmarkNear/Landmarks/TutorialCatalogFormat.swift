@@ -1,24 +1,33 @@
 /// The tutorial's `landmarkData.json` shape: an array of objects with `id`, `name` and
 /// `coordinates: {latitude, longitude}`. Unknown keys are ignored.
 enum TutorialCatalogFormat {
-    static func landmarks(from entries: [JSONValue], source: String) throws(CatalogError) -> [Landmark] {
+    /// The landmarks that could be read, with their entry positions; the problems of the
+    /// others go to `problems`.
+    static func landmarks(from entries: [JSONValue], source: String,
+                          problems: inout CatalogProblems) -> (landmarks: [Landmark], entries: [Int]) {
         var landmarks: [Landmark] = []
+        var positions: [Int] = []
         landmarks.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
-            guard let object = entry.objectValue else {
-                throw CatalogError(source: source, entry: index, reason: "is \(entry.typeDescription), not an object")
+            do throws(CatalogError) {
+                guard let object = entry.objectValue else {
+                    throw CatalogError(source: source, entry: index, reason: "is \(entry.typeDescription), not an object")
+                }
+                let id = try CatalogFields.id(object["id"], entry: index, source: source) ?? index + 1
+                let coordinates = object["coordinates"]?.objectValue ?? object
+                let latitude = try CatalogFields.degrees(coordinates.first(of: ["latitude", "lat"])?.value,
+                                                         name: "latitude", entry: index, id: id, source: source)
+                let longitude = try CatalogFields.degrees(coordinates.first(of: ["longitude", "lon", "lng"])?.value,
+                                                          name: "longitude", entry: index, id: id, source: source)
+                landmarks.append(try CatalogFields.landmark(
+                    from: object, id: id, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                    entry: index, source: source))
+                positions.append(index)
+            } catch {
+                problems.add(error)
             }
-            let id = try CatalogFields.id(object["id"], entry: index, source: source) ?? index + 1
-            let coordinates = object["coordinates"]?.objectValue ?? object
-            let latitude = try CatalogFields.degrees(coordinates.first(of: ["latitude", "lat"])?.value,
-                                                     name: "latitude", entry: index, id: id, source: source)
-            let longitude = try CatalogFields.degrees(coordinates.first(of: ["longitude", "lon", "lng"])?.value,
-                                                      name: "longitude", entry: index, id: id, source: source)
-            landmarks.append(try CatalogFields.landmark(
-                from: object, id: id, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                entry: index, source: source))
         }
-        return landmarks
+        return (landmarks, positions)
     }
 }
 

@@ -45,9 +45,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("id,name,lat,lon,radius\n1,A,1,2,-5\n", "c: entry 0 (id 1) has a radius that is not a non-negative number of metres"),
-        ("id,name,lat,lon,radius\n1,A,1,2,2 parsecs\n", "c: entry 0 (id 1) has a radius \"2 parsecs\": unknown unit 'parsecs'; use mi, km, m or ft (e.g. 5mi, 8km, 500m)"),
-        (#"[{"id":1,"name":"A","latitude":1,"longitude":2,"radius":true}]"#, "c: entry 0 (id 1) has a radius that is a boolean, not metres or a length such as \"2km\""),
+        ("id,name,lat,lon,radius\n1,A,1,2,-5\n", "c: entry 0 (id 1) at line 2 has a radius that is not a non-negative number of metres"),
+        ("id,name,lat,lon,radius\n1,A,1,2,2 parsecs\n", "c: entry 0 (id 1) at line 2 has a radius \"2 parsecs\": unknown unit 'parsecs'; use mi, km, m or ft (e.g. 5mi, 8km, 500m)"),
+        (#"[{"id":1,"name":"A","latitude":1,"longitude":2,"radius":true}]"#, "c: entry 0 (id 1) at line 1, column 2 has a radius that is a boolean, not metres or a length such as \"2km\""),
     ])
     func badRadiiRefuseTheCatalog(_ text: String, _ message: String) throws {
         #expect(throws: CatalogError.self) { _ = try CatalogLoader.parse(Array(text.utf8), source: "c") }
@@ -56,5 +56,65 @@ import Testing
         } catch {
             #expect(error.description == message)
         }
+    }
+}
+
+/// A refused catalog lists its problems (up to 20, then "and N more"), each with its entry,
+/// id and place in the file: the CSV line, the JSON line and column.
+@Suite(.timeLimit(.minutes(1))) struct CatalogProblemListTests {
+    static func refusal(_ text: String) -> String {
+        do {
+            _ = try CatalogLoader.parse(Array(text.utf8), source: "c")
+            return "accepted"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func csvProblemsNameTheirLines() {
+        let text = "id,name,lat,lon\n1,A,1,2\n1,B,1,2\n\n3,,95,2\n4,D,x,2\n"
+        #expect(Self.refusal(text) == """
+            c: 4 problems:
+              entry 1 (id 1) at line 3 duplicates the id of entry 0
+              entry 2 (id 3) at line 5 has no name
+              entry 2 (id 3) at line 5 latitude 95.0 is outside [-90, 90]
+              entry 3 (id 4) at line 6 has a latitude that is not a number ("x")
+            """)
+    }
+
+    @Test func jsonProblemsNameTheirLineAndColumn() {
+        let text = "[\n  {\"id\": 1, \"name\": \"A\", \"latitude\": 1, \"longitude\": 2},\n  {\"id\": 1, \"name\": \"B\", \"latitude\": 1, \"longitude\": 2},\n"
+            + "  {\"id\": 3, \"latitude\": 1, \"longitude\": 2}, {\"id\": 4, \"name\": \"D\", \"latitude\": 91, \"longitude\": 2}\n]\n"
+        #expect(Self.refusal(text) == """
+            c: 3 problems:
+              entry 1 (id 1) at line 3, column 3 duplicates the id of entry 0
+              entry 2 (id 3) at line 4, column 3 has no name
+              entry 3 (id 4) at line 4, column 45 latitude 91.0 is outside [-90, 90]
+            """)
+    }
+
+    @Test func twentyAreListedThenACount() {
+        let features = (0..<25).map { #"{"type":"Feature","geometry":{"type":"Point","coordinates":[2,\#(100 + $0)]},"properties":{"id":\#($0),"name":"n"}}"# }
+        let text = #"{"type":"FeatureCollection","features":[\#n"# + features.joined(separator: ",\n") + "\n]}\n"
+        let lines = Self.refusal(text).split(separator: "\n")
+        #expect(lines.first == "c: 25 problems:")
+        #expect(lines.count == 22)
+        #expect(lines[1] == "  entry 0 (id 0) at line 2, column 1 latitude 100.0 is outside [-90, 90]")
+        #expect(lines.last == "  and 5 more")
+    }
+
+    @Test func oneProblemStaysOneLine() {
+        #expect(Self.refusal("id,name,lat,lon\n1,A,1,2\n2,,1,2\n") == "c: entry 1 (id 2) at line 3 has no name")
+    }
+
+    /// `nearest --within` counts a landmark with its own radius as within at that radius.
+    @Test func nearestWithinHonoursOwnRadii() throws {
+        let directory = try makeTemporaryDirectory("radius")
+        let path = directory.appendingPathComponent("r.csv").path
+        try "id,name,lat,lon,radius\n1,Own,34.0,-116.0,300\n2,Plain,34.0,-116.001,\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try runTool(["nearest", "34.002", "-116.0", "-k", "2", "--within", "150m", "--json", "--landmarks", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"name\":\"Own\""))
+        #expect(!result.stdout.contains("\"name\":\"Plain\""))
     }
 }
