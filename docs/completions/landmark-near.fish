@@ -11,7 +11,7 @@ complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l cooldown -r 
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l events -r -d '\'notifications\' (default) or \'all\': also exits and suppressed enters ('
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l explain -d 'tell on stderr, for each fix, why it did or did not notify'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l favorites -r -d 'favourite ids for every device, e.g'
-complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l format -r -d 'ndjson, csv, nmea or gpx (default: detected)'
+complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l format -r -d 'ndjson, csv, nmea, gpx, kml, tcx or geojson (default: detected; gzip i'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l help -d 'show this help'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l hysteresis -r -d 'exit beyond radius + this (default 0.25mi)'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l landmarks -r -d 'landmark catalog (default: the tutorial\'s twelve; favourites 1001, 100'
