@@ -37,9 +37,18 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // SQLite: the --state database (Debian: libsqlite3-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // signalfd(2) and syncfs(2) from the C library (nothing to install).
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CZlib"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CZlib", "CSQLite", "CLinux"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(

@@ -6,7 +6,7 @@ _landmark_near() {
         return
     fi
     case "${COMP_WORDS[1]}" in
-        watch) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --format --help --hysteresis --landmarks --max-accuracy --profiles --radius --strict --thread-id -h" ;;
+        watch) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --format --help --hysteresis --landmarks --max-accuracy --profiles --radius --state --strict --thread-id -h" ;;
         nearest) opts="--help --json --landmarks --within -h -k" ;;
         landmarks) opts="--help --json --landmarks -h" ;;
         payload) opts="--bundle-id --help --id --index --landmarks --out --radius --thread-id -h" ;;

@@ -18,6 +18,7 @@ complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l landmarks -r
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l max-accuracy -r -d 'drop fixes with a worse known accuracy (default 1000m)'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l profiles -r -d 'per-device JSON: {"dev": {"favorites": [ids], "prefersNotifications": '
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l radius -r -d 'enter distance, with mi/km/m/ft (default 5mi)'
+complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l state -r -d 'keep device state and a notification log in FILE (SQLite, created when'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l strict -d 'stop at the first unreadable record (exit 65)'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l thread-id -r -d 'payload thread-id (default 5280)'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -s h -d 'show this help'

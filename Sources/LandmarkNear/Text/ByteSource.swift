@@ -7,13 +7,21 @@ protocol ByteSource: AnyObject {
     func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) throws(InputError) -> Int
     /// Whether `read` would return at once (bytes ready, or the end), without waiting.
     var hasReadableInput: Bool { get }
+    /// Whether bytes already read from the descriptor wait inside the source (so `read` needs
+    /// no new input to return some).
+    var hasBufferedInput: Bool { get }
+    /// The descriptor under the source: what a live reader polls.
+    var descriptor: Int32 { get }
+    /// The file path as given, or `<stdin>`.
+    var sourceName: String { get }
 }
 
 /// A file descriptor read with read(2); the one owner of the descriptor when `ownsDescriptor`.
 final class DescriptorSource: ByteSource {
-    private let descriptor: Int32
+    let descriptor: Int32
     private let ownsDescriptor: Bool
-    private let sourceName: String
+    let sourceName: String
+    var hasBufferedInput: Bool { false }
 
     init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String) {
         self.descriptor = descriptor

@@ -32,12 +32,18 @@ package final class LineStream {
     private var checkedByteOrderMark = false
     private(set) var reachedEnd = false
     private(set) var lineNumber = 0
+    /// Whether the input is a pipe, terminal or socket rather than a regular file.
+    let isLive: Bool
+    /// Called before each read (see `InputPauseHandler`).
+    weak var pauseHandler: (any InputPauseHandler)?
 
     init(source: any ByteSource, maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
         self.source = source
         self.maximumLineLength = maximumLineLength
         capacity = 4 * LineStream.readSize
         storage = .allocate(capacity: capacity)
+        var status = stat()
+        isLive = fstat(source.descriptor, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG
     }
 
     deinit {
@@ -50,6 +56,10 @@ package final class LineStream {
         self.init(source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
                   maximumLineLength: maximumLineLength)
     }
+
+    /// The descriptor under the source, and the source's name (for a stream layered on this one).
+    var descriptor: Int32 { source.descriptor }
+    var sourceName: String { source.sourceName }
 
     /// The bytes read and not handed out yet (for format detection, which looks ahead).
     var buffered: UnsafeBufferPointer<UInt8> {
@@ -68,6 +78,7 @@ package final class LineStream {
     @discardableResult
     func readMore() throws(InputError) -> Bool {
         if reachedEnd { return false }
+        if let pauseHandler { try waitForInput(pauseHandler) }
         makeRoom()
         let count = try source.read(into: storage + end, capacity: capacity - end)
         if count == 0 {
@@ -82,6 +93,33 @@ package final class LineStream {
     /// numbers such as gzip's).
     func fill(atLeast count: Int) throws(InputError) {
         while end - start < count, try readMore() {}
+    }
+
+    /// Polls the input with the handler's wake descriptor: tells the handler when the input
+    /// pauses, and throws `interrupted` when it says to stop.
+    private func waitForInput(_ handler: any InputPauseHandler) throws(FixInputError) {
+        // A gzip stream may hold bytes read from its descriptor but not inflated yet.
+        if source.hasBufferedInput { return }
+        let sourceName = source.sourceName
+        var descriptors = [pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: handler.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        var paused = false
+        while true {
+            let ready = poll(&descriptors, 2, paused ? -1 : 0)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if descriptors[1].revents != 0 {
+                guard handler.wakeDescriptorIsReadable() else { throw .interrupted(source: sourceName) }
+                continue
+            }
+            if descriptors[0].revents != 0 { return }
+            if !paused {
+                paused = true
+                guard handler.inputWillPause() else { throw .interrupted(source: sourceName) }
+            }
+        }
     }
 
     /// Hands out all buffered bytes, then reads more; nil at the end of input. For GPX, which

@@ -38,6 +38,10 @@ final class GzipSource: ByteSource {
         stream.deallocate()
     }
 
+    var descriptor: Int32 { compressed.descriptor }
+    var sourceName: String { compressed.sourceName }
+    var hasBufferedInput: Bool { !(input?.isEmpty ?? true) || !compressed.buffered.isEmpty }
+
     var hasReadableInput: Bool {
         finished || !(input?.isEmpty ?? true) || compressed.hasPendingInput || !compressed.buffered.isEmpty
     }

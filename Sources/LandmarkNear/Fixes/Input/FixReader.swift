@@ -35,15 +35,29 @@ public final class FixReader {
         var gzip: GzipSource?
     }
 
+    /// Whether the input is a pipe, terminal or socket (a live stream) rather than a regular file.
+    public var isLive: Bool { raw.isLive }
+
+    /// Called before each read of more input, from then on (see `InputPauseHandler`); held weakly.
+    public var pauseHandler: (any InputPauseHandler)? {
+        get { raw.pauseHandler }
+        set {
+            raw.pauseHandler = newValue
+            if let lines = opened?.lines, lines !== raw { lines.pauseHandler = newValue }
+        }
+    }
+
     /// Opens `input` and, when `format` is nil, detects its format from the first line that
     /// settles it (see `FormatDetector`): a live stream is read from that line on.
-    public convenience init(input: FixInput, format: FixFormat?) throws(InputError) {
+    public convenience init(input: FixInput, format: FixFormat?, pauseHandler: (any InputPauseHandler)? = nil) throws(InputError) {
         switch input {
         case .standardInput:
-            try self.init(descriptor: STDIN_FILENO, ownsDescriptor: false, sourceName: input.sourceName, format: format)
+            try self.init(descriptor: STDIN_FILENO, ownsDescriptor: false, sourceName: input.sourceName, format: format,
+                          pauseHandler: pauseHandler)
         case .file(let path):
             let descriptor = try InputFile.open(path)
-            try self.init(descriptor: descriptor, ownsDescriptor: true, sourceName: path, format: format)
+            try self.init(descriptor: descriptor, ownsDescriptor: true, sourceName: path, format: format,
+                          pauseHandler: pauseHandler)
         }
     }
 
@@ -52,9 +66,11 @@ public final class FixReader {
     /// (a live pipe may not have written yet); otherwise the input is read up to the line that
     /// settles its format.
     public init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, format: FixFormat?,
-                maximumLineLength: Int = 1 << 20) throws(InputError) {
+                maximumLineLength: Int = 1 << 20, pauseHandler: (any InputPauseHandler)? = nil) throws(InputError) {
         raw = LineStream(source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
                          maximumLineLength: maximumLineLength)
+        // Set before detection, so that a signal during detection is seen too.
+        raw.pauseHandler = pauseHandler
         self.sourceName = sourceName
         self.maximumLineLength = maximumLineLength
         forced = format
@@ -72,6 +88,7 @@ public final class FixReader {
             let inflating = GzipSource(compressed: raw)
             gzip = inflating
             lines = LineStream(source: inflating, maximumLineLength: maximumLineLength)
+            lines.pauseHandler = raw.pauseHandler
             try lines.fill(atLeast: 2)
         }
         let source: any FixRecordSource
