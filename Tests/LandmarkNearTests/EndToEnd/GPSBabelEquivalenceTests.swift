@@ -5,7 +5,7 @@ import Testing
 /// input format: each gives the same notifications (landmark and fix time, to the second:
 /// the precision every format carries; GPSBabel's GeoJSON writer carries no times, so there
 /// only the landmarks are compared), detected, forced and gzipped.
-@Suite(.timeLimit(.minutes(2))) struct GPSBabelEquivalenceTests {
+@Suite(.suiteTimeLimit) struct GPSBabelEquivalenceTests {
     /// GPSBabel output format options for each of ours. NMEA needs fix data, which the GPX
     /// lacks: `<fix>3d</fix>` is added to each point first (GPSBabel writes status V without).
     static let conversions: [(format: String, babel: String, tracks: Bool, timed: Bool)] = [
@@ -38,7 +38,7 @@ import Testing
         }
     }
 
-    @Test func everyFormatGivesTheSameNotifications() throws {
+    @Test func everyFormatGivesTheSameNotifications() async throws {
         let original = FixReading.fixture("gpx/around-visnjan-with-car.gpx")
         let directory = try makeTemporaryDirectory("gpsbabel")
         let track = try String(contentsOfFile: original, encoding: .utf8)
@@ -47,7 +47,7 @@ import Testing
         let landmarks = try Self.catalog(from: track, in: directory)
         let options = ["--landmarks", landmarks, "--radius", "150m", "--hysteresis", "50m", "--cooldown", "0"]
 
-        let reference = try runTool(["watch", original] + options)
+        let reference = try await runTool(["watch", original] + options)
         #expect(reference.status == 0, "\(reference.stderr)")
         #expect(Self.notifications(reference.stdout).count >= 3)
 
@@ -57,14 +57,14 @@ import Testing
             let path = directory.appendingPathComponent("track.\(conversion.format)")
             try converted.write(to: path, atomically: true, encoding: .utf8)
             for forced in [nil, conversion.format] {
-                let result = try runTool(["watch", path.path] + options + (forced.map { ["--format", $0] } ?? []))
+                let result = try await runTool(["watch", path.path] + options + (forced.map { ["--format", $0] } ?? []))
                 #expect(result.status == 0, "\(conversion.format): \(result.stderr)")
                 #expect(Self.notifications(result.stdout, timed: conversion.timed) == expected, "\(conversion.format) (forced: \(forced ?? "no"))")
             }
             // And gzipped.
             let gzipped = directory.appendingPathComponent("track.\(conversion.format).gz")
             try GzipWriter.compress(Data(converted.utf8)).write(to: gzipped)
-            let result = try runTool(["watch", gzipped.path] + options)
+            let result = try await runTool(["watch", gzipped.path] + options)
             #expect(Self.notifications(result.stdout, timed: conversion.timed) == expected, "\(conversion.format).gz")
         }
     }

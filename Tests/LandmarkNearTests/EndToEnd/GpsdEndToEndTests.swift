@@ -5,7 +5,7 @@ import Testing
 /// A real gpsd (Debian's gpsd 3.22 under gpsfake, on loopback) replaying the committed NMEA
 /// drive near Turtle Rock; `gpspipe -w` piped into `landmark-near watch`. gpsd's first TPV of a
 /// session has a mode and no position: it must be skipped silently (exit 0, not 65).
-@Suite(.timeLimit(.minutes(2))) struct GpsdEndToEndTests {
+@Suite(.suiteTimeLimit) struct GpsdEndToEndTests {
     static let gpsfake = "/usr/bin/gpsfake"
     static let gpspipe = "/usr/bin/gpspipe"
     static let installed = FileManager.default.isExecutableFile(atPath: gpsfake)

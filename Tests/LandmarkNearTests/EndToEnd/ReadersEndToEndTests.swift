@@ -3,12 +3,12 @@ import Testing
 
 /// The readers from the command line: warnings instead of silent empty runs, unknown XML
 /// roots, catalogs and profiles from pipes, nearest's line limit, device names by bytes.
-@Suite(.timeLimit(.minutes(2))) struct ReadersEndToEndTests {
+@Suite(.suiteTimeLimit) struct ReadersEndToEndTests {
     static func fixture(_ name: String) -> String { FixReading.fixture(name) }
 
     /// GPSBabel's NMEA waypoints: no position fix at all. One warning says why; exit 0.
-    @Test func nmeaWithoutFixesWarnsOnceAndCountsTheSentences() throws {
-        let result = try runTool(["watch", Self.fixture("nmea-nofix/gpsbabel-waypoints.nmea")])
+    @Test func nmeaWithoutFixesWarnsOnceAndCountsTheSentences() async throws {
+        let result = try await runTool(["watch", Self.fixture("nmea-nofix/gpsbabel-waypoints.nmea")])
         #expect(result.status == 0)
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n")
@@ -25,50 +25,50 @@ import Testing
         ("<kml><Document/></kml>\n", "the KML document has no Point, LineString or gx:Track"),
         ("{\"type\":\"FeatureCollection\",\"features\":[]}\n", "the GeoJSON has no Point, MultiPoint, LineString or MultiLineString coordinates"),
     ])
-    func emptyRunsSayWhy(_ input: String, _ why: String) throws {
-        let result = try runTool(["watch"], stdin: input)
+    func emptyRunsSayWhy(_ input: String, _ why: String) async throws {
+        let result = try await runTool(["watch"], stdin: input)
         #expect(result.status == 0)
         #expect(result.stderr.hasPrefix("<stdin>: warning: \(why)\n"), "\(result.stderr)")
     }
 
-    @Test func emptyInputGivesNoWarning() throws {
-        let result = try runTool(["watch"], stdin: "\n# nothing\n")
+    @Test func emptyInputGivesNoWarning() async throws {
+        let result = try await runTool(["watch"], stdin: "\n# nothing\n")
         #expect(result.status == 0)
         #expect(!result.stderr.contains("warning"))
     }
 
-    @Test func unknownXMLRootIsOneErrorExit65() throws {
-        let result = try runTool(["watch"], stdin: "<?xml version=\"1.0\"?>\n<osm version=\"0.6\"><node lat=\"1\" lon=\"2\"/></osm>\n")
+    @Test func unknownXMLRootIsOneErrorExit65() async throws {
+        let result = try await runTool(["watch"], stdin: "<?xml version=\"1.0\"?>\n<osm version=\"0.6\"><node lat=\"1\" lon=\"2\"/></osm>\n")
         #expect(result.status == 65)
         #expect(result.stderr.hasPrefix("<stdin>:2: XML root element <osm> is not gpx, kml or TrainingCenterDatabase (GPX, KML, TCX); nothing is read\n"))
-        let forced = try runTool(["watch", "--format", "gpx", Self.fixture("kml/togeojson-point.kml")])
+        let forced = try await runTool(["watch", "--format", "gpx", Self.fixture("kml/togeojson-point.kml")])
         #expect(forced.status == 65)
         #expect(forced.stderr.contains("XML root element <kml> is KML, not GPX (--format gpx); nothing is read"))
     }
 
     @Test(arguments: ["kml", "tcx", "geojson", "csv", "ndjson", "nmea", "gpx"])
-    func formatNamesAreAccepted(_ name: String) throws {
-        let result = try runTool(["watch", "--format", name], stdin: "")
+    func formatNamesAreAccepted(_ name: String) async throws {
+        let result = try await runTool(["watch", "--format", name], stdin: "")
         #expect(result.status == 0, "\(result.stderr)")
     }
 
     /// Two devices that Unicode calls equal, each notified.
-    @Test func unicodeEquivalentDeviceNamesAreTwoDevices() throws {
+    @Test func unicodeEquivalentDeviceNamesAreTwoDevices() async throws {
         let input = """
         {"device":"caf\u{E9}","lat":34.011286,"lon":-116.166868}
         {"device":"cafe\u{301}","lat":34.011286,"lon":-116.166868}
 
         """
-        let result = try runTool(["watch"], stdin: input)
+        let result = try await runTool(["watch"], stdin: input)
         #expect(result.status == 0)
         #expect(result.stdout.split(separator: "\n").count == 2)
         #expect(result.stderr.contains("; 2 devices"))
     }
 
-    @Test func catalogAndProfilesFromAPipeOrFIFO() throws {
+    @Test func catalogAndProfilesFromAPipeOrFIFO() async throws {
         let catalog = "id,name,lat,lon,isFavorite\n7,Pipe Rock,34.0,-116.1,true\n"
         let fix = #"{"device":"d1","lat":34.0,"lon":-116.1}"#
-        let fromStdin = try runTool(["nearest", "34.0", "-116.1", "--json", "--landmarks", "/dev/stdin"], stdin: catalog)
+        let fromStdin = try await runTool(["nearest", "34.0", "-116.1", "--json", "--landmarks", "/dev/stdin"], stdin: catalog)
         #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
         #expect(fromStdin.stdout.contains("\"name\":\"Pipe Rock\""))
         let directory = try makeTemporaryDirectory("fifo")
@@ -84,7 +84,7 @@ import Testing
                 try? handle?.close()
             }
         }
-        let result = try runTool(["watch", "--landmarks", fifo, "--profiles", profiles, "--events", "all"], stdin: fix + "\n")
+        let result = try await runTool(["watch", "--landmarks", fifo, "--profiles", profiles, "--events", "all"], stdin: fix + "\n")
         writers.wait()
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"name\":\"Pipe Rock\""))
@@ -92,9 +92,9 @@ import Testing
     }
 
     /// A 2 MiB line costs no more than the 1 MiB bound, and the lines after it are answered.
-    @Test func nearestStdinHasALineLimit() throws {
+    @Test func nearestStdinHasALineLimit() async throws {
         let input = String(repeating: "1", count: 2 << 20) + "\n34.0,-116.1\n"
-        let result = try runTool(["nearest", "--json"], stdin: input)
+        let result = try await runTool(["nearest", "--json"], stdin: input)
         #expect(result.status == 65)
         #expect(result.stderr.hasPrefix("<stdin>:1: line longer than 1048576 bytes; skipped\n"))
         #expect(result.stdout.split(separator: "\n").count == 1)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite(.timeLimit(.minutes(1))) struct GeoJSONReaderTests {
+@Suite(.suiteTimeLimit) struct GeoJSONReaderTests {
     /// A pretty-printed document over many lines is one document, not one error a line.
     @Test func prettyPrintedTogeojsonDocument() throws {
         let result = try FixReading.read(path: FixReading.fixture("geojson/togeojson-multitrack.kml.geojson"))
@@ -59,7 +59,7 @@ import Testing
 
 /// OwnTracks recorder `.rec` files: `TIME<TAB>FLAG<TAB>{json}` lines, from the recorder's own
 /// demo data; the counterpart is the same JSON as plain NDJSON (cut -f3).
-@Suite(.timeLimit(.minutes(1))) struct OwnTracksRecorderTests {
+@Suite(.suiteTimeLimit) struct OwnTracksRecorderTests {
     @Test func demoFileReadsLikeItsJSON() throws {
         let path = FixReading.fixture("owntracks-recorder/demo-iphone.rec")
         let rec = try FixReading.read(path: path)
@@ -76,7 +76,7 @@ import Testing
 }
 
 /// GPSBabel's unicsv: separate Date (yyyy/mm/dd) and Time (hh:mm:ss[.sss]) columns, UTC.
-@Suite(.timeLimit(.minutes(1))) struct UnicsvReaderTests {
+@Suite(.suiteTimeLimit) struct UnicsvReaderTests {
     @Test func itrackuFileFromGPSBabel() throws {
         let path = FixReading.fixture("unicsv/gpsbabel-itracku.unicsv")
         let result = try FixReading.read(path: path)

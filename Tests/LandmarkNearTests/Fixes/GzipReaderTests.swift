@@ -5,7 +5,7 @@ import Testing
 
 /// gzip inputs, with Debian's gzip(1) as the counterpart for real files and zlib's deflate for
 /// the hostile ones.
-@Suite(.timeLimit(.minutes(2))) struct GzipReaderTests {
+@Suite(.suiteTimeLimit) struct GzipReaderTests {
     /// gzip -dc of the file, as a temporary file.
     static func gunzip(_ path: String) throws -> String {
         let process = Process()

@@ -4,7 +4,7 @@ import Testing
 
 /// The stream defects found by fuzzing and by real gpsd (issue 9), each on an input shaped like
 /// the one that showed it.
-@Suite(.timeLimit(.minutes(2))) struct InputDefectsTests {
+@Suite(.suiteTimeLimit) struct InputDefectsTests {
     /// gpsd 3.22's first TPV of a session: a mode, a time, no position yet.
     @Test func tpvWithModeButNoPositionIsSkippedSilently() throws {
         let text = """

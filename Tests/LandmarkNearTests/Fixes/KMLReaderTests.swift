@@ -4,7 +4,7 @@ import Testing
 
 /// KML 2.2 on real files: togeojson's test data (with togeojson's own GeoJSON conversions of
 /// them as the counterpart) and GPSBabel's reference track.
-@Suite(.timeLimit(.minutes(1))) struct KMLReaderTests {
+@Suite(.suiteTimeLimit) struct KMLReaderTests {
     @Test func gxTrackGivesTheFixesOfTogeojsonsConversion() throws {
         let kml = try FixReading.read(path: FixReading.fixture("kml/togeojson-gxtrack.kml"))
         let geojson = try FixReading.read(path: FixReading.fixture("geojson/togeojson-gxtrack.kml.geojson"))
@@ -75,7 +75,7 @@ import Testing
 }
 
 /// TCX on GPSBabel's reference file, with GPSBabel itself as the counterpart.
-@Suite(.timeLimit(.minutes(1))) struct TCXReaderTests {
+@Suite(.suiteTimeLimit) struct TCXReaderTests {
     @Test func konaTrackpointsAsGPSBabelReadsThem() throws {
         let path = FixReading.fixture("tcx/gpsbabel-kona2013.tcx")
         let result = try FixReading.read(path: path)

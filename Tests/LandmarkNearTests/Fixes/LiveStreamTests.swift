@@ -4,7 +4,7 @@ import Testing
 
 /// On a live pipe (`gpspipe -w | landmark-near watch`) a record is delivered as soon as its
 /// line arrives, without waiting for more input.
-@Suite(.timeLimit(.minutes(1))) struct LiveStreamTests {
+@Suite(.suiteTimeLimit) struct LiveStreamTests {
     /// A pipe: the descriptor to read from, and a handle that writes to it.
     static func makePipe() throws -> (Int32, FileHandle) {
         var ends: [Int32] = [0, 0]
@@ -46,7 +46,7 @@ import Testing
 }
 
 /// Detection on a live stream: the first line that settles the format decides, at once.
-@Suite(.timeLimit(.minutes(1))) struct LiveDetectionTests {
+@Suite(.suiteTimeLimit) struct LiveDetectionTests {
     @Test(arguments: [
         "# live\n{\"device\":\"d1\",\"lat\":1,\"lon\":2}\n",
         "{\"class\":\"VERSION\",\"release\":\"3.22\"}\n{\"device\":\"d1\",\"lat\":1,\"lon\":2}\n",

@@ -3,7 +3,7 @@ import Testing
 @testable import LandmarkNear
 
 /// A landmark's own `radius` (SPEC §1) in each catalog format, in the engine and the payload.
-@Suite(.timeLimit(.minutes(1))) struct LandmarkRadiusTests {
+@Suite(.suiteTimeLimit) struct LandmarkRadiusTests {
     static let csv = "id,name,lat,lon,isFavorite,radius\n1,Near,34.0,-116.0,true,300\n2,Far,35.0,-116.0,true,2km\n3,Default,36.0,-116.0,true,\n"
     static let tutorial = #"[{"id":1,"name":"Near","coordinates":{"latitude":34.0,"longitude":-116.0},"isFavorite":true,"radius":300},"# +
         #"{"id":2,"name":"Far","coordinates":{"latitude":35.0,"longitude":-116.0},"isFavorite":true,"radius":"2km"},"# +
@@ -61,7 +61,7 @@ import Testing
 
 /// A refused catalog lists its problems (up to 20, then "and N more"), each with its entry,
 /// id and place in the file: the CSV line, the JSON line and column.
-@Suite(.timeLimit(.minutes(1))) struct CatalogProblemListTests {
+@Suite(.suiteTimeLimit) struct CatalogProblemListTests {
     static func refusal(_ text: String) -> String {
         do {
             _ = try CatalogLoader.parse(Array(text.utf8), source: "c")
@@ -108,11 +108,11 @@ import Testing
     }
 
     /// `nearest --within` counts a landmark with its own radius as within at that radius.
-    @Test func nearestWithinHonoursOwnRadii() throws {
+    @Test func nearestWithinHonoursOwnRadii() async throws {
         let directory = try makeTemporaryDirectory("radius")
         let path = directory.appendingPathComponent("r.csv").path
         try "id,name,lat,lon,radius\n1,Own,34.0,-116.0,300\n2,Plain,34.0,-116.001,\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let result = try runTool(["nearest", "34.002", "-116.0", "-k", "2", "--within", "150m", "--json", "--landmarks", path])
+        let result = try await runTool(["nearest", "34.002", "-116.0", "-k", "2", "--within", "150m", "--json", "--landmarks", path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"name\":\"Own\""))
         #expect(!result.stdout.contains("\"name\":\"Plain\""))
