@@ -23,12 +23,19 @@ let package = Package(
             pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]
         ),
-        // libxml2's push parser: GPX read in chunks, in bounded memory (Debian: libxml2-dev).
+        // libxml2's push parser: GPX, KML and TCX read in chunks, in bounded memory (Debian: libxml2-dev).
         .systemLibrary(
             name: "CLibXML2",
             path: "Sources/CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
+        ),
+        // zlib's inflate: gzip-compressed fix inputs, streamed (Debian: zlib1g-dev).
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
         // SQLite: the --state database (Debian: libsqlite3-dev).
         .systemLibrary(
@@ -41,7 +48,7 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CSQLite", "CLinux"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CZlib", "CSQLite", "CLinux"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(
@@ -57,7 +64,8 @@ let package = Package(
         .testTarget(
             name: "LandmarkNearTests",
             // CGEOS: the map tests check GeoJSON geometries with GEOS's own validity test.
-            dependencies: ["LandmarkNear", "CGEOS"],
+            // CZlib: the tests write gzip bombs with deflate.
+            dependencies: ["LandmarkNear", "CGEOS", "CZlib"],
             path: "Tests/LandmarkNearTests",
             resources: [.copy("Fixtures")]
         ),

@@ -13,7 +13,7 @@ complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l cooldown -r 
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l events -r -d '\'notifications\' (default) or \'all\': also exits and suppressed enters ('
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l explain -d 'tell on stderr, for each fix, why it did or did not notify'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l favorites -r -d 'favourite ids for every device, e.g'
-complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l format -r -d 'ndjson, csv, nmea or gpx (default: detected)'
+complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l format -r -d 'ndjson, csv, nmea, gpx, kml, tcx or geojson (default: detected; gzip i'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l geojson -r -d 'at the end, write the run as GeoJSON: tracks, favourite circles and ev'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l help -d 'show this help'
 complete -c landmark-near -n '__fish_seen_subcommand_from watch' -l hysteresis -r -d 'exit beyond radius + this (default 0.25mi)'

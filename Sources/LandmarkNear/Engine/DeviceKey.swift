@@ -1,19 +1,19 @@
-/// A device name as a dictionary key that compares and hashes its UTF-8 bytes (SPEC §3:
-/// "café" with U+00E9 and "cafe" + U+0301 are two devices), where `String` itself would use
-/// Unicode canonical equivalence and merge them.
+/// A device name as a dictionary key compared byte for byte (UTF-8), never by Unicode
+/// equivalence as `String`'s `==` does: "café" written with U+00E9 and "cafe" + U+0301 are two
+/// devices (SPEC §3), each with its own state and notifications.
 ///
 ///     DeviceKey("caf\u{E9}") == DeviceKey("cafe\u{301}")   // false
-struct DeviceKey: Hashable {
+struct DeviceKey: Hashable, Sendable {
     let name: String
 
     init(_ name: String) { self.name = name }
 
     static func == (lhs: DeviceKey, rhs: DeviceKey) -> Bool {
-        lhs.name.utf8.count == rhs.name.utf8.count && lhs.name.utf8.elementsEqual(rhs.name.utf8)
+        lhs.name.utf8.elementsEqual(rhs.name.utf8)
     }
 
     func hash(into hasher: inout Hasher) {
-        var name = name
+        var name = self.name
         name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

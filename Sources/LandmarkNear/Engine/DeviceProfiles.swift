@@ -17,7 +17,8 @@ public struct DeviceProfiles: Sendable, Equatable {
         }
     }
 
-    public private(set) var byDevice: [String: Profile] = [:]
+    /// By device name bytes: "café" (U+00E9) and "cafe" + U+0301 are two devices (SPEC §3).
+    private(set) var entries: [DeviceKey: Profile] = [:]
     /// Keys of a profile that mean nothing here (a misspelt `"favourites"`, say): ignored, and
     /// told, with the closest known key when there is one.
     public private(set) var warnings: [String] = []
@@ -26,12 +27,16 @@ public struct DeviceProfiles: Sendable, Equatable {
     public static let knownKeys = ["favorites", "prefersNotifications"]
 
     public init(_ byDevice: [String: Profile] = [:], warnings: [String] = []) {
-        self.byDevice = byDevice
+        for (device, profile) in byDevice { entries[DeviceKey(device)] = profile }
         self.warnings = warnings
     }
 
-    public subscript(device: String) -> Profile? { byDevice[device] }
+    public subscript(device: String) -> Profile? { entries[DeviceKey(device)] }
 
+    /// The device names with a profile.
+    public var devices: [String] { entries.keys.map(\.name) }
+
+    /// Reads the profiles at `path`: a file, a pipe, a FIFO or `/dev/stdin` (read once, in full).
     public static func load(path: String) throws(ProfilesError) -> DeviceProfiles {
         let bytes: [UInt8]
         do {
@@ -52,7 +57,7 @@ public struct DeviceProfiles: Sendable, Equatable {
         guard let root = json.objectValue else {
             throw ProfilesError(source: source, reason: "must be a JSON object mapping device names to profiles, not \(json.typeDescription)")
         }
-        var profiles: [String: Profile] = [:]
+        var profiles = DeviceProfiles()
         var warnings: [String] = []
         for (device, value) in root.members {
             let label = "device \(JSONWriter.quoted(device))"
@@ -85,9 +90,10 @@ public struct DeviceProfiles: Sendable, Equatable {
             case let other?:
                 throw ProfilesError(source: source, reason: "\(label): prefersNotifications must be true or false, not \(other.typeDescription)")
             }
-            profiles[device] = profile
+            profiles.entries[DeviceKey(device)] = profile
         }
-        return DeviceProfiles(profiles, warnings: warnings)
+        profiles.warnings = warnings
+        return profiles
     }
 }
 

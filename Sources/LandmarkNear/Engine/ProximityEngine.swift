@@ -31,7 +31,7 @@ public final class ProximityEngine {
     /// Favourite position of each catalog landmark id, for snapshots.
     private let favoritePositionOfID: [Int: Int32]
 
-    /// Keyed by the name's bytes, not by String equality (SPEC §3: NFC and NFD are two devices).
+    /// By name bytes, not Unicode equivalence (SPEC §3).
     private var deviceSlots: [DeviceKey: Int32] = [:]
     private var devices: [DeviceState] = []
 
@@ -43,23 +43,28 @@ public final class ProximityEngine {
     public private(set) var lastFixNumber = 0
 
     private let slack: Double
-    private let enterSurelyBeyond: Double
-    private let staySurelyWithin: Double
+    /// Per favourite (SPEC §1: a landmark's own `radius` replaces the run's): the radius, and
+    /// the squared chords beyond which a fix surely cannot enter, within which it surely stays.
+    private let favoriteRadii: [Double]
+    private let enterSurelyBeyond: [Double]
+    private let staySurelyWithin: [Double]
+    /// Per favourite, the squared chord beyond which it is surely no candidate (radius + slack);
+    /// empty when every favourite has the run's radius (the grid's own limit then suffices).
+    private let candidateChords: [Double]
+    /// The largest radius: candidates are looked up within it (+ slack).
+    private let largestRadius: Double
     private var scratch: [ProximityEvent] = []
 
-    /// - Parameters:
-    ///   - catalog: the landmarks; events name them by their index in it.
-    ///   - configuration: radius, hysteresis, cooldown, accuracy limit, favourites, profiles.
-    ///   - slack: how far a device may move before its candidate cache is rebuilt, in metres.
-    /// - Throws: a favourite id (default or in a profile) that the catalog lacks.
+    /// - Parameter slack: how far a device may move before its candidate cache is rebuilt.
     public init(catalog: LandmarkCatalog, configuration: EngineConfiguration, slack: Double = 2_000) throws(EngineConfigurationError) {
         self.catalog = catalog
         self.configuration = configuration
         self.slack = slack
 
         let defaultIndices = try configuration.favorites.indices(in: catalog)
-        var profileIndexSets: [String: [Int]] = [:]
-        for (device, profile) in configuration.profiles.byDevice {
+        var profileIndexSets: [DeviceKey: [Int]] = [:]
+        for (key, profile) in configuration.profiles.entries {
+            let device = key.name
             guard let ids = profile.favorites else { continue }
             var indices: [Int] = []
             for id in ids {
@@ -68,7 +73,7 @@ public final class ProximityEngine {
                 }
                 indices.append(index)
             }
-            profileIndexSets[device] = indices
+            profileIndexSets[key] = indices
         }
         var union = Set(defaultIndices)
         for indices in profileIndexSets.values { union.formUnion(indices) }
@@ -76,8 +81,15 @@ public final class ProximityEngine {
         self.favorites = favorites
         favoriteVectors = favorites.map { UnitVector(catalog[$0].coordinate) }
         favoriteIndex = LandmarkIndex(coordinates: favorites.map { catalog[$0].coordinate })
+        let radii = favorites.map { catalog[$0].radius?.meters ?? configuration.radius }
+        let largest = radii.max() ?? configuration.radius
+        favoriteRadii = radii
+        largestRadius = largest
+        enterSurelyBeyond = radii.map { UnitVector.squaredChord(surelyBeyond: $0) }
+        staySurelyWithin = radii.map { UnitVector.squaredChord(surelyWithin: $0 + configuration.hysteresis) }
+        candidateChords = radii.allSatisfy({ $0 == largest }) ? [] : radii.map { UnitVector.squaredChord(surelyBeyond: $0 + slack) }
         favoriteGrid = FavoriteGrid(vectors: favoriteVectors, coordinates: favorites.map { catalog[$0].coordinate },
-                                    reach: configuration.radius + slack)
+                                    reach: largest + slack)
 
         var positionOfCatalogIndex: [Int: Int] = [:]
         var positionOfID: [Int: Int32] = [:]
@@ -96,7 +108,7 @@ public final class ProximityEngine {
         var slots: [DeviceKey: (UInt16, Bool)] = [:]
         // Profiles with the same favourites share one set (a device keeps a 16-bit set number).
         var setOfIndices: [[Int]: UInt16] = [:]
-        for (device, profile) in configuration.profiles.byDevice {
+        for (device, profile) in configuration.profiles.entries {
             if let indices = profileIndexSets[device] {
                 let key = Array(Set(indices)).sorted()
                 if setOfIndices[key] == nil {
@@ -106,17 +118,13 @@ public final class ProximityEngine {
                     sets.append(membership(key))
                     setOfIndices[key] = UInt16(sets.count - 1)
                 }
-                slots[DeviceKey(device)] = (setOfIndices[key]!, profile.prefersNotifications)
+                slots[device] = (setOfIndices[key]!, profile.prefersNotifications)
             } else {
-                slots[DeviceKey(device)] = (0, profile.prefersNotifications)
+                slots[device] = (0, profile.prefersNotifications)
             }
         }
         favoriteSets = sets
         profileSlots = slots
-
-        let radius = configuration.radius
-        enterSurelyBeyond = UnitVector.squaredChord(surelyBeyond: radius)
-        staySurelyWithin = UnitVector.squaredChord(surelyWithin: radius + configuration.hysteresis)
     }
 
     /// Devices seen so far.
@@ -153,8 +161,7 @@ public final class ProximityEngine {
 
         let point = UnitVector(fix.coordinate)
         let firstEvent = events.count
-        let radius = configuration.radius
-        let exitDistance = radius + configuration.hysteresis
+        let hysteresis = configuration.hysteresis
         var favoritesChanged = false
 
         // Exits: every inside favourite is checked, cached or not.
@@ -162,9 +169,9 @@ public final class ProximityEngine {
             let entry = devices[slot][entry: position]
             guard entry.isInside else { continue }
             let favorite = Int(entry.favorite)
-            if point.squaredChord(to: favoriteVectors[favorite]) > staySurelyWithin {
+            if point.squaredChord(to: favoriteVectors[favorite]) > staySurelyWithin[favorite] {
                 let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[favorites[favorite]].coordinate)
-                if distance > exitDistance {
+                if distance > favoriteRadii[favorite] + hysteresis {
                     devices[slot][entry: position].isInside = false
                     favoritesChanged = true
                     events.append(ProximityEvent(kind: .exit, landmarkIndex: favorites[favorite], distance: distance))
@@ -183,10 +190,10 @@ public final class ProximityEngine {
             let entry = devices[slot][entry: position]
             position += 1
             guard entry.isCandidate, !entry.isInside,
-                  point.squaredChord(to: favoriteVectors[Int(entry.favorite)]) <= enterSurelyBeyond else { continue }
+                  point.squaredChord(to: favoriteVectors[Int(entry.favorite)]) <= enterSurelyBeyond[Int(entry.favorite)] else { continue }
             let landmarkIndex = favorites[Int(entry.favorite)]
             let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[landmarkIndex].coordinate)
-            guard distance <= radius else { continue }
+            guard distance <= favoriteRadii[Int(entry.favorite)] else { continue }
             devices[slot][entry: position - 1].isInside = true
             favoritesChanged = true
             events.append(ProximityEvent(kind: .enter, landmarkIndex: landmarkIndex, distance: distance,
@@ -221,9 +228,14 @@ public final class ProximityEngine {
         if favoriteGrid.isUsable {
             favoriteGrid.candidates(near: coordinate, point: point, vectors: favoriteVectors, into: &candidateScratch)
             if let membership { candidateScratch.removeAll { !membership[Int($0)] } }
+            // The grid reaches the largest radius; a favourite with a smaller one is a
+            // candidate only within its own (+ slack).
+            if !candidateChords.isEmpty {
+                candidateScratch.removeAll { point.squaredChord(to: favoriteVectors[Int($0)]) > candidateChords[Int($0)] }
+            }
         } else {
-            for neighbor in favoriteIndex.within(configuration.radius + slack, of: coordinate)
-            where membership?[neighbor.index] ?? true {
+            for neighbor in favoriteIndex.within(largestRadius + slack, of: coordinate)
+            where (membership?[neighbor.index] ?? true) && neighbor.distance <= favoriteRadii[neighbor.index] + slack {
                 candidateScratch.append(Int32(neighbor.index))
             }
         }

@@ -32,6 +32,22 @@ struct JSONParser {
         try parse(Array(text.utf8), maximumDepth: maximumDepth)
     }
 
+    /// Parses the JSON value that starts at `offset` or after it (past white space and the RS
+    /// separators of RFC 7464 JSON text sequences), for inputs that hold several documents one
+    /// after another; the value and the offset just past it, or nil when only white space is
+    /// left. Error offsets count from the start of `bytes`.
+    static func parseValue(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int,
+                           maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> (value: JSONValue, end: Int)? {
+        var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
+        parser.position = offset
+        while parser.position < bytes.count, [0x20, 0x09, 0x0A, 0x0D, 0x1E].contains(bytes[parser.position]) {
+            parser.position += 1
+        }
+        if parser.position == bytes.count { return nil }
+        let value = try parser.parseValue(depth: 0)
+        return (value, parser.position)
+    }
+
     private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         skipWhitespace()
         if position == bytes.count { throw JSONParseError("empty document", at: position) }

@@ -1,19 +1,35 @@
 /// CSV with a header naming the columns: `lat`/`latitude`, `lon`/`lng`/`longitude`, `name`,
 /// optional `id` (else rows are numbered 1, 2, ...), `isFavorite`/`favorite`, and the
-/// tutorial's text fields (`category`, `city`, `state`, `park`, `imageName`).
+/// tutorial's text fields (`category`, `city`, `state`, `park`, `imageName`), and an optional
+/// `radius` (metres, or a length such as `2km`; empty for none).
 ///
 /// Rows are scanned as byte ranges and a cell becomes a String only when a field needs it:
 /// the catalog is on `watch`'s start-up path (144k places load in well under 0.1 s). Lines
 /// are split by `CSVLine.cells`.
 enum CSVCatalogFormat {
     /// `bytes` must be valid UTF-8.
-    static func landmarks(from bytes: [UInt8], source: String) throws(CatalogError) -> [Landmark] {
-        try bytes.withUnsafeBufferPointer { buffer throws(CatalogError) in try landmarks(in: buffer, source: source) }
+    /// The rows read: landmarks, their entry positions and file line numbers (`lines[entry]`);
+    /// the problems of the other rows go to `problems`.
+    struct Rows {
+        var landmarks: [Landmark] = []
+        var entries: [Int] = []
+        var lines: [Int] = []
+    }
+
+    static func landmarks(from bytes: [UInt8], source: String, problems: inout CatalogProblems) throws(CatalogError) -> Rows {
+        let result: Result<Rows, CatalogError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(CatalogError) {
+                return .success(try landmarks(in: buffer, source: source, problems: &problems))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
     private typealias Bytes = UnsafeBufferPointer<UInt8>
 
-    private static func landmarks(in bytes: Bytes, source: String) throws(CatalogError) -> [Landmark] {
+    private static func landmarks(in bytes: Bytes, source: String, problems: inout CatalogProblems) throws(CatalogError) -> Rows {
         var rows = RowScanner(bytes: bytes)
         var cells: [Bytes] = []
         guard rows.next(into: &cells) else { throw CatalogError(source: source, reason: "is empty") }
@@ -26,16 +42,19 @@ enum CSVCatalogFormat {
             throw CatalogError(source: source, reason: "has no name column in its header")
         }
         let idColumn = column("id")
+        let radiusColumn = column("radius")
         let favoriteColumn = column("isfavorite", "favorite")
         let featuredColumn = column("isfeatured", "featured")
         let textColumns = (category: column("category"), city: column("city"), state: column("state"),
                            park: column("park"), image: column("imagename"))
 
-        var landmarks: [Landmark] = []
-        landmarks.reserveCapacity(bytes.count / 32)
+        var read = Rows()
+        read.landmarks.reserveCapacity(bytes.count / 32)
         var entry = 0
         while rows.next(into: &cells) {
             defer { entry += 1 }
+            read.lines.append(rows.line)
+            do throws(CatalogError) {
             func cell(_ column: Int?) -> Bytes? {
                 guard let column, column < cells.count else { return nil }
                 return cells[column]
@@ -69,19 +88,28 @@ enum CSVCatalogFormat {
                 guard let value = cell(column), !value.isEmpty else { return nil }
                 return text(value)
             }
-            landmarks.append(Landmark(
+            read.landmarks.append(Landmark(
                 id: id, name: cell(nameColumn).map(text) ?? "", coordinate: coordinate, isFavorite: isFavorite,
                 isFeatured: cell(featuredColumn).flatMap { CSVLine.boolean(text($0)) } ?? false,
                 category: optional(textColumns.category), city: optional(textColumns.city),
-                state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image)))
+                state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image),
+                radius: try cell(radiusColumn).flatMap { cell throws(CatalogError) in
+                    try CatalogFields.radius(text: text(cell), entry: entry, id: id, source: source)
+                }))
+            read.entries.append(entry)
+            } catch {
+                problems.add(error)
+            }
         }
-        return landmarks
+        return read
     }
 
     /// Hands out the non-blank rows of the file, one at a time, as cells (CR of CRLF removed).
     private struct RowScanner {
         let bytes: Bytes
         var position = 0
+        /// The 1-based file line of the row handed out last.
+        var line = 0
         let quoted = CSVLine.QuotedCells()
 
         mutating func next(into cells: inout [Bytes]) -> Bool {
@@ -90,6 +118,7 @@ enum CSVCatalogFormat {
                 var end = start
                 while end < bytes.count, bytes[end] != 0x0A { end += 1 }
                 position = end + 1
+                line += 1
                 if end > start, bytes[end - 1] == 0x0D { end -= 1 }
                 let line = Bytes(rebasing: bytes[start..<end])
                 if ASCIIBlanks.spacesAndTabs.isBlank(line) { continue }

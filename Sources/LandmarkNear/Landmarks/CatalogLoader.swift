@@ -4,6 +4,7 @@
 ///
 ///     let catalog = try CatalogLoader.load(path: "landmarkData.json")
 public enum CatalogLoader {
+    /// Reads the catalog at `path`: a file, a pipe, a FIFO or `/dev/stdin` (read once, in full).
     public static func load(path: String) throws(CatalogError) -> LandmarkCatalog {
         let bytes: [UInt8]
         do {
@@ -21,7 +22,11 @@ public enum CatalogLoader {
         guard let first = body.first else {
             throw CatalogError(source: source, reason: "is empty")
         }
+        // Every entry's problems are gathered (up to 20 listed), each with its place in the file.
+        var problems = CatalogProblems(source: source)
         let landmarks: [Landmark]
+        let entries: [Int]
+        let locate: (Int) -> String?
         switch first {
         case UInt8(ascii: "["), UInt8(ascii: "{"):
             let json: JSONValue
@@ -30,17 +35,44 @@ public enum CatalogLoader {
             } catch {
                 throw CatalogError(source: source, reason: error.description)
             }
-            if case .array(let entries) = json {
-                landmarks = try TutorialCatalogFormat.landmarks(from: entries, source: source)
+            if case .array(let array) = json {
+                (landmarks, entries) = TutorialCatalogFormat.landmarks(from: array, source: source, problems: &problems)
             } else {
-                landmarks = try GeoJSONCatalogFormat.landmarks(from: json, source: source)
+                (landmarks, entries) = try GeoJSONCatalogFormat.landmarks(from: json, source: source, problems: &problems)
+            }
+            // Offsets in `body`; the bytes skipped before it hold no newline only after a BOM.
+            let skippedLines = bytes[..<start].filter { $0 == 0x0A }.count
+            let offsets = LazyOffsets(body)
+            locate = { entry in
+                let offsets = offsets.value
+                guard entry < offsets.count else { return nil }
+                return JSONEntryLocations.lineAndColumn(body, offsets[entry], firstLine: 1 + skippedLines)
             }
         default:
             guard String(validating: body, as: UTF8.self) != nil else {
                 throw CatalogError(source: source, reason: "is not valid UTF-8")
             }
-            landmarks = try CSVCatalogFormat.landmarks(from: body, source: source)
+            let rows = try CSVCatalogFormat.landmarks(from: body, source: source, problems: &problems)
+            landmarks = rows.landmarks
+            entries = rows.entries
+            let skippedLines = bytes[..<start].filter { $0 == 0x0A }.count
+            locate = { entry in entry < rows.lines.count ? "line \(rows.lines[entry] + skippedLines)" : nil }
         }
-        return try LandmarkCatalog(landmarks, source: source)
+        return try LandmarkCatalog(landmarks, entries: entries, problems: &problems, locate: locate)
+    }
+}
+
+/// Entry offsets of a JSON catalog, scanned once and only when a problem needs a location.
+private final class LazyOffsets {
+    private let body: [UInt8]
+    private var computed: [Int]?
+
+    init(_ body: [UInt8]) { self.body = body }
+
+    var value: [Int] {
+        if let computed { return computed }
+        let offsets = JSONEntryLocations.offsets(in: body)
+        computed = offsets
+        return offsets
     }
 }

@@ -14,10 +14,13 @@ public struct Landmark: Sendable, Hashable {
     public var state: String?
     public var park: String?
     public var imageName: String?
+    /// This landmark's own radius (catalog key `radius`), replacing `--radius` for it: where
+    /// devices enter and exit, and the distance its payload names. nil: the run's radius.
+    public var radius: Length?
 
     public init(id: Int, name: String, coordinate: Coordinate, isFavorite: Bool = false,
                 isFeatured: Bool = false, category: String? = nil, city: String? = nil,
-                state: String? = nil, park: String? = nil, imageName: String? = nil) {
+                state: String? = nil, park: String? = nil, imageName: String? = nil, radius: Length? = nil) {
         self.id = id
         self.name = name
         self.coordinate = coordinate
@@ -28,5 +31,6 @@ public struct Landmark: Sendable, Hashable {
         self.state = state
         self.park = park
         self.imageName = imageName
+        self.radius = radius
     }
 }

@@ -8,23 +8,35 @@ public struct LandmarkCatalog: Sendable, Equatable {
     private let indexByID: [Int: Int]
 
     /// Validates the entries (unique ids, finite in-range coordinates, non-empty names) and
-    /// refuses the whole catalog at the first bad entry.
+    /// refuses the whole catalog when any is bad, listing up to 20 of the problems.
     public init(_ landmarks: [Landmark], source: String = "catalog") throws(CatalogError) {
+        var problems = CatalogProblems(source: source)
+        try self.init(landmarks, entries: Array(landmarks.indices), problems: &problems, locate: { _ in nil })
+    }
+
+    /// Validates `landmarks` (entry `entries[i]` of the file each), adding to the problems the
+    /// format found, and throws them all when there are any.
+    init(_ landmarks: [Landmark], entries: [Int], problems: inout CatalogProblems,
+         locate: (Int) -> String?) throws(CatalogError) {
+        let source = problems.source
         var indexByID: [Int: Int] = [:]
         indexByID.reserveCapacity(landmarks.count)
         for (index, landmark) in landmarks.enumerated() {
+            let entry = entries[index]
             if landmark.name.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
-                throw CatalogError(source: source, entry: index, id: landmark.id, reason: "has no name")
+                problems.add(CatalogError(source: source, entry: entry, id: landmark.id, reason: "has no name"))
             }
             if let reason = landmark.coordinate.invalidReason {
-                throw CatalogError(source: source, entry: index, id: landmark.id, reason: reason)
+                problems.add(CatalogError(source: source, entry: entry, id: landmark.id, reason: reason))
             }
             if let earlier = indexByID[landmark.id] {
-                throw CatalogError(source: source, entry: index, id: landmark.id,
-                                   reason: "duplicates the id of entry \(earlier)")
+                problems.add(CatalogError(source: source, entry: entry, id: landmark.id,
+                                          reason: "duplicates the id of entry \(entries[earlier])"))
+            } else {
+                indexByID[landmark.id] = index
             }
-            indexByID[landmark.id] = index
         }
+        if let error = problems.error(locate: locate) { throw error }
         self.landmarks = landmarks
         self.indexByID = indexByID
     }

@@ -1,24 +1,33 @@
 /// The tutorial's `landmarkData.json` shape: an array of objects with `id`, `name` and
 /// `coordinates: {latitude, longitude}`. Unknown keys are ignored.
 enum TutorialCatalogFormat {
-    static func landmarks(from entries: [JSONValue], source: String) throws(CatalogError) -> [Landmark] {
+    /// The landmarks that could be read, with their entry positions; the problems of the
+    /// others go to `problems`.
+    static func landmarks(from entries: [JSONValue], source: String,
+                          problems: inout CatalogProblems) -> (landmarks: [Landmark], entries: [Int]) {
         var landmarks: [Landmark] = []
+        var positions: [Int] = []
         landmarks.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
-            guard let object = entry.objectValue else {
-                throw CatalogError(source: source, entry: index, reason: "is \(entry.typeDescription), not an object")
+            do throws(CatalogError) {
+                guard let object = entry.objectValue else {
+                    throw CatalogError(source: source, entry: index, reason: "is \(entry.typeDescription), not an object")
+                }
+                let id = try CatalogFields.id(object["id"], entry: index, source: source) ?? index + 1
+                let coordinates = object["coordinates"]?.objectValue ?? object
+                let latitude = try CatalogFields.degrees(coordinates.first(of: ["latitude", "lat"])?.value,
+                                                         name: "latitude", entry: index, id: id, source: source)
+                let longitude = try CatalogFields.degrees(coordinates.first(of: ["longitude", "lon", "lng"])?.value,
+                                                          name: "longitude", entry: index, id: id, source: source)
+                landmarks.append(try CatalogFields.landmark(
+                    from: object, id: id, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                    entry: index, source: source))
+                positions.append(index)
+            } catch {
+                problems.add(error)
             }
-            let id = try CatalogFields.id(object["id"], entry: index, source: source) ?? index + 1
-            let coordinates = object["coordinates"]?.objectValue ?? object
-            let latitude = try CatalogFields.degrees(coordinates.first(of: ["latitude", "lat"])?.value,
-                                                     name: "latitude", entry: index, id: id, source: source)
-            let longitude = try CatalogFields.degrees(coordinates.first(of: ["longitude", "lon", "lng"])?.value,
-                                                      name: "longitude", entry: index, id: id, source: source)
-            landmarks.append(try CatalogFields.landmark(
-                from: object, id: id, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                entry: index, source: source))
         }
-        return landmarks
+        return (landmarks, positions)
     }
 }
 
@@ -62,6 +71,42 @@ enum CatalogFields {
                         isFeatured: flag(object["isFeatured"]),
                         category: object["category"]?.stringValue, city: object["city"]?.stringValue,
                         state: object["state"]?.stringValue, park: object["park"]?.stringValue,
-                        imageName: object["imageName"]?.stringValue)
+                        imageName: object["imageName"]?.stringValue,
+                        radius: try radius(object["radius"], entry: entry, id: id, source: source))
+    }
+
+    /// `radius`: a number of metres, or a length with a unit (`"2km"`, `"500 m"`); null or
+    /// absent for none.
+    static func radius(_ value: JSONValue?, entry: Int, id: Int, source: String) throws(CatalogError) -> Length? {
+        switch value {
+        case nil, .null?:
+            return nil
+        case .number(let metres)?:
+            guard metres.isFinite, metres >= 0 else {
+                throw CatalogError(source: source, entry: entry, id: id, reason: "has a radius that is not a non-negative number of metres")
+            }
+            return Length(value: metres, unit: .meters)
+        case .string(let text)?:
+            return try radius(text: text, entry: entry, id: id, source: source)
+        case let other?:
+            throw CatalogError(source: source, entry: entry, id: id, reason: "has a radius that is \(other.typeDescription), not metres or a length such as \"2km\"")
+        }
+    }
+
+    /// A radius written as text: bare metres (`500`) or a length with a unit; empty for none.
+    static func radius(text: String, entry: Int, id: Int, source: String) throws(CatalogError) -> Length? {
+        let trimmed = ASCIIBlanks.spacesAndTabs.trimming(text)
+        if trimmed.isEmpty { return nil }
+        if let metres = Double(trimmed) {
+            guard metres.isFinite, metres >= 0 else {
+                throw CatalogError(source: source, entry: entry, id: id, reason: "has a radius that is not a non-negative number of metres")
+            }
+            return Length(value: metres, unit: .meters)
+        }
+        do throws(UnitParseError) {
+            return try Length(parsing: String(trimmed))
+        } catch {
+            throw CatalogError(source: source, entry: entry, id: id, reason: "has a radius \(error.description)")
+        }
     }
 }

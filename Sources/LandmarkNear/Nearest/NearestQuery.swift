@@ -7,10 +7,14 @@ package struct NearestQuery: Sendable, Equatable {
     /// How many landmarks at most (>= 1).
     package var limit: Int
     package var within: Length?
+    /// Landmarks' own radii by index (SPEC §1: a catalog `radius` replaces the run's radius for
+    /// its landmark): with `within`, such a landmark counts as within at its own radius.
+    package var ownRadii: [Double?]
 
-    package init(limit: Int = 1, within: Length? = nil) {
+    package init(limit: Int = 1, within: Length? = nil, ownRadii: [Double?] = []) {
         self.limit = limit
         self.within = within
+        self.ownRadii = ownRadii
     }
 
     /// The answers, nearest first (ties by index).
@@ -18,6 +22,9 @@ package struct NearestQuery: Sendable, Equatable {
         let nearest = index.nearest(to: point, limit: limit)
         guard let within else { return nearest }
         let radius = within.meters
-        return nearest.filter { $0.distance <= radius }
+        return nearest.filter { neighbor in
+            let own = neighbor.index < ownRadii.count ? ownRadii[neighbor.index] : nil
+            return neighbor.distance <= (own ?? radius)
+        }
     }
 }

@@ -44,8 +44,14 @@ public struct PayloadBuilder: Sendable {
     }
 
     /// The payload for `landmark` at `index`; see `APNsPayload.json(for:index:options:)`.
+    /// A landmark with its own radius (SPEC §1) gets its own phrase ("2 km", "300 m").
     public func json(for landmark: Landmark, index: Int) -> String {
-        (try? make(name: landmark.name, index: index)) ?? assemble(escapedName: APNsPayload.ellipsis, index: index)
+        if let radius = landmark.radius, radius != options.radius {
+            var own = options
+            own.radius = radius
+            return PayloadBuilder(options: own).json(for: landmark, index: index)
+        }
+        return (try? make(name: landmark.name, index: index)) ?? assemble(escapedName: APNsPayload.ellipsis, index: index)
     }
 
     /// The payload for a landmark named `name` at `index`, shortening the name when needed.

@@ -1,7 +1,8 @@
 import Glibc
 
-/// Reads a file descriptor in large chunks with read(2) and hands out its lines, without
-/// copying them: a line is a view into the buffer, valid until the next call.
+/// Reads a byte source (a file descriptor, or a gzip stream over one) in large chunks and hands
+/// out its lines, without copying them: a line is a view into the buffer, valid until the next
+/// call.
 ///
 /// `read(2)` returns whatever a pipe has, so on a live stream a line is handed out as soon as
 /// it arrives. A line longer than `maximumLineLength` is reported once as `.overlong` and
@@ -19,9 +20,7 @@ package final class LineStream {
     static let readSize = 1 << 16
 
     package let maximumLineLength: Int
-    private let descriptor: Int32
-    private let ownsDescriptor: Bool
-    private let sourceName: String
+    private let source: any ByteSource
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// Bytes `start ..< end` of `storage` are read and not yet handed out.
@@ -38,37 +37,33 @@ package final class LineStream {
     /// Called before each read (see `InputPauseHandler`).
     weak var pauseHandler: (any InputPauseHandler)?
 
-    package init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
-        self.descriptor = descriptor
-        self.ownsDescriptor = ownsDescriptor
-        self.sourceName = sourceName
+    init(source: any ByteSource, maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
+        self.source = source
         self.maximumLineLength = maximumLineLength
         capacity = 4 * LineStream.readSize
         storage = .allocate(capacity: capacity)
         var status = stat()
-        isLive = fstat(descriptor, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG
+        isLive = fstat(source.descriptor, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG
     }
 
     deinit {
         storage.deallocate()
-        if ownsDescriptor { close(descriptor) }
     }
+
+    /// Lines of a file descriptor, closed at the end when `ownsDescriptor`.
+    package convenience init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String,
+                             maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
+        self.init(source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
+                  maximumLineLength: maximumLineLength)
+    }
+
+    /// The descriptor under the source, and the source's name (for a stream layered on this one).
+    var descriptor: Int32 { source.descriptor }
+    var sourceName: String { source.sourceName }
 
     /// The bytes read and not handed out yet (for format detection, which looks ahead).
     var buffered: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: storage + start, count: end - start)
-    }
-
-    /// Whether bytes (or the end of input) arrive within `milliseconds`; a regular file is
-    /// always ready. Lets format detection decide on a paused live stream.
-    func hasInput(within milliseconds: Int32) -> Bool {
-        if reachedEnd { return true }
-        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        while true {
-            let ready = poll(&request, 1, milliseconds)
-            if ready >= 0 { return ready > 0 }
-            if errno != EINTR { return true }
-        }
     }
 
     /// Whether more input is at hand without waiting: a whole line in the buffer, or bytes
@@ -76,8 +71,7 @@ package final class LineStream {
     package var hasPendingInput: Bool {
         if memchr(storage + start, 0x0A, end - start) != nil { return true }
         if reachedEnd { return false }
-        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&request, 1, 0) > 0 && request.revents & Int16(POLLIN) != 0
+        return source.hasReadableInput
     }
 
     /// Reads once more (blocking until some bytes arrive). Returns false at the end of input.
@@ -86,25 +80,28 @@ package final class LineStream {
         if reachedEnd { return false }
         if let pauseHandler { try waitForInput(pauseHandler) }
         makeRoom()
-        while true {
-            let count = read(descriptor, storage + end, capacity - end)
-            if count > 0 {
-                end += count
-                return true
-            }
-            if count == 0 {
-                reachedEnd = true
-                return false
-            }
-            if errno == EINTR { continue }
-            throw InputError.system("read", source: sourceName, errno: errno)
+        let count = try source.read(into: storage + end, capacity: capacity - end)
+        if count == 0 {
+            reachedEnd = true
+            return false
         }
+        end += count
+        return true
+    }
+
+    /// Reads until at least `count` bytes are buffered or the input ends (for sniffing magic
+    /// numbers such as gzip's).
+    func fill(atLeast count: Int) throws(InputError) {
+        while end - start < count, try readMore() {}
     }
 
     /// Polls the input with the handler's wake descriptor: tells the handler when the input
     /// pauses, and throws `interrupted` when it says to stop.
     private func waitForInput(_ handler: any InputPauseHandler) throws(FixInputError) {
-        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+        // A gzip stream may hold bytes read from its descriptor but not inflated yet.
+        if source.hasBufferedInput { return }
+        let sourceName = source.sourceName
+        var descriptors = [pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: handler.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         var paused = false
         while true {
@@ -126,7 +123,7 @@ package final class LineStream {
     }
 
     /// Hands out all buffered bytes, then reads more; nil at the end of input. For GPX, which
-    /// libxml2 reads in chunks rather than lines.
+    /// libxml2 reads in chunks rather than lines, and for gzip's compressed bytes.
     func nextChunk() throws(InputError) -> UnsafeBufferPointer<UInt8>? {
         if start == end {
             start = 0

@@ -150,6 +150,7 @@ public final class WatchSession {
     }
 
     private func run(_ reader: FixReader) throws(WatchError) {
+        var recordsOfThisInput = 0
         while stop == nil {
             let record: FixRecord?
             do {
@@ -159,7 +160,18 @@ public final class WatchSession {
                 if error.isInterrupted { return }
                 throw WatchError(kind: error.kind, origin: .input, message: error.description)
             }
-            guard let record else { return }
+            guard let record else {
+                if reader.format == .nmea {
+                    statistics.sentencesWithoutFix += reader.skipped.count(where: { $0 != NMEALineDecoder.notNMEA })
+                }
+                // No silent loss: an input that gave nothing says why (SPEC §3).
+                if recordsOfThisInput == 0, let why = reader.noFixExplanation() {
+                    statistics.warnings += 1
+                    diagnostics.writeLine(TerminalText.safe("\(reader.sourceName): warning: \(why)"))
+                }
+                return
+            }
+            recordsOfThisInput += 1
             try process(record, source: reader.sourceName, isLive: reader.isLive)
         }
     }
@@ -419,7 +431,7 @@ public final class WatchSession {
         do {
             try reload(catalog: newCatalog, profiles: newProfiles)
             diagnostics.writeLine(prefix + "reloaded \(newCatalog.landmarks.count) landmarks"
-                                  + (options.profilesPath != nil ? " and \(newProfiles.byDevice.count) profiles" : ""))
+                                  + (options.profilesPath != nil ? " and \(newProfiles.devices.count) profiles" : ""))
         } catch {
             diagnostics.writeLine(TerminalText.safe(prefix + "\(error.description); keeping the previous catalog and profiles"))
         }

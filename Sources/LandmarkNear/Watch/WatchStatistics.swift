@@ -12,6 +12,11 @@ public struct WatchStatistics: Sendable, Equatable {
     public var suppressed: [ProximityEvent.Suppression: Int] = [:]
     public var devices = 0
     public var apnsFilesWritten = 0
+    /// NMEA position sentences that carried no fix (RMC status V, GGA quality 0, ...) and
+    /// sentences of other types: skipped, not errors.
+    public var sentencesWithoutFix = 0
+    /// Inputs that gave no fix and no error, each with a warning saying why.
+    public var warnings = 0
     /// Notifications an earlier run decided and did not mark done, emitted again at start.
     public var reemitted = 0
     /// Why the run ended before the end of its input, if it did.
@@ -31,6 +36,9 @@ public struct WatchStatistics: Sendable, Equatable {
             text += ", \(suppressed[reason, default: 0]) suppressed by \(reason.rawValue)"
         }
         text += "; \(exits) exit\(exits == 1 ? "" : "s")); \(devices) device\(devices == 1 ? "" : "s")"
+        if sentencesWithoutFix > 0 {
+            text += "; \(sentencesWithoutFix) NMEA sentence\(sentencesWithoutFix == 1 ? "" : "s") without a fix"
+        }
         if apnsFilesWritten > 0 { text += "; \(apnsFilesWritten) .apns file\(apnsFilesWritten == 1 ? "" : "s") written" }
         if reemitted > 0 { text += "; \(reemitted) undone notification\(reemitted == 1 ? "" : "s") of an earlier run emitted again" }
         switch stoppedBy {

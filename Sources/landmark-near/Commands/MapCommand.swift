@@ -87,11 +87,12 @@ enum MapCommand: Command {
         return outcome
     }
 
-    /// The run ready to draw, each favourite with the engine's radius.
+    /// The run ready to draw, each favourite with its own radius (SPEC 1), else the run's.
     static func drawing(_ recorder: RunRecorder, _ session: WatchSession) -> MapDrawing {
         let radius = session.options.engine.radius
-        return MapDrawing(recorder: recorder, catalog: session.catalog, favoriteIndices: session.favoriteIndices,
-                          radius: { _ in radius })
+        let catalog = session.catalog
+        return MapDrawing(recorder: recorder, catalog: catalog, favoriteIndices: session.favoriteIndices,
+                          radius: { index in catalog[index].radius?.meters ?? radius })
     }
 
     /// Writes a map file atomically (a reader never sees half of it); when reading had stopped

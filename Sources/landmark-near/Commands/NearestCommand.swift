@@ -22,7 +22,8 @@ enum NearestCommand: Command {
         Options:
           -k N               how many landmarks (default 1)
           --within LENGTH    only landmarks at most this far: a number with mi, km, m or ft
-                             (5mi, 8km, 500m)
+                             (5mi, 8km, 500m); a landmark with its own catalog radius
+                             counts as within at that radius
           --landmarks FILE   catalog: tutorial JSON array, GeoJSON points or CSV with a header
                              (default: the twelve landmarks of the SwiftUI tutorial)
           --json             one object a query:
@@ -78,7 +79,7 @@ enum NearestCommand: Command {
         }
         let catalog = try args.catalog(command: command)
         let index = LandmarkIndex(catalog: catalog)
-        let query = NearestQuery(limit: limit, within: within)
+        let query = NearestQuery(limit: limit, within: within, ownRadii: catalog.landmarks.map { $0.radius?.meters })
         let json = args.has("json")
 
         func answer(_ point: QueryPoint) {

@@ -11,15 +11,19 @@ enum WatchCommand: Command {
 
         Reads location fixes from the files in order (or stdin when none is given, or for '-')
         and prints one JSON line for each notification: a device came within the radius of one
-        of its favourite landmarks. Formats are detected (NDJSON incl. gpsd `gpspipe -w` and
-        OwnTracks, CSV with a header, NMEA 0183, GPX) or forced with --format.
+        of its favourite landmarks. Formats are detected from the first line that settles it
+        (NDJSON incl. gpsd `gpspipe -w`, OwnTracks and its recorder's .rec files; CSV with a
+        header, also GPSBabel's unicsv Date + Time; NMEA 0183; GPX, KML and TCX by their root
+        element; GeoJSON documents up to 256 MiB), gzip-compressed or not, or forced with
+        --format. An input that gives no fix and no error gets one warning saying why.
 
             gpspipe -w | landmark-near watch
             landmark-near watch drive.gpx --apns-dir out/
 
         Options:
           --landmarks FILE     landmark catalog (default: the tutorial's twelve; favourites
-                               1001, 1003, 1004)
+                               1001, 1003, 1004); a file, a pipe, a FIFO or /dev/stdin. An
+                               entry's own "radius" replaces --radius for it
           --favorites LIST     favourite ids for every device, e.g. 1001,1003, or 'all'
                                (default: the catalog's isFavorite flags)
           --profiles FILE      per-device JSON: {"dev": {"favorites": [ids],
@@ -31,7 +35,8 @@ enum WatchCommand: Command {
           --max-accuracy LEN   drop fixes with a worse known accuracy (default 1000m)
           --events KIND        'notifications' (default) or 'all': also exits and suppressed
                                enters ("notified":false, "reason":"cooldown"|"profile")
-          --format FMT         ndjson, csv, nmea or gpx (default: detected)
+          --format FMT         ndjson, csv, nmea, gpx, kml, tcx or geojson (default: detected;
+                               gzip is always detected)
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file
           --geojson FILE       at the end, write the run as GeoJSON: tracks, favourite circles
                                and every event (see 'landmark-near map --help')
@@ -113,7 +118,7 @@ enum WatchCommand: Command {
         }
         if let text = args.value("format") {
             guard let format = FixFormat(rawValue: text.lowercased()) else {
-                throw .usage("\(command): --format takes ndjson, csv, nmea or gpx, not '\(text)'")
+                throw .usage("\(command): --format takes one of \(FixFormat.names), not '\(text)'")
             }
             options.format = format
         }
@@ -121,6 +126,9 @@ enum WatchCommand: Command {
         options.strict = args.has("strict")
         options.explain = args.has("explain")
         options.apnsDirectory = args.value("apns-dir")
+        if options.apnsDirectory?.isEmpty == true {
+            throw .usage("\(command): --apns-dir needs a directory name, not an empty string")
+        }
         options.landmarksPath = args.value("landmarks")
         options.profilesPath = args.value("profiles")
         options.flushEachEvent = standardOutputIsInteractive()

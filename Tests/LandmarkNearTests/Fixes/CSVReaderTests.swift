@@ -64,9 +64,12 @@ import Testing
         #expect(result.lines == [2, 4])
     }
 
-    @Test func headerWithoutCoordinatesIsOneIssue() throws {
+    /// Every data row under an unusable header is reported and counted: none vanishes.
+    @Test func headerWithoutCoordinatesReportsEachRow() throws {
         let result = try FixReading.read("name,city\nTurtle Rock,Twentynine Palms\nx,y\n")
-        #expect(result.issues == ["<source>:1: the CSV header names no latitude column (lat, latitude)"])
+        #expect(result.issues == ["<source>:1: the CSV header names no latitude column (lat, latitude)",
+                                  "<source>:2: not read: the CSV header names no latitude column (lat, latitude)",
+                                  "<source>:3: not read: the CSV header names no latitude column (lat, latitude)"])
         #expect(result.fixes.isEmpty)
     }
 }

@@ -62,7 +62,8 @@ import Testing
     }
 
     @Test func everyAliasIsMatched() {
-        for role in FieldRole.allCases {
+        // `date` is a CSV column only (GPSBabel's unicsv), matched by the CSV header reader.
+        for role in FieldRole.allCases where role != .date {
             for (rank, alias) in role.aliases.enumerated() {
                 let match = FieldRole.match(alias)
                 #expect(match?.role == role && match?.rank == rank, "\(alias)")

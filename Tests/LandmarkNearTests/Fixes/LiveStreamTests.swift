@@ -45,28 +45,44 @@ import Testing
     }
 }
 
-/// Detection on a paused live stream: the lines that arrived decide, except gpsd's headers.
+/// Detection on a live stream: the first line that settles the format decides, at once.
 @Suite(.suiteTimeLimit) struct LiveDetectionTests {
-    @Test func slowPlainNDJSONStartsWithoutTwentyLines() throws {
+    @Test(arguments: [
+        "# live\n{\"device\":\"d1\",\"lat\":1,\"lon\":2}\n",
+        "{\"class\":\"VERSION\",\"release\":\"3.22\"}\n{\"device\":\"d1\",\"lat\":1,\"lon\":2}\n",
+    ])
+    func slowNDJSONStartsAtItsFirstLine(_ start: String) throws {
         let (readEnd, writer) = try LiveStreamTests.makePipe()
-        writer.write(Data("# live\n{\"device\":\"d1\",\"lat\":1,\"lon\":2}\n".utf8))
+        writer.write(Data(start.utf8))
         let reader = try FixReader(descriptor: readEnd, ownsDescriptor: true, sourceName: "<stdin>", format: nil)
         #expect(reader.format == .ndjson)
         #expect(try reader.next() == .fix(Fix(device: "d1", coordinate: Coordinate(latitude: 1, longitude: 2)), line: 2))
         try writer.close()
     }
 
-    @Test func gpspipeRawHeadersWaitForTheFirstSentence() async throws {
+    @Test func slowCSVStartsAtItsFirstDataRow() throws {
+        let (readEnd, writer) = try LiveStreamTests.makePipe()
+        writer.write(Data("device,lat,lon\nd1,1,2\n".utf8))
+        let reader = try FixReader(descriptor: readEnd, ownsDescriptor: true, sourceName: "<stdin>", format: nil)
+        #expect(reader.format == .csv)
+        #expect(try reader.next() == .fix(Fix(device: "d1", coordinate: Coordinate(latitude: 1, longitude: 2)), line: 2))
+        try writer.close()
+    }
+
+    @Test func gpspipeRawHeadersWaitForTheFirstSentence() throws {
         let (readEnd, writer) = try LiveStreamTests.makePipe()
         writer.write(Data("{\"class\":\"VERSION\",\"release\":\"3.22\"}\n{\"class\":\"DEVICES\",\"devices\":[]}\n".utf8))
         let sentence = "$GPGGA,115959.00,4807.0380,N,01131.0000,E,1,08,0.9,545.4,M,46.9,M,,*64\n"
-        let late = Task.detached {
-            try await Task.sleep(for: .milliseconds(800))
+        // A GCD thread, not a task: the reader blocks its thread in read(2), and the tests'
+        // cooperative pool may have no other thread to run a task on.
+        let written = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(800)) {
             writer.write(Data(sentence.utf8))
-            try writer.close()
+            try? writer.close()
+            written.signal()
         }
         let reader = try FixReader(descriptor: readEnd, ownsDescriptor: true, sourceName: "<stdin>", format: nil)
         #expect(reader.format == .nmea)
-        try await late.value
+        written.wait()
     }
 }

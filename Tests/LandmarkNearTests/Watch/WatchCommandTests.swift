@@ -141,7 +141,7 @@ import Testing
     static let statusCases: [StatusCase] = [
         StatusCase(["watch", "--radius", "5"], 64), StatusCase(["watch", "--cooldown", "1w"], 64),
         StatusCase(["watch", "--bogus"], 64), StatusCase(["watch", "--events", "some"], 64),
-        StatusCase(["watch", "--format", "kml"], 64), StatusCase(["watch", "--favorites", "9999"], 64),
+        StatusCase(["watch", "--format", "shp"], 64), StatusCase(["watch", "--apns-dir", ""], 64), StatusCase(["watch", "--favorites", "9999"], 64),
         StatusCase(["watch", "/no/such/trace.gpx"], 66), StatusCase(["watch", "--profiles", "/no/such.json"], 66),
         StatusCase(["watch", "--landmarks", "/no/such.json"], 66),
     ]

@@ -11,6 +11,8 @@ struct CSVColumns: Equatable {
     var device: Int?
     var time: Int?
     var accuracy: Int?
+    /// A date column beside a time-of-day `time` column (GPSBabel's unicsv: `Date`, `Time`).
+    var date: Int?
     var headerCount: Int
 
     /// The columns, or why the header cannot be used.
@@ -21,6 +23,10 @@ struct CSVColumns: Equatable {
             let match: (role: FieldRole, rank: Int)?
             if name == "timestamp_ms" {
                 match = (.time, 9)
+            } else if name == "date" || name == "utc date" || name == "utc_date" {
+                match = (.date, 0)
+            } else if name == "utc time" || name == "utc_time" {
+                match = (.time, -2)
             } else {
                 match = FieldRole.match(name).flatMap { match in
                     if match.role == .shortTime { return (.time, 0) }
@@ -36,14 +42,15 @@ struct CSVColumns: Equatable {
         guard let latitude = best[.latitude]?.column else { return .failure(CSVHeaderError(missing: .latitude)) }
         guard let longitude = best[.longitude]?.column else { return .failure(CSVHeaderError(missing: .longitude)) }
         return .success(CSVColumns(latitude: latitude, longitude: longitude, device: best[.device]?.column,
-                                   time: best[.time]?.column, accuracy: best[.accuracy]?.column, headerCount: names.count))
+                                   time: best[.time]?.column, accuracy: best[.accuracy]?.column,
+                                   date: best[.time] == nil ? nil : best[.date]?.column, headerCount: names.count))
     }
 
     /// The highest column index a row must reach for the coordinate.
     var coordinateColumns: Int { max(latitude, longitude) }
 
     /// The highest column index of any field used.
-    var lastUsedColumn: Int { [latitude, longitude, device ?? 0, time ?? 0, accuracy ?? 0].max()! }
+    var lastUsedColumn: Int { [latitude, longitude, device ?? 0, time ?? 0, accuracy ?? 0, date ?? 0].max()! }
 }
 
 struct CSVHeaderError: Error, Equatable {

@@ -7,18 +7,28 @@ final class CSVLineDecoder: LineDecoder {
     private enum State {
         case expectingHeader
         case reading(CSVColumns)
-        /// The header had no coordinate columns: reported once, then nothing can be read.
-        case unusable
+        /// The header had no coordinate columns: reported, and then each data row as unreadable.
+        case unusable(line: Int, reason: String)
     }
 
     private var state = State.expectingHeader
     /// The header line as read, to skip its repeats (files concatenated from several exports).
     private var header: [UInt8] = []
     private let devices = DeviceNames()
+    private var lineNumber = 0
+
+    let noFixPrefix = "no CSV row was a fix"
+
+    func noFixExplanation(linesDecoded: Int) -> String? {
+        if case .reading = state, linesDecoded == 1 { return "the CSV has a header row and no data rows" }
+        return nil
+    }
+
     private var cells: [CSVLine.Bytes] = []
     private let quoted = CSVLine.QuotedCells()
 
     func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
+        lineNumber += 1
         switch state {
         case .expectingHeader:
             // Column names that are not UTF-8 cannot be fix columns; the others still can.
@@ -26,15 +36,16 @@ final class CSVLineDecoder: LineDecoder {
             case .success(let columns):
                 state = .reading(columns)
                 header = Array(line)
-                return .skip
+                return .skip(nil)
             case .failure(let error):
-                state = .unusable
+                state = .unusable(line: lineNumber, reason: error.message)
                 return .invalid(error.message)
             }
-        case .unusable:
-            return .skip
+        case .unusable(_, let reason):
+            // Each row is reported and counted: none of them can be read.
+            return .invalid("not read: \(reason)")
         case .reading(let columns):
-            if line.count == header.count, line.elementsEqual(header) { return .skip }
+            if line.count == header.count, line.elementsEqual(header) { return .skip(nil) }
             return decodeRow(line, columns)
         }
     }
@@ -62,6 +73,7 @@ final class CSVLineDecoder: LineDecoder {
         case columns.time: role = .time
         case columns.accuracy: role = .accuracy
         case columns.device: role = .device
+        case columns.date: role = .date
         default: return
         }
         fields.set(role, rank: 0, .text(ASCIIBlanks.spacesAndTabs.trimming(cell)))

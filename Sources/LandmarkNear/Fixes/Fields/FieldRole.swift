@@ -12,6 +12,8 @@ enum FieldRole: Int, CaseIterable, Sendable {
     case gpsdClass, gpsdMode
     /// OwnTracks' `_type` (`location`, `transition`, ...).
     case ownTracksType
+    /// A CSV `date` column beside a time-of-day `time` column (GPSBabel's unicsv).
+    case date
 
     var aliases: [String] {
         switch self {
@@ -24,6 +26,7 @@ enum FieldRole: Int, CaseIterable, Sendable {
         case .gpsdClass: return ["class"]
         case .gpsdMode: return ["mode"]
         case .ownTracksType: return ["_type"]
+        case .date: return ["date"]
         }
     }
 
@@ -38,6 +41,7 @@ enum FieldRole: Int, CaseIterable, Sendable {
         case .gpsdClass: return "class"
         case .gpsdMode: return "mode"
         case .ownTracksType: return "_type"
+        case .date: return "date"
         }
     }
 

@@ -2,8 +2,8 @@
 /// (SPEC §3), shared by every keyed format so that they agree on aliases and number forms.
 struct FixFields {
     // One slot a `FieldRole` case; inline, so that filling them allocates nothing.
-    private var values = InlineArray<9, FieldValue>(repeating: .absent)
-    private var ranks = InlineArray<9, Int>(repeating: .max)
+    private var values = InlineArray<10, FieldValue>(repeating: .absent)
+    private var ranks = InlineArray<10, Int>(repeating: .max)
 
     subscript(role: FieldRole) -> FieldValue { values[role.rawValue] }
 
@@ -18,20 +18,25 @@ struct FixFields {
 
     enum Outcome {
         case fix(Fix)
-        /// Not a fix and not an error: gpsd's other classes, TPV without a fix, OwnTracks' other types.
-        case skip
+        /// Not a fix and not an error: gpsd's other classes, TPV without a fix or without a
+        /// position, OwnTracks' other types; with the kind counted for the "no fix" warning.
+        case skip(String)
         case invalid(String)
     }
 
     /// The fix these fields describe.
     func interpret(devices: DeviceNames) -> Outcome {
         if case .text(let kind) = self[.gpsdClass] {
-            guard Self.equals(kind, "TPV") else { return .skip }
-            guard let mode = Self.number(self[.gpsdMode]), mode >= 2 else { return .skip }
+            guard Self.equals(kind, "TPV") else { return .skip("gpsd " + Self.shown(kind)) }
+            guard let mode = Self.number(self[.gpsdMode]) else { return .skip("TPV without mode") }
+            guard mode >= 2 else { return .skip("TPV with mode \(mode.isFinite ? String(Int(mode)) : "?")") }
+            // gpsd documents that a TPV's fields may be absent: its first report often has a
+            // mode and a time but no position yet (gpsd 3.22). Not a fix, not an error.
+            if self[.latitude].isMissing || self[.longitude].isMissing { return .skip("TPV without lat/lon") }
         }
         var isOwnTracks = false
         if case .text(let kind) = self[.ownTracksType] {
-            guard Self.equals(kind, "location") else { return .skip }
+            guard Self.equals(kind, "location") else { return .skip("OwnTracks " + Self.shown(kind)) }
             isOwnTracks = true
         }
         let latitude: Double
@@ -53,6 +58,13 @@ struct FixFields {
             guard let value = Self.number(accuracyField) else {
                 return .invalid(Self.notANumber(accuracyField, .accuracy))
             }
+            // `1e999`, `"NaN"`, `inf`: an accuracy that is no distance makes the record unreadable
+            // (read as unknown, such a fix would pass --max-accuracy).
+            guard value.isFinite else {
+                let shown: String
+                if case .number = accuracyField { shown = value.isNaN ? "NaN" : value > 0 ? "infinity" : "-infinity" } else { shown = accuracyField.quoted }
+                return .invalid("accuracy \(shown) is not a finite number")
+            }
             accuracy = value
         }
 
@@ -63,7 +75,13 @@ struct FixFields {
         if !isOwnTracks, !self[.shortTime].isMissing, timeField.isMissing || ranks[FieldRole.time.rawValue] > 0 {
             timeField = self[.shortTime]
         }
-        if !timeField.isMissing {
+        if !self[.date].isMissing {
+            // Separate date and time-of-day columns (GPSBabel's unicsv), UTC.
+            guard case .text(let date) = self[.date], let value = FixTime.combine(date: date, time: timeField) else {
+                return .invalid("date \(self[.date].quoted) and time \(timeField.quoted) are not yyyy/mm/dd and hh:mm:ss[.sss]")
+            }
+            time = value
+        } else if !timeField.isMissing {
             guard let value = FixTime.parse(timeField) else {
                 return .invalid("time \(timeField.quoted) is neither an RFC 3339 date-time nor epoch seconds")
             }
@@ -109,6 +127,11 @@ struct FixFields {
         case .text(let bytes): return DecimalNumber.parse(bytes)
         default: return nil
         }
+    }
+
+    /// A short text of a kind name for the tally, shortened.
+    private static func shown(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes.prefix(24)), as: UTF8.self)
     }
 
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {

@@ -33,4 +33,29 @@ enum FixTime {
         }
         return Timestamp(epochSeconds: value)
     }
+
+    /// A date cell (`2013/04/30`, `2013-04-30`) and a time-of-day cell (`14:23:57`,
+    /// `14:23:57.250`), in UTC, as GPSBabel's unicsv writes them. A time cell that is already a
+    /// full date-time or epoch number is used as it is; an empty time is midnight.
+    static func combine(date: UnsafeBufferPointer<UInt8>, time: FieldValue) -> Timestamp? {
+        if case .text(let bytes) = time, bytes.count > 8, let full = parse(time) { return full }
+        if case .number = time { return parse(time) }
+        guard date.count == 10, date[4] == date[7], date[4] == UInt8(ascii: "/") || date[4] == UInt8(ascii: "-") else { return nil }
+        var text = Array(date)
+        text[4] = UInt8(ascii: "-")
+        text[7] = UInt8(ascii: "-")
+        text.append(UInt8(ascii: "T"))
+        switch time {
+        case .text(let bytes) where !bytes.isEmpty:
+            // `h:mm:ss` is padded to `hh:mm:ss`.
+            if bytes.count >= 7, bytes[1] == UInt8(ascii: ":") { text.append(UInt8(ascii: "0")) }
+            text.append(contentsOf: bytes)
+        case .absent, .null, .text:
+            text.append(contentsOf: Array("00:00:00".utf8))
+        default:
+            return nil
+        }
+        text.append(UInt8(ascii: "Z"))
+        return text.withUnsafeBufferPointer { Timestamp(rfc3339UTF8: $0) }
+    }
 }

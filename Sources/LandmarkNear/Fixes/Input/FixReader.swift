@@ -2,6 +2,8 @@ import Glibc
 
 /// Reads location fixes from a file or standard input, in any format of SPEC §3, streaming:
 /// records come one at a time, as soon as their line arrives on a live pipe, in bounded memory.
+/// A gzip input (first bytes `1f 8b`) is inflated as it streams and the format inside it is
+/// detected as usual.
 ///
 ///     let reader = try FixReader(input: FixInput(argument: "-"), format: nil)
 ///     while let record = try reader.next() {
@@ -14,24 +16,39 @@ import Glibc
 /// Errors thrown are about the input as a whole (an input that cannot be opened, a failed
 /// read); a record that cannot be read is returned as `.invalid` and reading goes on after it.
 public final class FixReader {
-    /// The format read: the one forced, or the one detected.
-    public let format: FixFormat
+    /// The format read: the one forced, or the one detected (for XML, named by its root element).
+    public private(set) var format: FixFormat
     /// The file path as given, or `<stdin>`: the source named in issues.
     public let sourceName: String
-    private let source: any FixRecordSource
-    private let lines: LineStream
+    /// Whether the input is gzip-compressed (known once reading has begun).
+    public var isCompressed: Bool { opened?.gzip != nil }
+    private let raw: LineStream
+    private let maximumLineLength: Int
+    private let forced: FixFormat?
+    private var opened: Opened?
+    private var reportedGzipProblem = false
+
+    /// The record source chosen for the input, and the streams under it.
+    private struct Opened {
+        var source: any FixRecordSource
+        var lines: LineStream
+        var gzip: GzipSource?
+    }
 
     /// Whether the input is a pipe, terminal or socket (a live stream) rather than a regular file.
-    public var isLive: Bool { lines.isLive }
+    public var isLive: Bool { raw.isLive }
 
     /// Called before each read of more input, from then on (see `InputPauseHandler`); held weakly.
     public var pauseHandler: (any InputPauseHandler)? {
-        get { lines.pauseHandler }
-        set { lines.pauseHandler = newValue }
+        get { raw.pauseHandler }
+        set {
+            raw.pauseHandler = newValue
+            if let lines = opened?.lines, lines !== raw { lines.pauseHandler = newValue }
+        }
     }
 
-    /// Opens `input` and, when `format` is nil, detects its format from its first lines
-    /// (which may wait for up to 20 lines on a live NDJSON or CSV stream; see `FormatDetector`).
+    /// Opens `input` and, when `format` is nil, detects its format from the first line that
+    /// settles it (see `FormatDetector`): a live stream is read from that line on.
     public convenience init(input: FixInput, format: FixFormat?, pauseHandler: (any InputPauseHandler)? = nil) throws(InputError) {
         switch input {
         case .standardInput:
@@ -45,68 +62,133 @@ public final class FixReader {
     }
 
     /// Reads from an open file descriptor (a pipe, a socket, a file), closing it at the end
-    /// when `ownsDescriptor`.
+    /// when `ownsDescriptor`. With a forced `format` nothing is read before the first `next()`
+    /// (a live pipe may not have written yet); otherwise the input is read up to the line that
+    /// settles its format.
     public init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, format: FixFormat?,
                 maximumLineLength: Int = 1 << 20, pauseHandler: (any InputPauseHandler)? = nil) throws(InputError) {
-        let lines = LineStream(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName,
-                               maximumLineLength: maximumLineLength)
+        raw = LineStream(source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
+                         maximumLineLength: maximumLineLength)
         // Set before detection, so that a signal during detection is seen too.
-        lines.pauseHandler = pauseHandler
-        self.lines = lines
+        raw.pauseHandler = pauseHandler
         self.sourceName = sourceName
-        let chosen: FixFormat
-        if let format { chosen = format } else { chosen = try FixReader.detect(lines) }
-        self.format = chosen
-        switch chosen {
-        case .ndjson: source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: NDJSONLineDecoder())
-        case .csv: source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: CSVLineDecoder())
-        case .nmea: source = LineRecordSource(lines: lines, sourceName: sourceName, decoder: NMEALineDecoder())
-        case .gpx: source = GPXRecordSource(stream: lines, sourceName: sourceName)
+        self.maximumLineLength = maximumLineLength
+        forced = format
+        self.format = format ?? .ndjson
+        if format == nil { _ = try open() }
+    }
+
+    /// Sniffs gzip, detects the format (unless forced) and creates the record source.
+    private func open() throws(InputError) -> Opened {
+        if let opened { return opened }
+        try raw.fill(atLeast: 2)
+        var lines = raw
+        var gzip: GzipSource?
+        if FixReader.isGzip(raw.buffered) {
+            let inflating = GzipSource(compressed: raw)
+            gzip = inflating
+            lines = LineStream(source: inflating, maximumLineLength: maximumLineLength)
+            lines.pauseHandler = raw.pauseHandler
+            try lines.fill(atLeast: 2)
+        }
+        let source: any FixRecordSource
+        if gzip != nil, FixReader.isGzip(lines.buffered) {
+            // One layer only: gzip inside gzip is how small files inflate to terabytes.
+            source = IssueRecordSource(FixReadIssue(source: sourceName, line: 1,
+                reason: "gzip: the decompressed data is gzip again; nested compression is not read (a decompression bomb?)"))
+        } else {
+            source = try makeSource(lines)
+        }
+        let result = Opened(source: source, lines: lines, gzip: gzip)
+        opened = result
+        return result
+    }
+
+    private func makeSource(_ lines: LineStream) throws(InputError) -> any FixRecordSource {
+        let decision: FormatDetector.Decision
+        if let forced {
+            switch forced {
+            case .ndjson: decision = .ndjson
+            case .csv: decision = .csv
+            case .nmea: decision = .nmea
+            case .geojson: decision = .geojson
+            case .gpx, .kml, .tcx: decision = .xml
+            }
+        } else {
+            decision = try FixReader.detect(lines)
+        }
+        switch decision {
+        case .ndjson:
+            format = .ndjson
+            return LineRecordSource(lines: lines, sourceName: sourceName, decoder: NDJSONLineDecoder())
+        case .csv:
+            format = .csv
+            return LineRecordSource(lines: lines, sourceName: sourceName, decoder: CSVLineDecoder())
+        case .nmea:
+            format = .nmea
+            return LineRecordSource(lines: lines, sourceName: sourceName, decoder: NMEALineDecoder())
+        case .geojson:
+            format = .geojson
+            return GeoJSONRecordSource(stream: lines, sourceName: sourceName)
+        case .xml:
+            let xml = XMLRecordSource(stream: lines, sourceName: sourceName, expected: forced)
+            if forced == nil {
+                try xml.readRootElement()
+                format = xml.format ?? .gpx
+            }
+            return xml
         }
     }
 
     /// The next record, or nil at the end of the input.
     public func next() throws(InputError) -> FixRecord? {
-        try source.next()
-    }
-
-    /// How long a live stream may pause during detection before the lines that did arrive
-    /// decide: a slow NDJSON or CSV stream (one fix a second) then starts at once instead of
-    /// after its 20th line. Files and bursts are always examined over the full 20 lines.
-    static let detectionPauseMilliseconds: Int32 = 300
-
-    /// Whether some line is neither blank, a `#` comment, nor a gpsd report (`{"class":...`):
-    /// `gpspipe -r` prints its JSON headers, then pauses until the receiver's first sentence,
-    /// so a pause after headers alone decides nothing.
-    private static func hasDecisiveLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let gpsdReport = Array(#"{"class":"#.utf8)
-        var index = 0
-        while index < bytes.count {
-            var lineEnd = index
-            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            var first = index == 0 ? ByteOrderMark.length(of: bytes) : index
-            while first < lineEnd, ASCIIBlanks.whitespace.contains(bytes[first]) { first += 1 }
-            if first < lineEnd, bytes[first] != UInt8(ascii: "#"),
-               !UnsafeBufferPointer(rebasing: bytes[first..<lineEnd]).starts(with: gpsdReport) {
-                return true
-            }
-            index = lineEnd + 1
+        let opened = try open()
+        if let record = try opened.source.next() { return record }
+        if let problem = opened.gzip?.problem, !reportedGzipProblem {
+            reportedGzipProblem = true
+            return .invalid(FixReadIssue(source: sourceName, line: opened.lines.lineNumber + 1, reason: problem))
         }
-        return false
+        return nil
     }
 
-    private static func detect(_ lines: LineStream) throws(InputError) -> FixFormat {
+    /// Records skipped because they are not fixes (RMC with status V, gpsd SKY reports, ...),
+    /// by kind.
+    public var skipped: SkipTally { opened?.source.skipped ?? SkipTally() }
+
+    /// Why the input gave no fix, for an input that gave neither a fix nor an error: the one
+    /// warning `watch` prints then (SPEC §3). nil for an empty input.
+    public func noFixExplanation() -> String? { opened?.source.noFixExplanation() }
+
+    /// Bytes inflated from a gzip input so far (0 when it is not compressed).
+    public var inflatedBytes: Int { opened?.gzip?.inflatedBytes ?? 0 }
+
+    private static func isGzip(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
+    }
+
+    /// Reads until the first line that settles the format (or the end of input). A line longer
+    /// than the line limit decides on what came of it.
+    private static func detect(_ lines: LineStream) throws(InputError) -> FormatDetector.Decision {
         while true {
             let buffered = lines.buffered
             let complete = lines.reachedEnd || buffered.count > lines.maximumLineLength
-            if let format = FormatDetector.detect(buffered, isComplete: complete) { return format }
-            if !lines.hasInput(within: detectionPauseMilliseconds),
-               let lastNewline = buffered.lastIndex(of: 0x0A),
-               hasDecisiveLine(UnsafeBufferPointer(rebasing: buffered[...lastNewline])),
-               let format = FormatDetector.detect(UnsafeBufferPointer(rebasing: buffered[...lastNewline]), isComplete: true) {
-                return format
-            }
+            if let decision = FormatDetector.detect(buffered, isComplete: complete) { return decision }
             try lines.readMore()
         }
     }
+}
+
+/// A source of one issue and nothing else (an input that cannot be read at all as fixes).
+final class IssueRecordSource: FixRecordSource {
+    private var issue: FixReadIssue?
+
+    init(_ issue: FixReadIssue) { self.issue = issue }
+
+    func next() throws(InputError) -> FixRecord? {
+        defer { issue = nil }
+        return issue.map { .invalid($0) }
+    }
+
+    var skipped: SkipTally { SkipTally() }
+    func noFixExplanation() -> String? { nil }
 }

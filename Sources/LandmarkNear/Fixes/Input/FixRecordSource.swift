@@ -1,6 +1,11 @@
 /// What a `FixReader` reads records from, one implementation a family of formats.
 protocol FixRecordSource: AnyObject {
     func next() throws(InputError) -> FixRecord?
+    /// Records skipped as not fixes, by kind.
+    var skipped: SkipTally { get }
+    /// Why the input gave no fix, when it gave none and no error; nil for an input with
+    /// nothing in it (blank, comments only).
+    func noFixExplanation() -> String?
 }
 
 /// Records from a line-based format: splits lines, skips blank and `#` lines, turns overlong
@@ -9,6 +14,8 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
     private let lines: LineStream
     private let sourceName: String
     private let decoder: Decoder
+    private(set) var skipped = SkipTally()
+    private var linesDecoded = 0
 
     init(lines: LineStream, sourceName: String, decoder: Decoder) {
         self.lines = lines
@@ -24,14 +31,22 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
                                              reason: "line longer than \(lines.maximumLineLength) bytes; skipped"))
             case .text(let bytes, let number):
                 if LineRecordSource.isBlankOrComment(bytes) { continue }
+                linesDecoded += 1
                 switch decoder.decode(bytes) {
                 case .fix(let fix): return .fix(fix, line: number)
-                case .skip: continue
+                case .skip(let kind):
+                    if let kind { skipped.add(kind) }
+                    continue
                 case .invalid(let reason): return .invalid(FixReadIssue(source: sourceName, line: number, reason: reason))
                 }
             }
         }
         return nil
+    }
+
+    func noFixExplanation() -> String? {
+        if !skipped.isEmpty { return "\(decoder.noFixPrefix): \(skipped)" }
+        return decoder.noFixExplanation(linesDecoded: linesDecoded)
     }
 
     @inline(__always)

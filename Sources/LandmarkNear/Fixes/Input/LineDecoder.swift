@@ -3,12 +3,17 @@
 protocol LineDecoder: AnyObject {
     /// Decodes `line` (without its line ending; never blank, never a `#` comment).
     func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome
+    /// The format's words for "nothing was a fix" (`no NMEA sentence had a fix`), and what to
+    /// say when no line was skipped either (a CSV with only its header).
+    var noFixPrefix: String { get }
+    func noFixExplanation(linesDecoded: Int) -> String?
 }
 
 enum LineOutcome {
     case fix(Fix)
-    /// Not a fix, and not an error (another gpsd class, an NMEA GSV sentence, ...).
-    case skip
+    /// Not a fix, and not an error (another gpsd class, an NMEA GSV sentence, ...), of a kind
+    /// counted for the "no fix" warning; nil for structure (a CSV header).
+    case skip(String?)
     /// A record that cannot be read, and why.
     case invalid(String)
 }
@@ -17,7 +22,7 @@ extension LineOutcome {
     init(_ outcome: FixFields.Outcome) {
         switch outcome {
         case .fix(let fix): self = .fix(fix)
-        case .skip: self = .skip
+        case .skip(let kind): self = .skip(kind)
         case .invalid(let reason): self = .invalid(reason)
         }
     }

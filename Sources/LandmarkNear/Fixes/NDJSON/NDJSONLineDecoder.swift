@@ -7,7 +7,29 @@
 final class NDJSONLineDecoder: LineDecoder {
     private let devices = DeviceNames()
 
+    let noFixPrefix = "no NDJSON line was a fix"
+
+    func noFixExplanation(linesDecoded: Int) -> String? { nil }
+
     func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
+        // An OwnTracks recorder line, `TIME<TAB>FLAG<TAB>{json}`: the JSON is the record.
+        if let first = line.first, first != UInt8(ascii: "{"), let json = Self.recorderJSON(line) {
+            return decodeObject(json)
+        }
+        return decodeObject(line)
+    }
+
+    /// The JSON part of a recorder line (after its second tab), or nil when `line` is not one.
+    static func recorderJSON(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard let firstTab = line.firstIndex(of: 0x09) else { return nil }
+        guard let secondTab = line[(firstTab + 1)...].firstIndex(of: 0x09) else { return nil }
+        var start = secondTab + 1
+        while start < line.count, line[start] == 0x20 { start += 1 }
+        guard start < line.count, line[start] == UInt8(ascii: "{") else { return nil }
+        return UnsafeBufferPointer(rebasing: line[start...])
+    }
+
+    private func decodeObject(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
         var fields = FixFields()
         if NDJSONFlatScanner.scan(line, into: &fields) {
             return LineOutcome(fields.interpret(devices: devices))

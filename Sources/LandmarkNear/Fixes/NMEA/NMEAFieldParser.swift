@@ -47,8 +47,13 @@ enum NMEAFieldParser {
     static func angle(_ field: UnsafeBufferPointer<UInt8>, hemisphere: UnsafeBufferPointer<UInt8>, isLatitude: Bool) -> Result<Double, NMEAFieldError> {
         let name = isLatitude ? "latitude" : "longitude"
         if field.isEmpty { return .failure(NMEAFieldError(message: "missing \(name)")) }
-        guard let value = DecimalNumber.parse(field), value.isFinite, value >= 0,
-              !field.contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) else {
+        // ddmm.mmmm / dddmm.mmmm: at least 4 (5) digits before the point, so that `34` is
+        // not read as 0°34′; only digits and one point.
+        let integerDigits = field.firstIndex(of: UInt8(ascii: ".")) ?? field.count
+        let wellFormed = integerDigits >= (isLatitude ? 4 : 5)
+            && field.allSatisfy { $0 &- 0x30 < 10 || $0 == UInt8(ascii: ".") }
+            && field.filter({ $0 == UInt8(ascii: ".") }).count <= 1
+        guard wellFormed, let value = DecimalNumber.parse(field), value.isFinite, value >= 0 else {
             return .failure(NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm")"))
         }
         let degrees = (value / 100).rounded(.down)

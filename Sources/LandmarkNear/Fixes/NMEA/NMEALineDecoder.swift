@@ -16,12 +16,21 @@ final class NMEALineDecoder: LineDecoder {
 
     private enum Kind { case rmc, gga, gll, gns }
 
+    let noFixPrefix = "no NMEA sentence had a fix"
+    /// The kind of skipped lines that are not sentences at all (gpspipe -r's JSON headers).
+    static let notNMEA = "line that is not NMEA"
+
+    func noFixExplanation(linesDecoded: Int) -> String? { nil }
+
     func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
-        guard let lead = line.first, lead == UInt8(ascii: "$") else { return .skip }
+        guard let lead = line.first, lead == UInt8(ascii: "$") || lead == UInt8(ascii: "!") else {
+            return .skip(Self.notNMEA)
+        }
+        guard lead == UInt8(ascii: "$") else { return .skip("AIS or other ! sentence") }
         var bodyEnd = 0
         let checksum = NMEAChecksum.verify(line, bodyEnd: &bodyEnd)
         let fields = NMEAFields(line, bodyEnd: bodyEnd)
-        guard let kind = kind(of: fields) else { return .skip }
+        guard let kind = kind(of: fields) else { return .skip(Self.otherSentence(fields[0])) }
         let outcome: LineOutcome
         switch checksum {
         case .valid, .absent:
@@ -64,26 +73,27 @@ final class NMEALineDecoder: LineDecoder {
         case .failure(let error):
             return .invalid(error.message)
         }
-        guard equals(fields[2], "A") else { return .skip }
+        guard equals(fields[2], "A") else { return .skip("RMC with status " + (fields[2].isEmpty ? "empty" : String(decoding: fields[2].prefix(4), as: UTF8.self))) }
         return position(fields, latitudeField: 3, time: time)
     }
 
     private func decodeGGA(_ fields: NMEAFields) -> LineOutcome {
         // $--GGA,time,lat,N/S,lon,E/W,quality,satellites,hdop,altitude,M,...
         let quality = fields[6]
-        guard !quality.isEmpty, !equals(quality, "0") else { return .skip }
+        guard !quality.isEmpty, !equals(quality, "0") else { return .skip(quality.isEmpty ? "GGA without quality" : "GGA with quality 0") }
         return timedPosition(fields, timeField: 1, latitudeField: 2)
     }
 
     private func decodeGLL(_ fields: NMEAFields) -> LineOutcome {
         // $--GLL,lat,N/S,lon,E/W,time,status,mode (status and mode since NMEA 2.x)
-        if equals(fields[6], "V") || equals(fields[7], "N") { return .skip }
+        if equals(fields[6], "V") { return .skip("GLL with status V") }
+        if equals(fields[7], "N") { return .skip("GLL with mode N") }
         return timedPosition(fields, timeField: 5, latitudeField: 1)
     }
 
     private func decodeGNS(_ fields: NMEAFields) -> LineOutcome {
         // $--GNS,time,lat,N/S,lon,E/W,mode (one letter a constellation),satellites,hdop,...
-        guard fields[6].contains(where: { $0 != UInt8(ascii: "N") }) else { return .skip }
+        guard fields[6].contains(where: { $0 != UInt8(ascii: "N") }) else { return .skip("GNS with mode N") }
         return timedPosition(fields, timeField: 1, latitudeField: 2)
     }
 
@@ -135,6 +145,13 @@ final class NMEALineDecoder: LineDecoder {
         case (UInt8(ascii: "G"), UInt8(ascii: "N"), UInt8(ascii: "S")): return .gns
         default: return nil
         }
+    }
+
+    /// A sentence that carries no position fix, named by its type (`GSV`, `WPL`, `PGRME` ...).
+    private static func otherSentence(_ address: UnsafeBufferPointer<UInt8>) -> String {
+        guard address.count >= 5 else { return "sentence without an address" }
+        let type = address[0] == UInt8(ascii: "P") ? address.prefix(8) : address.suffix(from: address.count - 3).prefix(3)
+        return String(decoding: UnsafeBufferPointer(rebasing: type), as: UTF8.self) + " (no position fix)"
     }
 
     private func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ letter: Unicode.Scalar) -> Bool {
