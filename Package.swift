@@ -30,9 +30,23 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // GNU libmicrohttpd: the HTTP server of `serve` (Debian: libmicrohttpd-dev).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            path: "Sources/CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // libxcrypt's crypt(3): password hashes of `serve --users` (Debian: libcrypt-dev).
+        .systemLibrary(
+            name: "CCrypt",
+            path: "Sources/CCrypt",
+            pkgConfig: "libxcrypt",
+            providers: [.apt(["libcrypt-dev"])]
+        ),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CMicroHTTPD", "CCrypt"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(

@@ -77,17 +77,42 @@ public final class WatchSession {
                 throw .io(error.description)
             }
             guard let record else { return }
-            statistics.recordsRead += 1
-            switch record {
-            case .invalid(let issue):
-                statistics.unreadable += 1
-                if options.strict { throw .badRecord(issue) }
-                diagnostics.writeLine(TerminalText.safe(issue.description))
-                if options.flushEachEvent { try? diagnostics.flush() }
-            case .fix(let fix, let line):
-                fixNumber += 1
-                try process(fix, location: "\(reader.sourceName):\(line)")
-            }
+            try process(record, source: reader.sourceName)
+        }
+    }
+
+    /// Runs one record exactly as `run(inputs:)` would: an unreadable record is counted and
+    /// reported on stderr (or ends the run with `--strict`), a fix goes through the engine and
+    /// its event lines and `.apns` files are written. This is the entry point of sources that
+    /// are not streams (`serve` hands each HTTP request's records to it, one at a time, in
+    /// arrival order); call `flushOutputs()` when the caller needs them durable.
+    ///
+    ///     try session.process(.fix(fix, line: 1), source: "/osmand")
+    ///     try session.flushOutputs()
+    package func process(_ record: FixRecord, source: @autoclosure () -> String) throws(WatchError) {
+        statistics.recordsRead += 1
+        switch record {
+        case .invalid(let issue):
+            statistics.unreadable += 1
+            if options.strict { throw .badRecord(issue) }
+            diagnostics.writeLine(TerminalText.safe(issue.description))
+            if options.flushEachEvent { try? diagnostics.flush() }
+        case .fix(let fix, let line):
+            fixNumber += 1
+            try process(fix, location: "\(source()):\(line)")
+        }
+    }
+
+    /// Makes what was decided so far durable: stdout and stderr written, the `.apns`
+    /// directory synchronized.
+    package func flushOutputs() throws(WatchError) {
+        apnsWriter?.synchronizeDirectory()
+        statistics.devices = engine.deviceCount
+        try? diagnostics.flush()
+        do {
+            try output.flush()
+        } catch {
+            throw .io("stdout: \(error.description)")
         }
     }
 

@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+
+/// What `serve` is told besides the watch options.
+package struct ServeConfiguration: Sendable {
+    package var address: ListenAddress
+    package var limits = HTTPDaemonLimits()
+    /// `--users FILE`; without it only loopback addresses are allowed.
+    package var usersPath: String?
+
+    package init(address: ListenAddress) { self.address = address }
+}
+
+/// How a serve run ended.
+package struct ServeOutcome: Sendable {
+    package var statistics: WatchStatistics
+    /// The signal that stopped it (SIGTERM, SIGINT).
+    package var signal: Int32
+}
+
+/// `landmark-near serve`: one engine (a `WatchSession`, so every watch option means the same)
+/// fed by HTTP. The libmicrohttpd threads decode requests and queue their records; the
+/// calling thread is the engine thread: it takes the queue's batches in arrival order, runs
+/// each record through the session, flushes stdout, stderr and `--apns-dir` once a batch,
+/// and only then lets the waiting requests answer.
+///
+/// SIGTERM (or SIGINT): new requests get 503, the requests being handled finish, the daemon
+/// stops, the engine processes what was accepted and `run` returns. SIGHUP: the users file
+/// is read again, and the engine rebuilds its session from `makeSession` (landmarks and
+/// profiles read again).
+///
+///     let server = try FixServer(configuration: configuration) { try makeSession() }
+///     let outcome = try server.run()
+package final class FixServer {
+    private let configuration: ServeConfiguration
+    private let makeSession: () throws(ServerError) -> WatchSession
+    private var session: WatchSession
+    /// Counts of sessions replaced by a reload, so that the summary covers the whole run.
+    private var earlier = WatchStatistics()
+
+    package init(configuration: ServeConfiguration, makeSession: @escaping () throws(ServerError) -> WatchSession) throws(ServerError) {
+        if configuration.usersPath == nil && !configuration.address.isLoopback {
+            throw .usage("--listen \(configuration.address.text): without --users, serve listens only on loopback addresses (127.0.0.1, ::1)")
+        }
+        self.configuration = configuration
+        self.makeSession = makeSession
+        session = try makeSession()
+    }
+
+    package func run() throws(ServerError) -> ServeOutcome {
+        let authenticator = try configuration.usersPath.map { path throws(ServerError) in
+            BasicAuthenticator(users: try ServerUsers.load(path: path))
+        }
+        let queue = EngineQueue()
+        let metrics = ServerMetrics()
+        let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
+        let daemon = try HTTPDaemon(address: configuration.address, limits: configuration.limits) { request in
+            router.respond(to: request)
+        }
+        let stopSignal = Atomic<Int32>(0)
+        let stopper = Stopper(daemon: daemon, router: router, queue: queue)
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                guard stopSignal.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged else { return }
+                stopper.stop()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        signal(SIGHUP, SIG_IGN)
+        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        let usersPath = configuration.usersPath
+        hangUp.setEventHandler {
+            if let usersPath, let authenticator {
+                do {
+                    authenticator.replace(try ServerUsers.load(path: usersPath))
+                    standardError("landmark-near serve: SIGHUP: users reloaded from \(usersPath)")
+                } catch {
+                    standardError("landmark-near serve: SIGHUP: keeping the users: \(TerminalText.safe(error.description))")
+                }
+            }
+            _ = queue.submit(EngineJob(.reload))
+        }
+        hangUp.resume()
+        sources.append(hangUp)
+        defer { for source in sources { source.cancel() } }
+
+        let scheme = "http://" + (configuration.address.isIPv6 ? "[\(configuration.address.host)]" : configuration.address.host)
+        standardError("landmark-near serve: listening on \(scheme):\(daemon.port)"
+                      + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
+
+        var failure: ServerError?
+        while let batch = queue.nextBatch() {
+            var answers: [EngineAnswer] = []
+            answers.reserveCapacity(batch.count)
+            for job in batch {
+                switch job.work {
+                case .records(let records, let source):
+                    answers.append(process(records, source: source))
+                case .reload:
+                    reload()
+                    answers.append(.processed(0))
+                }
+            }
+            do {
+                try session.flushOutputs()
+            } catch {
+                // stdout is gone: say so to the clients and stop.
+                failure = .io(error.description)
+                answers = answers.map { _ in .failed("cannot write the outputs") }
+                if stopSignal.compareExchange(expected: 0, desired: SIGTERM, ordering: .acquiringAndReleasing).exchanged {
+                    DispatchQueue.global().async { stopper.stop() }
+                }
+            }
+            metrics.publish(combined)
+            for (job, answer) in zip(batch, answers) { job.finish(answer) }
+        }
+        try? session.flushOutputs()
+        if let failure { throw failure }
+        return ServeOutcome(statistics: combined, signal: stopSignal.load(ordering: .acquiring))
+    }
+
+    private var combined: WatchStatistics { earlier.adding(session.statistics) }
+
+    private func process(_ records: [FixRecord], source: String) -> EngineAnswer {
+        do {
+            for record in records { try session.process(record, source: source) }
+            return .processed(records.count)
+        } catch {
+            return .failed(error.description)
+        }
+    }
+
+    private func reload() {
+        do {
+            let fresh = try makeSession()
+            try? session.flushOutputs()
+            earlier = combined
+            session = fresh
+            standardError("landmark-near serve: SIGHUP: landmarks and profiles reloaded")
+        } catch {
+            standardError("landmark-near serve: SIGHUP: keeping the landmarks and profiles: \(TerminalText.safe(error.description))")
+        }
+    }
+}
+
+/// The shutdown sequence, run once off the engine thread (which keeps answering meanwhile).
+private final class Stopper: Sendable {
+    let daemon: HTTPDaemon
+    let router: ServerRouter
+    let queue: EngineQueue
+
+    init(daemon: HTTPDaemon, router: ServerRouter, queue: EngineQueue) {
+        self.daemon = daemon
+        self.router = router
+        self.queue = queue
+    }
+
+    func stop() {
+        router.beginDraining()
+        daemon.stopListening()
+        // Requests already being handled get their answers (at most 10 s).
+        for _ in 0..<1000 where router.requestsInFlight > 0 { usleep(10_000) }
+        daemon.stop()
+        queue.close()
+    }
+}
+
+private func standardError(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+extension WatchStatistics {
+    /// The counts of two runs one after the other (devices: the larger).
+    func adding(_ other: WatchStatistics) -> WatchStatistics {
+        var sum = self
+        sum.recordsRead += other.recordsRead
+        sum.unreadable += other.unreadable
+        sum.used += other.used
+        sum.dropped.merge(other.dropped, uniquingKeysWith: +)
+        sum.enters += other.enters
+        sum.exits += other.exits
+        sum.notifications += other.notifications
+        sum.suppressed.merge(other.suppressed, uniquingKeysWith: +)
+        sum.devices = max(devices, other.devices)
+        sum.apnsFilesWritten += other.apnsFilesWritten
+        return sum
+    }
+}

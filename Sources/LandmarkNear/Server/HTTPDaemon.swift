@@ -1,0 +1,224 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMicroHTTPD
+import Synchronization
+
+/// How the daemon accepts and limits connections.
+package struct HTTPDaemonLimits: Sendable {
+    /// libmicrohttpd worker threads (each polls its share of the connections with epoll).
+    package var threads = 8
+    /// Connections open at once; more are closed as they arrive.
+    package var connectionLimit = 1024
+    /// Idle or slow connections are closed after this many seconds without progress.
+    package var timeoutSeconds = 30
+    /// Larger bodies are answered 413.
+    package var bodyLimit = 1 << 20
+
+    package init() {}
+}
+
+/// The one owner of a GNU libmicrohttpd daemon. Its threads accept connections, parse HTTP and
+/// gather each request's body, then call `handler` with the whole request on that thread and
+/// send back its answer. Bodies over the limit are answered 413 without calling the handler.
+///
+///     let daemon = try HTTPDaemon(address: ListenAddress(parsing: "127.0.0.1:0"), limits: HTTPDaemonLimits()) { request in
+///         .text(200, "ok\n")
+///     }
+///     print(daemon.port)   // the port the system chose
+///     daemon.stop()
+package final class HTTPDaemon: Sendable {
+    private let handle: Mutex<OpaquePointer?>
+    // Kept alive as long as the daemon: its C callbacks receive it as their `cls` pointer.
+    private let context: DaemonContext
+    /// The bound port (the chosen one when the address asked for port 0).
+    package let port: UInt16
+
+    package init(address: ListenAddress, limits: HTTPDaemonLimits, handler: @escaping HTTPHandler) throws(ServerError) {
+        let context = DaemonContext(handler: handler, bodyLimit: limits.bodyLimit)
+        self.context = context
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let cls = Unmanaged.passUnretained(context).toOpaque()
+        let daemon: OpaquePointer? = address.socketAddress.withUnsafeBytes { raw in
+            landmark_mhd_start(flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
+                               answerRequest, cls, requestCompleted, cls,
+                               UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)),
+                               UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 1024)
+        }
+        guard let daemon else {
+            throw .io("cannot listen on \(address): \(String(cString: strerror(errno)))")
+        }
+        handle = Mutex(daemon)
+        port = landmark_mhd_bound_port(daemon)
+    }
+
+    /// Connections open now.
+    package var connectionCount: Int {
+        handle.withLock { daemon in daemon.map { Int(landmark_mhd_connection_count($0)) } ?? 0 }
+    }
+
+    /// Stops accepting new connections; open ones go on until `stop()`.
+    package func stopListening() {
+        handle.withLock { daemon in
+            guard let daemon else { return }
+            let socket = MHD_quiesce_daemon(daemon)
+            if socket >= 0 { close(socket) }
+        }
+    }
+
+    /// Closes every connection and joins the daemon's threads (a handler still running is
+    /// waited for). Safe to call more than once.
+    package func stop() {
+        let daemon = handle.withLock { daemon -> OpaquePointer? in
+            let current = daemon
+            daemon = nil
+            return current
+        }
+        if let daemon { MHD_stop_daemon(daemon) }
+    }
+
+    deinit { stop() }
+}
+
+/// What the daemon calls for each complete request, on one of its threads.
+package typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// The daemon's callbacks' shared state (their `cls` pointer).
+private final class DaemonContext: Sendable {
+    let handler: HTTPHandler
+    let bodyLimit: Int
+
+    init(handler: @escaping HTTPHandler, bodyLimit: Int) {
+        self.handler = handler
+        self.bodyLimit = bodyLimit
+    }
+}
+
+/// One request being received: its body so far. libmicrohttpd keeps it in the connection's
+/// request pointer between calls; only the thread serving that connection touches it.
+private final class PendingRequest {
+    var body: [UInt8] = []
+    /// The body passed the limit: what follows is discarded and the answer is 413.
+    var discarded = 0
+    var tooLarge = false
+    /// A response was already queued (on the first call, for a declared length over the limit).
+    var answered = false
+}
+
+/// Bodies discarded after the limit up to this size still get their 413; a client that
+/// goes on beyond it is disconnected.
+private let discardLimit = 16 << 20
+
+private func answerRequest(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                           _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+                           _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+                           _ uploadDataSize: UnsafeMutablePointer<Int>?,
+                           _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    guard let cls, let connection, let uploadDataSize, let requestState else { return MHD_NO }
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    guard let state = requestState.pointee else {
+        // First call: the headers are in. A declared length over the limit is refused before
+        // any body is read (and before curl's `Expect: 100-continue` is answered).
+        let pending = PendingRequest()
+        requestState.pointee = Unmanaged.passRetained(pending).toOpaque()
+        if let declared = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length"),
+           let length = Int(String(cString: declared)), length > context.bodyLimit {
+            pending.answered = true
+            return queue(tooLarge(context), on: connection)
+        }
+        return MHD_YES
+    }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(state).takeUnretainedValue()
+    let size = uploadDataSize.pointee
+    if size > 0 {
+        uploadDataSize.pointee = 0
+        if pending.tooLarge || pending.body.count + size > context.bodyLimit {
+            if !pending.tooLarge { pending.discarded = pending.body.count; pending.body = [] }
+            pending.tooLarge = true
+            pending.discarded += size
+            return pending.discarded > discardLimit ? MHD_NO : MHD_YES
+        }
+        if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
+                pending.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
+            }
+        }
+        return MHD_YES
+    }
+    if pending.answered { return MHD_YES }
+    pending.answered = true
+    if pending.tooLarge { return queue(tooLarge(context), on: connection) }
+
+    let headers = collect(connection, MHD_HEADER_KIND)
+    let arguments = collect(connection, MHD_GET_ARGUMENT_KIND)
+    var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET",
+                              path: url.map { String(cString: $0) } ?? "/")
+    for (name, value) in headers.pairs { request.headers[name.lowercased()] = value ?? "" }
+    request.query = arguments.pairs
+    request.body = pending.body
+    pending.body = []
+    let response = arguments.invalidUTF8
+        ? HTTPResponse.problem(400, "a query argument is not valid UTF-8")
+        : context.handler(request)
+    return queue(response, on: connection)
+}
+
+private func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                              _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                              _ reason: MHD_RequestTerminationCode) {
+    guard let requestState, let state = requestState.pointee else { return }
+    Unmanaged<PendingRequest>.fromOpaque(state).release()
+    requestState.pointee = nil
+}
+
+private func tooLarge(_ context: DaemonContext) -> HTTPResponse {
+    HTTPResponse.problem(413, "the body is larger than \(context.bodyLimit) bytes")
+}
+
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    let created = response.body.withUnsafeBytes { raw in
+        MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_RESPMEM_MUST_COPY)
+    }
+    guard let created else { return MHD_NO }
+    defer { MHD_destroy_response(created) }
+    _ = MHD_add_response_header(created, "Content-Type", response.contentType)
+    for header in response.headers {
+        // Header values are ours, but never let a line break through.
+        let value = String(header.value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
+        _ = MHD_add_response_header(created, header.name, value)
+    }
+    return MHD_queue_response(connection, UInt32(response.status), created)
+}
+
+/// Headers or query arguments of a connection, collected through libmicrohttpd's iterator.
+private final class CollectedValues {
+    var pairs: [(name: String, value: String?)] = []
+    var invalidUTF8 = false
+}
+
+private func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> CollectedValues {
+    let values = CollectedValues()
+    _ = MHD_get_connection_values(connection, kind, collectValue, Unmanaged.passUnretained(values).toOpaque())
+    return values
+}
+
+private func collectValue(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
+                          _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
+    guard let cls, let key else { return MHD_YES }
+    let values = Unmanaged<CollectedValues>.fromOpaque(cls).takeUnretainedValue()
+    guard let name = String(validatingCString: key) else {
+        values.invalidUTF8 = true
+        return MHD_YES
+    }
+    var text: String?
+    if let value {
+        guard let valid = String(validatingCString: value) else {
+            values.invalidUTF8 = true
+            return MHD_YES
+        }
+        text = valid
+    }
+    values.pairs.append((name, text))
+    return MHD_YES
+}
