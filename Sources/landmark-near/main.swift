@@ -9,6 +9,7 @@ signal(SIGPIPE, SIG_IGN)
 let commands: [CommandEntry] = [
     CommandEntry(WatchCommand.self), CommandEntry(NearestCommand.self), CommandEntry(LandmarksCommand.self),
     CommandEntry(PayloadCommand.self), CommandEntry(ParseCommand.self), CommandEntry(ValidateCommand.self),
+    CommandEntry(ServeCommand.self), CommandEntry(HashPasswordCommand.self),
 ]
 
 let topLevelHelp = """
@@ -17,7 +18,7 @@ let topLevelHelp = """
     Usage: landmark-near <command> [options]
 
     Commands:
-    \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+    \(commands.map { "  " + $0.name.padding(toLength: 14, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
     Run 'landmark-near <command> --help' for a command's options.
     Exit status: 0 ok, 64 usage error, 65 bad data, 66 missing input, 74 I/O error.

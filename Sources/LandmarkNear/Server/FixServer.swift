@@ -82,7 +82,7 @@ package final class FixServer {
                     authenticator.replace(try ServerUsers.load(path: usersPath))
                     standardError("landmark-near serve: SIGHUP: users reloaded from \(usersPath)")
                 } catch {
-                    standardError("landmark-near serve: SIGHUP: keeping the users: \(TerminalText.safe(error.description))")
+                    standardError("landmark-near serve: SIGHUP: keeping the users: \(TerminalText.safe("\(error)"))")
                 }
             }
             _ = queue.submit(EngineJob(.reload))

@@ -49,8 +49,8 @@ package final class HTTPDaemon: Sendable {
         guard let daemon else {
             throw .io("cannot listen on \(address): \(String(cString: strerror(errno)))")
         }
-        handle = Mutex(daemon)
         port = landmark_mhd_bound_port(daemon)
+        handle = Mutex(daemon)
     }
 
     /// Connections open now.
@@ -115,19 +115,19 @@ private func answerRequest(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
                            _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
                            _ uploadDataSize: UnsafeMutablePointer<Int>?,
                            _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
-    guard let cls, let connection, let uploadDataSize, let requestState else { return MHD_NO }
+    guard let cls, let connection, let uploadDataSize, let requestState else { return .NO }
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     guard let state = requestState.pointee else {
         // First call: the headers are in. A declared length over the limit is refused before
         // any body is read (and before curl's `Expect: 100-continue` is answered).
         let pending = PendingRequest()
         requestState.pointee = Unmanaged.passRetained(pending).toOpaque()
-        if let declared = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length"),
+        if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
            let length = Int(String(cString: declared)), length > context.bodyLimit {
             pending.answered = true
             return queue(tooLarge(context), on: connection)
         }
-        return MHD_YES
+        return .YES
     }
     let pending = Unmanaged<PendingRequest>.fromOpaque(state).takeUnretainedValue()
     let size = uploadDataSize.pointee
@@ -137,21 +137,21 @@ private func answerRequest(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
             if !pending.tooLarge { pending.discarded = pending.body.count; pending.body = [] }
             pending.tooLarge = true
             pending.discarded += size
-            return pending.discarded > discardLimit ? MHD_NO : MHD_YES
+            return pending.discarded > discardLimit ? .NO : .YES
         }
         if let uploadData {
             uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
                 pending.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
             }
         }
-        return MHD_YES
+        return .YES
     }
-    if pending.answered { return MHD_YES }
+    if pending.answered { return .YES }
     pending.answered = true
     if pending.tooLarge { return queue(tooLarge(context), on: connection) }
 
-    let headers = collect(connection, MHD_HEADER_KIND)
-    let arguments = collect(connection, MHD_GET_ARGUMENT_KIND)
+    let headers = collect(connection, .HEADER_KIND)
+    let arguments = collect(connection, .GET_ARGUMENT_KIND)
     var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET",
                               path: url.map { String(cString: $0) } ?? "/")
     for (name, value) in headers.pairs { request.headers[name.lowercased()] = value ?? "" }
@@ -178,9 +178,9 @@ private func tooLarge(_ context: DaemonContext) -> HTTPResponse {
 
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
     let created = response.body.withUnsafeBytes { raw in
-        MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), MHD_RESPMEM_MUST_COPY)
+        MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
     }
-    guard let created else { return MHD_NO }
+    guard let created else { return .NO }
     defer { MHD_destroy_response(created) }
     _ = MHD_add_response_header(created, "Content-Type", response.contentType)
     for header in response.headers {
@@ -205,20 +205,20 @@ private func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> Coll
 
 private func collectValue(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
                           _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
-    guard let cls, let key else { return MHD_YES }
+    guard let cls, let key else { return .YES }
     let values = Unmanaged<CollectedValues>.fromOpaque(cls).takeUnretainedValue()
     guard let name = String(validatingCString: key) else {
         values.invalidUTF8 = true
-        return MHD_YES
+        return .YES
     }
     var text: String?
     if let value {
         guard let valid = String(validatingCString: value) else {
             values.invalidUTF8 = true
-            return MHD_YES
+            return .YES
         }
         text = valid
     }
     values.pairs.append((name, text))
-    return MHD_YES
+    return .YES
 }

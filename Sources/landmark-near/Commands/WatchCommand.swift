@@ -47,49 +47,13 @@ enum WatchCommand: Command {
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
         let command = "landmark-near watch"
-        let args = try ArgumentScanner(
-            arguments, command: command,
-            valued: ["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown", "max-accuracy",
-                     "events", "format", "apns-dir", "thread-id", "bundle-id"],
-            flags: ["strict", "explain"])
-        var options = WatchOptions()
-        let radius = try args.length("radius", default: .fiveMiles)
-        options.engine.radius = radius.meters
-        options.engine.hysteresis = try args.length("hysteresis", default: .quarterMile).meters
-        options.engine.maxAccuracy = try args.length("max-accuracy", default: Length(value: 1000, unit: .meters)).meters
-        options.engine.cooldown = try args.timeSpan("cooldown", default: .oneHour).seconds
-        if let text = args.value("favorites") {
-            do {
-                options.engine.favorites = try FavoriteSelection(parsing: text)
-            } catch {
-                throw .usage("\(command): --favorites: \(error.description)")
-            }
-        }
-        if let text = args.value("events") {
-            guard let selection = WatchOptions.EventSelection(rawValue: text) else {
-                throw .usage("\(command): --events takes 'notifications' or 'all', not '\(text)'")
-            }
-            options.events = selection
-        }
-        if let text = args.value("format") {
-            guard let format = FixFormat(rawValue: text.lowercased()) else {
-                throw .usage("\(command): --format takes ndjson, csv, nmea or gpx, not '\(text)'")
-            }
-            options.format = format
-        }
-        options.payload = try PayloadOptionsParsing.options(from: args, radius: radius, command: command)
-        options.strict = args.has("strict")
-        options.explain = args.has("explain")
-        options.apnsDirectory = args.value("apns-dir")
+        let args = try ArgumentScanner(arguments, command: command,
+                                       valued: WatchOptionsParsing.valued, flags: WatchOptionsParsing.flags)
+        var options = try WatchOptionsParsing.options(from: args, command: command)
         options.flushEachEvent = standardOutputIsInteractive()
-
         let catalog = try args.catalog()
-        if let path = args.value("profiles") {
-            do {
-                options.engine.profiles = try DeviceProfiles.load(path: path)
-            } catch {
-                throw CommandFailure(status: error.isMissingFile ? .noInput : .dataError, message: "\(command): --profiles \(error.description)")
-            }
+        if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
+            options.engine.profiles = profiles
         }
         let inputs: [FixInput] = args.positionals.isEmpty
             ? [.standardInput]

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LandmarkNear
+
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "take fixes from phones over HTTP (OwnTracks, Traccar Client) and notify as watch does"
+    static let help = """
+        Usage: landmark-near serve --listen HOST:PORT [--users FILE] [watch options]
+
+        Runs one engine fed by HTTP: phones post their locations, and every notification is
+        printed (one JSON line on stdout) and written exactly as `watch` does it.
+
+            landmark-near serve --listen 127.0.0.1:8083
+            landmark-near serve --listen 0.0.0.0:8083 --users users.json --apns-dir out/
+
+        Endpoints:
+          POST /owntracks      OwnTracks HTTP mode (a JSON object or array); the device is
+                               USER/DEVICE from X-Limit-U/X-Limit-D, else the user and the
+                               message's tid. Answer: 200 []
+          GET|POST /osmand     Traccar Client: ?id=DEV&lat=..&lon=..&timestamp=..&accuracy=..
+                               or its JSON body (device_id, location.coords, location.timestamp).
+                               Answer: 200
+          POST /fixes          NDJSON fixes as `watch` reads them. Answer: 200
+                               {"accepted":N,"rejected":[{"line":K,"reason":"..."}]}; 400 if none
+          GET /healthz         200 ok
+          GET /metrics         Prometheus text: fixes, notifications, unreadable records,
+                               deliveries, HTTP answers by status
+        A 200 means the fixes were processed and their output written.
+
+        Options:
+          --listen HOST:PORT   address to listen on (IPv4, [IPv6] or a host name; port 0 picks a
+                               free port, printed on stderr). Without --users only loopback
+                               addresses are allowed.
+          --users FILE         JSON: {"USER": {"password": "<crypt(3) hash>", "devices": ["phone"]
+                               or "*"}}. Every fix request then needs HTTP basic auth (401
+                               otherwise, 403 for a device the user does not own) and devices
+                               are named USER/DEVICE. Make hashes with 'landmark-near hash-password'.
+          --threads N          HTTP threads (default 8)
+          --max-connections N  connections open at once (default 1024)
+          --landmarks, --favorites, --profiles, --radius, --hysteresis, --cooldown,
+          --max-accuracy, --events, --apns-dir, --thread-id, --bundle-id, --explain:
+                               as for `watch` (see 'landmark-near watch --help')
+          -h, --help           show this help
+
+        Limits: bodies over 1 MiB get 413; connections idle or slow for 30 s are closed; bad
+        JSON or bad numbers get 400 with the reason (and count as unreadable records).
+        Signals: SIGTERM or SIGINT stops accepting, finishes what was accepted, flushes the
+        outputs and exits 0; SIGHUP reloads the landmarks, the profiles and the users (device
+        states restart with the new catalog).
+        Exit status: 0 stopped by a signal; 64 usage error; 65 bad users, catalog or profiles;
+        66 a file does not exist; 74 cannot listen or write.
+        """
+
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+        let command = "landmark-near serve"
+        let args = try ArgumentScanner(
+            arguments, command: command,
+            valued: WatchOptionsParsing.valued.subtracting(["format"]).union(["listen", "users", "threads", "max-connections"]),
+            flags: ["explain"])
+        guard args.positionals.isEmpty else {
+            throw .usage("\(command): takes no files (fixes come over HTTP): '\(args.positionals[0])'")
+        }
+        guard let listen = args.value("listen") else {
+            throw .usage("\(command): --listen HOST:PORT is required (e.g. --listen 127.0.0.1:8083)")
+        }
+        var configuration: ServeConfiguration
+        do throws(ServerError) {
+            configuration = ServeConfiguration(address: try ListenAddress(parsing: listen))
+        } catch {
+            throw failure(error, command)
+        }
+        configuration.usersPath = args.value("users")
+        configuration.limits.threads = try count(args, "threads", default: 8, command: command)
+        configuration.limits.connectionLimit = try count(args, "max-connections", default: 1024, command: command)
+        var options = try WatchOptionsParsing.options(from: args, command: command)
+        // The server flushes once per batch of requests, before it answers them.
+        options.flushEachEvent = false
+
+        let diagnostics = OutputWriter(descriptor: 2)
+        let makeSession = { () throws(ServerError) -> WatchSession in
+            var sessionOptions = options
+            let catalog: LandmarkCatalog
+            do throws(CommandFailure) {
+                catalog = try args.catalog()
+                if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
+                    sessionOptions.engine.profiles = profiles
+                }
+            } catch {
+                switch error.status {
+                case .noInput: throw .missingInput(error.message)
+                case .usage: throw .usage(error.message)
+                case .ioError: throw .io(error.message)
+                default: throw .badData(error.message)
+                }
+            }
+            do throws(WatchSetupError) {
+                return try WatchSession(catalog: catalog, options: sessionOptions, output: output, diagnostics: diagnostics)
+            } catch {
+                let message = "\(command): \(error.description)"
+                throw error.isIOError ? .io(message) : error.isDataError ? .badData(message) : .usage(message)
+            }
+        }
+        let outcome: ServeOutcome
+        do throws(ServerError) {
+            let server = try FixServer(configuration: configuration, makeSession: makeSession)
+            outcome = try server.run()
+        } catch {
+            throw failure(error, command)
+        }
+        let signalName = outcome.signal == SIGINT ? "SIGINT" : "SIGTERM"
+        Console.error("\(command): \(outcome.statistics.summary) (stopped by \(signalName))")
+        return .success
+    }
+
+    private static func count(_ args: ArgumentScanner, _ name: String, default value: Int, command: String) throws(CommandFailure) -> Int {
+        guard let text = args.value(name) else { return value }
+        guard let number = Int(text), number >= 1, number <= 100_000 else {
+            throw .usage("\(command): --\(name) takes a whole number from 1 to 100000, not '\(text)'")
+        }
+        return number
+    }
+
+    private static func failure(_ error: ServerError, _ command: String) -> CommandFailure {
+        let message = error.description.hasPrefix(command) ? error.description : "\(command): \(error.description)"
+        switch error {
+        case .usage: return CommandFailure(status: .usage, message: message)
+        case .missingInput: return CommandFailure(status: .noInput, message: message)
+        case .badData: return CommandFailure(status: .dataError, message: message)
+        case .io: return CommandFailure(status: .ioError, message: message)
+        }
+    }
+}
