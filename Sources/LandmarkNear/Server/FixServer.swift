@@ -57,7 +57,8 @@ package final class FixServer {
         let queue = EngineQueue()
         let metrics = ServerMetrics()
         let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
-        let daemon = try HTTPDaemon(address: configuration.address, limits: configuration.limits) { request in
+        let daemon = try HTTPDaemon(address: configuration.address, limits: configuration.limits,
+                                    refused: { metrics.count(status: $0.status) }) { request in
             router.respond(to: request)
         }
         let stopSignal = Atomic<Int32>(0)

@@ -34,8 +34,10 @@ package final class HTTPDaemon: Sendable {
     /// The bound port (the chosen one when the address asked for port 0).
     package let port: UInt16
 
-    package init(address: ListenAddress, limits: HTTPDaemonLimits, handler: @escaping HTTPHandler) throws(ServerError) {
-        let context = DaemonContext(handler: handler, bodyLimit: limits.bodyLimit)
+    /// - Parameter refused: told of each answer the daemon gives without calling `handler` (413).
+    package init(address: ListenAddress, limits: HTTPDaemonLimits, refused: @escaping @Sendable (HTTPResponse) -> Void = { _ in },
+                 handler: @escaping HTTPHandler) throws(ServerError) {
+        let context = DaemonContext(handler: handler, refused: refused, bodyLimit: limits.bodyLimit)
         self.context = context
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
@@ -87,10 +89,12 @@ package typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
 /// The daemon's callbacks' shared state (their `cls` pointer).
 private final class DaemonContext: Sendable {
     let handler: HTTPHandler
+    let refused: @Sendable (HTTPResponse) -> Void
     let bodyLimit: Int
 
-    init(handler: @escaping HTTPHandler, bodyLimit: Int) {
+    init(handler: @escaping HTTPHandler, refused: @escaping @Sendable (HTTPResponse) -> Void, bodyLimit: Int) {
         self.handler = handler
+        self.refused = refused
         self.bodyLimit = bodyLimit
     }
 }
@@ -173,7 +177,9 @@ private func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
 }
 
 private func tooLarge(_ context: DaemonContext) -> HTTPResponse {
-    HTTPResponse.problem(413, "the body is larger than \(context.bodyLimit) bytes")
+    let response = HTTPResponse.problem(413, "the body is larger than \(context.bodyLimit) bytes")
+    context.refused(response)
+    return response
 }
 
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

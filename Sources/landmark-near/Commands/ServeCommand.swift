@@ -38,13 +38,15 @@ enum ServeCommand: Command {
                                otherwise, 403 for a device the user does not own) and devices
                                are named USER/DEVICE. Make hashes with 'landmark-near hash-password'.
           --threads N          HTTP threads (default 8)
-          --max-connections N  connections open at once (default 1024)
+          --max-connections N  connections open at once (default 1024); more are closed
+          --idle-timeout DUR   close a connection that makes no progress for this long
+                               (default 30s)
           --landmarks, --favorites, --profiles, --radius, --hysteresis, --cooldown,
           --max-accuracy, --events, --apns-dir, --thread-id, --bundle-id, --explain:
                                as for `watch` (see 'landmark-near watch --help')
           -h, --help           show this help
 
-        Limits: bodies over 1 MiB get 413; connections idle or slow for 30 s are closed; bad
+        Limits: bodies over 1 MiB get 413; a connection with no progress for 30 s is closed; bad
         JSON or bad numbers get 400 with the reason (and count as unreadable records).
         Signals: SIGTERM or SIGINT stops accepting, finishes what was accepted, flushes the
         outputs and exits 0; SIGHUP reloads the landmarks, the profiles and the users (device
@@ -57,7 +59,7 @@ enum ServeCommand: Command {
         let command = "landmark-near serve"
         let args = try ArgumentScanner(
             arguments, command: command,
-            valued: WatchOptionsParsing.valued.subtracting(["format"]).union(["listen", "users", "threads", "max-connections"]),
+            valued: WatchOptionsParsing.valued.subtracting(["format"]).union(["listen", "users", "threads", "max-connections", "idle-timeout"]),
             flags: ["explain"])
         guard args.positionals.isEmpty else {
             throw .usage("\(command): takes no files (fixes come over HTTP): '\(args.positionals[0])'")
@@ -74,6 +76,9 @@ enum ServeCommand: Command {
         configuration.usersPath = args.value("users")
         configuration.limits.threads = try count(args, "threads", default: 8, command: command)
         configuration.limits.connectionLimit = try count(args, "max-connections", default: 1024, command: command)
+        let idle = try args.timeSpan("idle-timeout", default: TimeSpan(seconds: 30)).seconds
+        guard idle >= 1 else { throw .usage("\(command): --idle-timeout must be at least 1s") }
+        configuration.limits.timeoutSeconds = Int(idle.rounded(.up))
         var options = try WatchOptionsParsing.options(from: args, command: command)
         // The server flushes once per batch of requests, before it answers them.
         options.flushEachEvent = false
