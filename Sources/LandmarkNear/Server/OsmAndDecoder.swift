@@ -12,7 +12,10 @@ enum OsmAndDecoder {
 
     static func decode(query: [(name: String, value: String?)], body: [UInt8], contentType: String?) -> Result<[FixRecord], RequestProblem> {
         var arguments = query
-        let isForm = contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
+        // A JSON body is JSON whatever its Content-Type says (curl's default is the form type).
+        let firstByte = body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        let looksLikeJSON = firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[")
+        let isForm = !looksLikeJSON && (contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false)
         if isForm, !body.isEmpty {
             guard let form = FormEncoding.pairs(body) else {
                 return .failure(RequestProblem(400, "the form body is not valid UTF-8 or has a bad %-escape"))

@@ -69,8 +69,9 @@ struct ServeClientShapesTests {
         }
         let result = try server.stop()
         #expect(result.status == 0)
-        // 1 + 2 locations; the transition is not a fix.
-        #expect(result.stderr.contains("3 fixes read, 3 used"), "\(result.stderr)")
+        // 1 + 2 locations (the transition is not a fix), all alice/pixel: the array's first has
+        // acc 1600 (> --max-accuracy), its second is older than the first message (stale).
+        #expect(result.stderr.contains("3 fixes read, 1 used; dropped: 0 unreadable, 1 accuracy, 1 stale"), "\(result.stderr)")
     }
 
     @Test func ownTracksLocationNotifiesAsUserSlashDevice() throws {
@@ -141,7 +142,7 @@ struct ServeClientShapesTests {
             """
         let reply = try curl(["--data-binary", body, url(server, "/fixes")])
         #expect(reply.status == 200)
-        #expect(reply.body == #"{"accepted":2,"rejected":[{"line":3,"reason":"latitude 91.0 is outside [-90, 90]"},{"line":6,"reason":"latitude \"x\" is not a number"}]}"#)
+        #expect(reply.body == #"{"accepted":2,"rejected":[{"line":3,"reason":"latitude 91.0 is outside [-90, 90]"},{"line":6,"reason":"latitude \"x\" is not a number"}]}"# + "\n")
         let none = try curl(["--data-binary", "{\"lat\":1}\nnope\n", url(server, "/fixes")])
         #expect(none.status == 400)
         #expect(none.body.hasPrefix(#"{"accepted":0,"rejected":[{"line":1,"#))
@@ -156,7 +157,7 @@ struct ServeClientShapesTests {
         let server = try ServeProcess([])
         defer { server.kill() }
         let health = try curl([url(server, "/healthz")])
-        #expect(health.status == 200 && health.body == "ok")
+        #expect(health.status == 200 && health.body == "ok\n")
         _ = try curl(["--data-binary", "{\"device\":\"d1\",\"lat\":34.0113,\"lon\":-116.1669}\n{\"lat\":99,\"lon\":0}", url(server, "/fixes")])
         _ = try curl([url(server, "/osmand?id=x&lat=nan&lon=0")])
         let metrics = try curl([url(server, "/metrics")])
