@@ -20,7 +20,8 @@ let topLevelHelp = """
     Commands:
     \(commands.map { "  " + $0.name.padding(toLength: 14, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
-    Run 'landmark-near <command> --help' for a command's options.
+    Run 'landmark-near <command> --help' for a command's options, and
+    'landmark-near --version' (or -V) for the version and those of GEOS, PROJ and libxml2.
     Exit status: 0 ok, 64 usage error, 65 bad data, 66 missing input, 74 I/O error.
     """
 
@@ -31,14 +32,27 @@ let topLevelHelp = """
         Console.error(topLevelHelp)
         return ExitStatus.usage.rawValue
     }
-    if first == "--help" || first == "-h" || first == "help" {
+    if first == "--version" || first == "-V" {
+        output.writeLine(Versions.current.description)
+        try? output.flush()
+        return 0
+    }
+    if first == "--help" || first == "-h" || (first == "help" && arguments.count == 1) {
         output.writeLine(topLevelHelp)
         try? output.flush()
         return 0
     }
-    guard let command = commands.first(where: { $0.name == first }) else {
-        Console.error("landmark-near: unknown command '\(first)' (commands: \(commands.map(\.name).joined(separator: ", ")))")
+    // `help COMMAND` is `COMMAND --help`.
+    let name = first == "help" ? arguments[1] : first
+    guard let command = commands.first(where: { $0.name == name }) else {
+        let suggestion = Suggestion.suffix(for: name, among: commands.map(\.name))
+        Console.error("landmark-near: unknown command '\(TerminalText.safe(name))'\(suggestion) (commands: \(commands.map(\.name).joined(separator: ", ")))")
         return ExitStatus.usage.rawValue
+    }
+    if first == "help" {
+        output.writeLine(command.help)
+        try? output.flush()
+        return 0
     }
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {
