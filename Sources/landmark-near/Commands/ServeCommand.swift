@@ -30,7 +30,7 @@ enum ServeCommand: Command {
         A 200 means the fixes were processed and their output written.
 
         Options:
-          --listen HOST:PORT   address to listen on (IPv4, [IPv6] or a host name; port 0 picks a
+          --listen ADDRESS     HOST:PORT to listen on (IPv4, [IPv6] or a host name; port 0 picks a
                                free port, printed on stderr). Without --users only loopback
                                addresses are allowed.
           --users FILE         JSON: {"USER": {"password": "<crypt(3) hash>", "devices": ["phone"]
@@ -38,12 +38,22 @@ enum ServeCommand: Command {
                                otherwise, 403 for a device the user does not own) and devices
                                are named USER/DEVICE. Make hashes with 'landmark-near hash-password'.
           --threads N          HTTP threads (default 8)
-          --max-connections N  connections open at once (default 1024); more are closed
+          --max-connections N  connections open at once (default 1024); further ones wait
           --idle-timeout DUR   close a connection that makes no progress for this long
                                (default 30s)
-          --landmarks, --favorites, --profiles, --radius, --hysteresis, --cooldown,
-          --max-accuracy, --events, --apns-dir, --thread-id, --bundle-id, --explain:
-                               as for `watch` (see 'landmark-near watch --help')
+        As for `watch` (see 'landmark-near watch --help'):
+          --landmarks FILE     landmark catalog (default: the tutorial's twelve)
+          --favorites LIST     favourite ids for every device, or 'all'
+          --profiles FILE      per-device favourites and prefersNotifications
+          --radius LEN         enter distance (default 5mi)
+          --hysteresis LEN     exit beyond radius + this (default 0.25mi)
+          --cooldown DUR       no second notification within this span (default 1h)
+          --max-accuracy LEN   drop fixes with a worse known accuracy (default 1000m)
+          --events KIND        'notifications' (default) or 'all'
+          --apns-dir DIR       also write each notification's payload to DIR as a .apns file
+          --thread-id ID       payload thread-id (default 5280)
+          --bundle-id ID       add "Simulator Target Bundle" to payloads
+          --explain            tell on stderr, for each fix, why it did or did not notify
           -h, --help           show this help
 
         Limits: bodies over 1 MiB get 413; a connection with no progress for 30 s is closed; bad
