@@ -110,7 +110,7 @@ package final class FixServer {
                 }
             }
             do {
-                try session.flushOutputs()
+                try session.commit()
             } catch {
                 // stdout is gone: say so to the clients and stop.
                 failure = .io(error.description)
@@ -122,7 +122,7 @@ package final class FixServer {
             metrics.publish(combined)
             for (job, answer) in zip(batch, answers) { job.finish(answer) }
         }
-        try? session.flushOutputs()
+        try? session.commit()
         if let failure { throw failure }
         return ServeOutcome(statistics: combined, signal: stopSignal.load(ordering: .acquiring))
     }
@@ -131,7 +131,7 @@ package final class FixServer {
 
     private func process(_ records: [FixRecord], source: String) -> EngineAnswer {
         do {
-            for record in records { try session.process(record, source: source) }
+            for record in records { try session.process(record, source: source, isLive: true) }
             return .processed(records.count)
         } catch {
             return .failed(error.description)
@@ -141,7 +141,7 @@ package final class FixServer {
     private func reload() {
         do {
             let fresh = try makeSession()
-            try? session.flushOutputs()
+            try? session.commit()
             earlier = combined
             session = fresh
             standardError("landmark-near serve: SIGHUP: landmarks and profiles reloaded")

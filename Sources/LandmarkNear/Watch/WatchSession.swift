@@ -77,7 +77,7 @@ public final class WatchSession {
                 throw .io(error.description)
             }
             guard let record else { return }
-            try process(record, source: reader.sourceName)
+            try process(record, source: reader.sourceName, isLive: false)
         }
     }
 
@@ -85,27 +85,28 @@ public final class WatchSession {
     /// reported on stderr (or ends the run with `--strict`), a fix goes through the engine and
     /// its event lines and `.apns` files are written. This is the entry point of sources that
     /// are not streams (`serve` hands each HTTP request's records to it, one at a time, in
-    /// arrival order); call `flushOutputs()` when the caller needs them durable.
+    /// arrival order); call `commit()` when the caller needs them durable. `isLive`: the
+    /// record comes from a live source (stderr is flushed at once).
     ///
-    ///     try session.process(.fix(fix, line: 1), source: "/osmand")
-    ///     try session.flushOutputs()
-    package func process(_ record: FixRecord, source: @autoclosure () -> String) throws(WatchError) {
+    ///     try session.process(.fix(fix, line: 1), source: "/osmand", isLive: true)
+    ///     try session.commit()
+    public func process(_ record: FixRecord, source: String, isLive: Bool) throws(WatchError) {
         statistics.recordsRead += 1
         switch record {
         case .invalid(let issue):
             statistics.unreadable += 1
             if options.strict { throw .badRecord(issue) }
             diagnostics.writeLine(TerminalText.safe(issue.description))
-            if options.flushEachEvent { try? diagnostics.flush() }
+            if isLive || options.flushEachEvent { try? diagnostics.flush() }
         case .fix(let fix, let line):
             fixNumber += 1
-            try process(fix, location: "\(source()):\(line)")
+            try process(fix, location: "\(source):\(line)")
         }
     }
 
     /// Makes what was decided so far durable: stdout and stderr written, the `.apns`
     /// directory synchronized.
-    package func flushOutputs() throws(WatchError) {
+    public func commit() throws(WatchError) {
         apnsWriter?.synchronizeDirectory()
         statistics.devices = engine.deviceCount
         try? diagnostics.flush()
