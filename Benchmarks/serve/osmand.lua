@@ -27,10 +27,11 @@ function request()
   sequence = sequence + 1
   local device = (thread_id * 7919 + sequence) % 1000
   local step = sequence
-  -- A slow circle of about 15 km radius around Turtle Rock: in and out of the 5-mile radius.
+  -- A figure of eight through Turtle Rock, about 17 km out each way: devices go in and out
+  -- of its 5-mile radius (enters, exits, cooldowns).
   local angle = (step + device * 37) * 0.01
-  local lat = 34.011286 + 0.135 * math.sin(angle)
-  local lon = -116.166868 + 0.163 * math.cos(angle)
+  local lat = 34.011286 + 0.15 * math.sin(angle)
+  local lon = -116.166868 + 0.1 * math.sin(2 * angle)
   local path = string.format("/osmand?id=dev%d-%d&timestamp=%d&lat=%.6f&lon=%.6f&speed=12.5&bearing=90&altitude=800&accuracy=8&batt=77",
                              thread_id, device, 1777636800 + step, lat, lon)
   return wrk.format(nil, path)
