@@ -24,11 +24,16 @@ package enum PasswordHash {
         guard crypt_gensalt_rn("$y$", 0, nil, 0, &setting, Int32(setting.count)) != nil else {
             throw .io("cannot make a yescrypt salt: \(String(cString: strerror(errno)))")
         }
-        let settingText = String(cString: setting)
+        let settingText = String(decoding: setting.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard let hash = compute(password: password, setting: settingText) else {
             throw .io("crypt(3) refused the password")
         }
         return hash
+    }
+
+    /// crypt(3) with an explicit setting (`$6$salt$` for SHA-512 crypt, ...), for tests.
+    static func testHash(password: [UInt8], setting: String) -> String? {
+        compute(password: password, setting: setting)
     }
 
     /// crypt_rn's output, or nil when it fails (an unknown or malformed setting).
