@@ -22,7 +22,7 @@ let topLevelHelp = """
 
     Run 'landmark-near <command> --help' for a command's options, and
     'landmark-near --version' (or -V) for the version and those of GEOS, PROJ and libxml2.
-    Exit status: 0 ok, 64 usage error, 65 bad data, 66 missing input, 74 I/O error.
+    Exit status: 0 ok, 64 usage error, 65 bad data, 66 input cannot be opened, 74 I/O error.
     """
 
 @MainActor func runMain() -> Int32 {
@@ -62,11 +62,11 @@ let topLevelHelp = """
     }
     let status: ExitStatus
     do {
-        status = try command.run(rest, output)
+        status = ExitStatus(try command.run(rest, output))
     } catch let failure as CommandFailure {
         try? output.flush()
         Console.error(failure.message)
-        return failure.status.rawValue
+        return ExitStatus(failure.kind).rawValue
     } catch {
         try? output.flush()
         Console.error("landmark-near \(command.name): \(error)")
@@ -76,7 +76,7 @@ let topLevelHelp = """
         try output.flush()
     } catch {
         Console.error("landmark-near: stdout: \(error.description)")
-        return ExitStatus.ioError.rawValue
+        return ExitStatus(error.kind).rawValue
     }
     return status.rawValue
 }

@@ -43,7 +43,7 @@ package final class FixServer {
 
     package init(configuration: ServeConfiguration, makeSession: @escaping () throws(ServerError) -> WatchSession) throws(ServerError) {
         if configuration.usersPath == nil && !configuration.address.isLoopback {
-            throw .usage("--listen \(configuration.address.text): without --users, serve listens only on loopback addresses (127.0.0.1, ::1)")
+            throw .usage("\(TerminalText.safe(configuration.address.text)) is not a loopback address: without users (and their passwords) only 127.0.0.1 or ::1 are allowed", .listen)
         }
         self.configuration = configuration
         self.makeSession = makeSession

@@ -20,15 +20,15 @@ package struct ListenAddress: Sendable, CustomStringConvertible {
     package init(parsing text: String) throws(ServerError) {
         self.text = text
         guard let colon = text.lastIndex(of: ":") else {
-            throw .usage("--listen takes HOST:PORT (e.g. 127.0.0.1:8083), not '\(TerminalText.safe(text))'")
+            throw .usage("'\(TerminalText.safe(text))' is not HOST:PORT (e.g. 127.0.0.1:8083)", .listen)
         }
         var host = String(text[..<colon])
         let portText = text[text.index(after: colon)...]
         guard !portText.isEmpty, portText.allSatisfy(\.isASCII), let port = UInt16(portText) else {
-            throw .usage("--listen: port '\(TerminalText.safe(String(portText)))' is not a number in 0...65535")
+            throw .usage("port '\(TerminalText.safe(String(portText)))' is not a number in 0...65535", .listen)
         }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw .usage("--listen: missing host in '\(TerminalText.safe(text))' (e.g. 127.0.0.1:\(port))") }
+        guard !host.isEmpty else { throw .usage("missing host in '\(TerminalText.safe(text))' (e.g. 127.0.0.1:\(port))", .listen) }
         self.host = host
         self.port = port
 
@@ -39,7 +39,7 @@ package struct ListenAddress: Sendable, CustomStringConvertible {
         var results: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &results)
         guard status == 0, let first = results else {
-            throw .usage("--listen: cannot resolve host '\(TerminalText.safe(host))': \(String(cString: gai_strerror(status)))")
+            throw .usage("cannot resolve host '\(TerminalText.safe(host))': \(String(cString: gai_strerror(status)))", .listen)
         }
         defer { freeaddrinfo(results) }
         // The first IPv4 answer when there is one ("localhost" is 127.0.0.1 first on Debian).

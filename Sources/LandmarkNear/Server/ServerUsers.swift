@@ -1,5 +1,3 @@
-import Foundation
-
 /// The users of `serve --users FILE`: a JSON object, user -> `{"password": "<crypt(3) hash>",
 /// "devices": ["phone", ...] or "*"}`. Their devices are named `USER/DEVICE` in the engine.
 ///
@@ -20,13 +18,13 @@ package struct ServerUsers: Sendable {
     package subscript(name: String) -> User? { byName[name] }
 
     package static func load(path: String) throws(ServerError) -> ServerUsers {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw .missingInput("--users \(path): no such file")
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path: path, limit: 16 << 20, tooLarge: "a users file is at most 16 MiB")
+        } catch {
+            throw ServerError(kind: error.kind, setting: .users, message: error.description)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .io("--users \(path): cannot be read")
-        }
-        return try parse(Array(data), source: path)
+        return try parse(bytes, source: path)
     }
 
     package static func parse(_ bytes: [UInt8], source: String) throws(ServerError) -> ServerUsers {
@@ -34,22 +32,22 @@ package struct ServerUsers: Sendable {
         do {
             value = try JSONParser.parse(bytes, maximumDepth: 8)
         } catch {
-            throw .badData("--users \(source): \(error.description)")
+            throw .badData("\(source): \(error.description)", .users)
         }
         guard case .object(let object) = value else {
-            throw .badData("--users \(source): expected a JSON object of users, found \(value.typeDescription)")
+            throw .badData("\(source): expected a JSON object of users, found \(value.typeDescription)", .users)
         }
         var users: [String: User] = [:]
         for (name, entry) in object.members {
             let shown = JSONWriter.quoted(name)
             guard !name.isEmpty, !name.contains(":"), !name.contains("/") else {
-                throw .badData("--users \(source): user \(shown): a name must be non-empty, without ':' or '/'")
+                throw .badData("\(source): user \(shown): a name must be non-empty, without ':' or '/'", .users)
             }
             guard case .object(let fields) = entry else {
-                throw .badData("--users \(source): user \(shown) is \(entry.typeDescription), not an object")
+                throw .badData("\(source): user \(shown) is \(entry.typeDescription), not an object", .users)
             }
             guard let hash = fields["password"]?.stringValue, hash.hasPrefix("$") else {
-                throw .badData("--users \(source): user \(shown): \"password\" must be a crypt(3) hash such as \"$y$...\" (make one with 'landmark-near hash-password')")
+                throw .badData("\(source): user \(shown): \"password\" must be a crypt(3) hash such as \"$y$...\" (make one with 'landmark-near hash-password')", .users)
             }
             var devices: Set<String>?
             switch fields["devices"] {
@@ -58,13 +56,13 @@ package struct ServerUsers: Sendable {
                 var names = Set<String>()
                 for item in list {
                     guard let device = item.stringValue, !device.isEmpty else {
-                        throw .badData("--users \(source): user \(shown): \"devices\" must list device names (strings) or be \"*\"")
+                        throw .badData("\(source): user \(shown): \"devices\" must list device names (strings) or be \"*\"", .users)
                     }
                     names.insert(device)
                 }
                 devices = names
             default:
-                throw .badData("--users \(source): user \(shown): \"devices\" must be an array of names or \"*\"")
+                throw .badData("\(source): user \(shown): \"devices\" must be an array of names or \"*\"", .users)
             }
             users[name] = User(name: name, passwordHash: hash, devices: devices)
         }

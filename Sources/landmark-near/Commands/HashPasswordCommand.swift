@@ -17,23 +17,23 @@ enum HashPasswordCommand: Command {
         Exit status: 0 ok; 65 an empty password or one with a NUL byte; 74 I/O error.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near hash-password"
         _ = try ArgumentScanner(arguments, command: command, valued: [], flags: [])
         var password = Array(FileHandle.standardInput.readDataToEndOfFile())
         if password.last == 0x0A { password.removeLast() }
         if password.last == 0x0D { password.removeLast() }
         guard !password.isEmpty else {
-            throw CommandFailure(status: .dataError, message: "\(command): no password on stdin")
+            throw CommandFailure(.badData, "\(command): no password on stdin")
         }
         guard !password.contains(0) else {
-            throw CommandFailure(status: .dataError, message: "\(command): the password contains a NUL byte, which crypt(3) cannot hash")
+            throw CommandFailure(.badData, "\(command): the password contains a NUL byte, which crypt(3) cannot hash")
         }
         do {
             output.writeLine(try PasswordHash.make(password: password))
         } catch {
-            throw CommandFailure(status: .ioError, message: "\(command): \(error.description)")
+            throw CommandFailure(error, context: "\(command): ")
         }
-        return .success
+        return nil
     }
 }

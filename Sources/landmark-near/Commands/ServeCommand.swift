@@ -65,7 +65,7 @@ enum ServeCommand: Command {
         66 a file does not exist; 74 cannot listen or write.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near serve"
         let args = try ArgumentScanner(
             arguments, command: command,
@@ -98,23 +98,18 @@ enum ServeCommand: Command {
             var sessionOptions = options
             let catalog: LandmarkCatalog
             do throws(CommandFailure) {
-                catalog = try args.catalog()
+                catalog = try args.catalog(command: command)
                 if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
                     sessionOptions.engine.profiles = profiles
                 }
             } catch {
-                switch error.status {
-                case .noInput: throw .missingInput(error.message)
-                case .usage: throw .usage(error.message)
-                case .ioError: throw .io(error.message)
-                default: throw .badData(error.message)
-                }
+                throw ServerError(kind: error.kind, message: error.message)
             }
-            do throws(WatchSetupError) {
+            do throws(WatchError) {
                 return try WatchSession(catalog: catalog, options: sessionOptions, output: output, diagnostics: diagnostics)
             } catch {
-                let message = "\(command): \(error.description)"
-                throw error.isIOError ? .io(message) : error.isDataError ? .badData(message) : .usage(message)
+                let failure = WatchCommand.failure(error, command: command)
+                throw ServerError(kind: failure.kind, message: failure.message)
             }
         }
         let outcome: ServeOutcome
@@ -126,7 +121,7 @@ enum ServeCommand: Command {
         }
         let signalName = outcome.signal == SIGINT ? "SIGINT" : "SIGTERM"
         Console.error("\(command): \(outcome.statistics.summary) (stopped by \(signalName))")
-        return .success
+        return nil
     }
 
     private static func count(_ args: ArgumentScanner, _ name: String, default value: Int, command: String) throws(CommandFailure) -> Int {
@@ -137,13 +132,11 @@ enum ServeCommand: Command {
         return number
     }
 
+    /// The server's error with the option it concerns (errors already worded by the
+    /// command, from the catalog or the session, start with its name).
     private static func failure(_ error: ServerError, _ command: String) -> CommandFailure {
-        let message = error.description.hasPrefix(command) ? error.description : "\(command): \(error.description)"
-        switch error {
-        case .usage: return CommandFailure(status: .usage, message: message)
-        case .missingInput: return CommandFailure(status: .noInput, message: message)
-        case .badData: return CommandFailure(status: .dataError, message: message)
-        case .io: return CommandFailure(status: .ioError, message: message)
-        }
+        if error.message.hasPrefix(command) { return CommandFailure(error.kind, error.message) }
+        let option = error.setting.map { "--\($0.rawValue) " } ?? ""
+        return CommandFailure(error, context: "\(command): \(option)")
     }
 }

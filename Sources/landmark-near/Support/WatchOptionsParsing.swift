@@ -46,7 +46,7 @@ enum WatchOptionsParsing {
         do {
             return try DeviceProfiles.load(path: path)
         } catch {
-            throw CommandFailure(status: error.isMissingFile ? .noInput : .dataError, message: "\(command): --profiles \(error.description)")
+            throw CommandFailure(error, context: "\(command): --profiles ")
         }
     }
 }
