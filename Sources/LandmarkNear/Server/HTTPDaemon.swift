@@ -46,7 +46,7 @@ package final class HTTPDaemon: Sendable {
             landmark_mhd_start(flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
                                answerRequest, cls, requestCompleted, cls,
                                UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)),
-                               UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 1024)
+                               UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 4096)
         }
         guard let daemon else {
             throw .io("cannot listen on \(address): \(String(cString: strerror(errno)))")

@@ -59,7 +59,7 @@ struct ServeLimitsTests {
         let server = try ServeProcess(["--max-connections", "1100"])
         defer { server.kill() }
         var connections: [HTTPConnection] = []
-        for _ in 0..<1000 { connections.append(try HTTPConnection(port: server.port)) }
+        for _ in 0..<1000 { connections.append(try HTTPConnection(port: server.port, timeout: 40)) }
         // Every connection sends its request before any answer is read.
         for (index, connection) in connections.enumerated() {
             let body = "{\"device\":\"c\(index)\",\"lat\":34.0113,\"lon\":-116.1669}"
@@ -109,6 +109,8 @@ struct ServeLimitsTests {
         Hostile(name: "invalid UTF-8 OwnTracks", path: "/owntracks", body: Array("{\"_type\":\"location\",\"tid\":\"".utf8) + [0xED, 0xA0, 0x80] + Array("\",\"lat\":1,\"lon\":1}".utf8)),
         Hostile(name: "NaN literal", path: "/owntracks", body: Array(#"{"_type":"location","lat":NaN,"lon":1,"tst":1}"#.utf8)),
         Hostile(name: "NaN latitude string", path: "/fixes", body: Array(#"{"lat":"NaN","lon":1}"#.utf8)),
+        Hostile(name: "NaN accuracy", path: "/fixes", body: Array(#"{"lat":1,"lon":1,"acc":"NaN"}"#.utf8)),
+        Hostile(name: "infinite accuracy", path: "/owntracks", body: Array(#"{"_type":"location","lat":1,"lon":1,"acc":1e999,"tst":1}"#.utf8)),
         Hostile(name: "huge exponent", path: "/fixes", body: Array(#"{"lat":1e999,"lon":1}"#.utf8)),
         Hostile(name: "not an object", path: "/owntracks", body: Array("\"location\"".utf8)),
         Hostile(name: "NUL bytes", path: "/fixes", body: [0, 0, 0, 0x0A, 0]),
@@ -131,8 +133,8 @@ struct ServeLimitsTests {
         #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
-    @Test(arguments: ["lat=NaN&lon=1", "lat=1&lon=inf", "lat=91&lon=0", "lat=1,5&lon=1",
-                      "lat=1&lon=1&timestamp=yesterday", "lat=%FF&lon=1", "lat=&lon=1", "lat=1&lon=1&id=%0Aevil"])
+    @Test(arguments: ["lat=NaN&lon=1", "lat=1&lon=inf", "lat=91&lon=0", "lat=1,5&lon=1", "lat=1&lon=1&accuracy=NaN",
+                      "lat=1&lon=1&timestamp=yesterday", "lat=1&lon=1&timestamp=2026-02-31T00:00:00Z", "lat=%FF&lon=1", "lat=&lon=1", "lat=1&lon=1&id=%0Aevil"])
     func badQueryNumbersGet400(query: String) throws {
         let server = try ServeProcess([])
         defer { server.kill() }

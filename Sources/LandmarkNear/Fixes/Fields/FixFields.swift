@@ -53,6 +53,8 @@ struct FixFields {
             guard let value = Self.number(accuracyField) else {
                 return .invalid(Self.notANumber(accuracyField, .accuracy))
             }
+            // SPEC 3: a non-finite accuracy (1e999, "NaN", inf) makes the record unreadable.
+            guard value.isFinite else { return .invalid("accuracy \(accuracyField.quoted) is not a finite number") }
             accuracy = value
         }
 
