@@ -37,7 +37,8 @@ package final class HTTPDaemon: Sendable {
     /// - Parameter refused: told of each answer the daemon gives without calling `handler` (413).
     package init(address: ListenAddress, limits: HTTPDaemonLimits, refused: @escaping @Sendable (HTTPResponse) -> Void = { _ in },
                  handler: @escaping HTTPHandler) throws(ServerError) {
-        let context = DaemonContext(handler: handler, refused: refused, bodyLimit: limits.bodyLimit)
+        let context = DaemonContext(handler: handler, refused: refused, bodyLimit: limits.bodyLimit,
+                                    bodySeconds: Double(max(1, limits.timeoutSeconds)))
         self.context = context
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
@@ -91,17 +92,22 @@ private final class DaemonContext: Sendable {
     let handler: HTTPHandler
     let refused: @Sendable (HTTPResponse) -> Void
     let bodyLimit: Int
+    /// A body must arrive whole within this many seconds of its headers.
+    let bodySeconds: Double
 
-    init(handler: @escaping HTTPHandler, refused: @escaping @Sendable (HTTPResponse) -> Void, bodyLimit: Int) {
+    init(handler: @escaping HTTPHandler, refused: @escaping @Sendable (HTTPResponse) -> Void, bodyLimit: Int, bodySeconds: Double) {
         self.handler = handler
         self.refused = refused
         self.bodyLimit = bodyLimit
+        self.bodySeconds = bodySeconds
     }
 }
 
 /// One request being received: its body so far. libmicrohttpd keeps it in the connection's
 /// request pointer between calls; only the thread serving that connection touches it.
 private final class PendingRequest {
+    /// When the headers were complete (monotonic seconds).
+    let started = monotonicSeconds()
     var body: [UInt8] = []
     /// The body passed the limit: what follows is discarded and the answer is 413.
     var discarded = 0
@@ -137,6 +143,9 @@ private func answerRequest(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
     let size = uploadDataSize.pointee
     if size > 0 {
         uploadDataSize.pointee = 0
+        // libmicrohttpd's timeout is for inactivity: a client trickling a byte now and then
+        // would hold its connection for ever. The whole body gets the same time instead.
+        if monotonicSeconds() - pending.started > context.bodySeconds { return .NO }
         if pending.tooLarge || pending.body.count + size > context.bodyLimit {
             if !pending.tooLarge { pending.discarded = pending.body.count; pending.body = [] }
             pending.tooLarge = true
@@ -227,4 +236,10 @@ private func collectValue(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind
     }
     values.pairs.append((name, text))
     return .YES
+}
+
+private func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

@@ -42,9 +42,19 @@ struct ServeLimitsTests {
         // Headers complete, body promised but never sent.
         let starved = try HTTPConnection(port: server.port)
         try starved.send("POST /fixes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{\"lat\":")
+        // A body trickled a byte every half second: never idle, but not done in time either.
+        let trickle = try HTTPConnection(port: server.port)
+        try trickle.send("POST /fixes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n")
         let idle = try HTTPConnection(port: server.port)
         #expect(try idle.request("GET", "/healthz").status == 200)
         let start = Date()
+        var trickleClosed = false
+        for _ in 0..<30 where !trickleClosed {
+            try? trickle.send(" ")
+            trickleClosed = trickle.closesWithin(0.5)
+        }
+        #expect(trickleClosed)
+        #expect(Date().timeIntervalSince(start) < 8)
         #expect(slow.closesWithin(10))
         #expect(starved.closesWithin(10))
         #expect(idle.closesWithin(10))
