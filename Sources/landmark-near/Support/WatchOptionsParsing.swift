@@ -44,7 +44,11 @@ enum WatchOptionsParsing {
     static func profiles(from args: ArgumentScanner, command: String) throws(CommandFailure) -> DeviceProfiles? {
         guard let path = args.value("profiles") else { return nil }
         do {
-            return try DeviceProfiles.load(path: path)
+            let profiles = try DeviceProfiles.load(path: path)
+            for warning in profiles.warnings {
+                Console.error("\(command): warning: --profiles \(TerminalText.safe(warning))")
+            }
+            return profiles
         } catch {
             throw CommandFailure(error, context: "\(command): --profiles ")
         }
