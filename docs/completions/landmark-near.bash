@@ -6,13 +6,13 @@ _landmark_near() {
         return
     fi
     case "${COMP_WORDS[1]}" in
-        watch) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --format --help --hysteresis --landmarks --max-accuracy --profiles --radius --strict --thread-id -h" ;;
+        watch) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --format --help --hysteresis --landmarks --max-accuracy --profiles --radius --state --strict --thread-id -h" ;;
         nearest) opts="--help --json --landmarks --within -h -k" ;;
         landmarks) opts="--help --json --landmarks -h" ;;
         payload) opts="--bundle-id --help --id --index --landmarks --out --radius --thread-id -h" ;;
         parse) opts="--help --json --landmarks --ndjson --strings -h" ;;
         validate) opts="--help --ndjson -h" ;;
-        serve) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --help --hysteresis --idle-timeout --landmarks --listen --max-accuracy --max-connections --profiles --radius --thread-id --threads --users -h" ;;
+        serve) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --help --hysteresis --idle-timeout --landmarks --listen --max-accuracy --max-connections --profiles --radius --state --thread-id --threads --users -h" ;;
         hash-password) opts="" ;;
         help) COMPREPLY=($(compgen -W "watch nearest landmarks payload parse validate serve hash-password" -- "$cur")); return ;;
         *) opts="" ;;

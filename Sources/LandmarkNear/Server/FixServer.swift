@@ -27,27 +27,32 @@ package struct ServeOutcome: Sendable {
 /// each record through the session, flushes stdout, stderr and `--apns-dir` once a batch,
 /// and only then lets the waiting requests answer.
 ///
+/// With a state store (`--state`), the session first emits what an earlier run decided and did
+/// not mark done, commits each batch to the store before the requests are answered (so a 200
+/// means saved too), and finishes (the last done marks) when the server stops.
+///
 /// SIGTERM (or SIGINT): new requests get 503, the requests being handled finish, the daemon
 /// stops, the engine processes what was accepted and `run` returns. SIGHUP: the users file
-/// is read again, and the engine rebuilds its session from `makeSession` (landmarks and
-/// profiles read again).
+/// is read again, and `reload` is called on the engine thread (landmarks and profiles read
+/// again; the session keeps every device's state).
 ///
-///     let server = try FixServer(configuration: configuration) { try makeSession() }
+///     let server = try FixServer(configuration: configuration, session: session) { session in
+///         try session.reload(catalog: CatalogLoader.load(path: path), profiles: profiles)
+///     }
 ///     let outcome = try server.run()
 package final class FixServer {
     private let configuration: ServeConfiguration
-    private let makeSession: () throws(ServerError) -> WatchSession
-    private var session: WatchSession
-    /// Counts of sessions replaced by a reload, so that the summary covers the whole run.
-    private var earlier = WatchStatistics()
+    private let reload: (WatchSession) throws(ServerError) -> Void
+    private let session: WatchSession
 
-    package init(configuration: ServeConfiguration, makeSession: @escaping () throws(ServerError) -> WatchSession) throws(ServerError) {
+    package init(configuration: ServeConfiguration, session: WatchSession,
+                 reload: @escaping (WatchSession) throws(ServerError) -> Void) throws(ServerError) {
         if configuration.usersPath == nil && !configuration.address.isLoopback {
             throw .usage("\(TerminalText.safe(configuration.address.text)) is not a loopback address: without users (and their passwords) only 127.0.0.1 or ::1 are allowed", .listen)
         }
         self.configuration = configuration
-        self.makeSession = makeSession
-        session = try makeSession()
+        self.session = session
+        self.reload = reload
     }
 
     package func run() throws(ServerError) -> ServeOutcome {
@@ -97,6 +102,13 @@ package final class FixServer {
                       + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
 
         var failure: ServerError?
+        do {
+            try session.resumeUndone()
+        } catch {
+            failure = ServerError(kind: error.kind, message: error.description)
+            stopSignal.store(SIGTERM, ordering: .releasing)
+            DispatchQueue.global().async { stopper.stop() }
+        }
         while let batch = queue.nextBatch() {
             var answers: [EngineAnswer] = []
             answers.reserveCapacity(batch.count)
@@ -105,29 +117,31 @@ package final class FixServer {
                 case .records(let records, let source):
                     answers.append(process(records, source: source))
                 case .reload:
-                    reload()
+                    reloadSession()
                     answers.append(.processed(0))
                 }
             }
             do {
                 try session.commit()
             } catch {
-                // stdout is gone: say so to the clients and stop.
-                failure = .io(error.description)
+                // stdout or the state is gone: say so to the clients and stop.
+                failure = ServerError(kind: error.kind, message: error.description)
                 answers = answers.map { _ in .failed("cannot write the outputs") }
                 if stopSignal.compareExchange(expected: 0, desired: SIGTERM, ordering: .acquiringAndReleasing).exchanged {
                     DispatchQueue.global().async { stopper.stop() }
                 }
             }
-            metrics.publish(combined)
+            metrics.publish(session.statistics)
             for (job, answer) in zip(batch, answers) { job.finish(answer) }
         }
-        try? session.commit()
+        do {
+            try session.finish()
+        } catch {
+            if failure == nil { failure = ServerError(kind: error.kind, message: error.description) }
+        }
         if let failure { throw failure }
-        return ServeOutcome(statistics: combined, signal: stopSignal.load(ordering: .acquiring))
+        return ServeOutcome(statistics: session.statistics, signal: stopSignal.load(ordering: .acquiring))
     }
-
-    private var combined: WatchStatistics { earlier.adding(session.statistics) }
 
     private func process(_ records: [FixRecord], source: String) -> EngineAnswer {
         do {
@@ -138,15 +152,13 @@ package final class FixServer {
         }
     }
 
-    private func reload() {
+    private func reloadSession() {
         do {
-            let fresh = try makeSession()
-            try? session.commit()
-            earlier = combined
-            session = fresh
+            try session.commit()
+            try reload(session)
             standardError("landmark-near serve: SIGHUP: landmarks and profiles reloaded")
         } catch {
-            standardError("landmark-near serve: SIGHUP: keeping the landmarks and profiles: \(TerminalText.safe(error.description))")
+            standardError("landmark-near serve: SIGHUP: keeping the landmarks and profiles: \(TerminalText.safe("\(error)"))")
         }
     }
 }
@@ -176,22 +188,4 @@ private final class Stopper: Sendable {
 private func standardError(_ line: String) {
     let bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-}
-
-extension WatchStatistics {
-    /// The counts of two runs one after the other (devices: the larger).
-    func adding(_ other: WatchStatistics) -> WatchStatistics {
-        var sum = self
-        sum.recordsRead += other.recordsRead
-        sum.unreadable += other.unreadable
-        sum.used += other.used
-        sum.dropped.merge(other.dropped, uniquingKeysWith: +)
-        sum.enters += other.enters
-        sum.exits += other.exits
-        sum.notifications += other.notifications
-        sum.suppressed.merge(other.suppressed, uniquingKeysWith: +)
-        sum.devices = max(devices, other.devices)
-        sum.apnsFilesWritten += other.apnsFilesWritten
-        return sum
-    }
 }

@@ -54,22 +54,25 @@ enum ServeCommand: Command {
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads
           --explain            tell on stderr, for each fix, why it did or did not notify
+          --state FILE         keep device state and the notification log in FILE (SQLite); a
+                               200 means the fixes are saved there too
           -h, --help           show this help
 
         Limits: bodies over 1 MiB get 413; a connection with no progress for 30 s is closed; bad
         JSON or bad numbers get 400 with the reason (and count as unreadable records).
         Signals: SIGTERM or SIGINT stops accepting, finishes what was accepted, flushes the
-        outputs and exits 0; SIGHUP reloads the landmarks, the profiles and the users (device
-        states restart with the new catalog).
+        outputs and exits 0; SIGHUP reloads the landmarks, the profiles and the users (every
+        device's state is kept).
         Exit status: 0 stopped by a signal; 64 usage error; 65 bad users, catalog or profiles;
-        66 a file does not exist; 74 cannot listen or write.
+        66 a file does not exist; 74 cannot listen or write; 75 the --state file
+        is in use by another process.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near serve"
         let args = try ArgumentScanner(
             arguments, command: command,
-            valued: WatchOptionsParsing.valued.subtracting(["format"]).union(["listen", "users", "threads", "max-connections", "idle-timeout"]),
+            valued: WatchOptionsParsing.valued.subtracting(["format"]).union(["listen", "users", "threads", "max-connections", "idle-timeout", "state"]),
             flags: ["explain"])
         guard args.positionals.isEmpty else {
             throw .usage("\(command): takes no files (fixes come over HTTP): '\(args.positionals[0])'")
@@ -94,27 +97,41 @@ enum ServeCommand: Command {
         options.flushEachEvent = false
 
         let diagnostics = OutputWriter(descriptor: 2)
-        let makeSession = { () throws(ServerError) -> WatchSession in
-            var sessionOptions = options
-            let catalog: LandmarkCatalog
+        let catalog = try args.catalog(command: command)
+        if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
+            options.engine.profiles = profiles
+        }
+        var store: StateStore?
+        if let path = args.value("state") {
+            do {
+                store = try StateStore(path: path)
+            } catch {
+                throw CommandFailure(error, context: "\(command): --state ")
+            }
+        }
+        let session: WatchSession
+        do {
+            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
+        } catch {
+            throw WatchCommand.failure(error, command: command)
+        }
+        // SIGHUP: the files again, every device's state kept.
+        let reload = { (session: WatchSession) throws(ServerError) -> Void in
             do throws(CommandFailure) {
-                catalog = try args.catalog(command: command)
-                if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
-                    sessionOptions.engine.profiles = profiles
+                let catalog = try args.catalog(command: command)
+                let profiles = try WatchOptionsParsing.profiles(from: args, command: command) ?? DeviceProfiles()
+                do throws(WatchError) {
+                    try session.reload(catalog: catalog, profiles: profiles)
+                } catch {
+                    throw WatchCommand.failure(error, command: command)
                 }
             } catch {
                 throw ServerError(kind: error.kind, message: error.message)
             }
-            do throws(WatchError) {
-                return try WatchSession(catalog: catalog, options: sessionOptions, output: output, diagnostics: diagnostics)
-            } catch {
-                let failure = WatchCommand.failure(error, command: command)
-                throw ServerError(kind: failure.kind, message: failure.message)
-            }
         }
         let outcome: ServeOutcome
         do throws(ServerError) {
-            let server = try FixServer(configuration: configuration, makeSession: makeSession)
+            let server = try FixServer(configuration: configuration, session: session, reload: reload)
             outcome = try server.run()
         } catch {
             throw failure(error, command)

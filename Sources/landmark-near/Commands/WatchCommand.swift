@@ -35,18 +35,35 @@ enum WatchCommand: Command {
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads (for simctl push)
+          --state FILE         keep device state and a notification log in FILE (SQLite,
+                               created when missing): a restart resumes where the last run
+                               stopped, and re-emits what a killed run had decided and not
+                               yet printed or written; one process per FILE
           --strict             stop at the first unreadable record (exit 65)
           --explain            tell on stderr, for each fix, why it did or did not notify
           -h, --help           show this help
 
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
-        At the end a summary line goes to stderr.
+        At the end a summary line goes to stderr. On a live input (pipe, terminal, socket)
+        each notification is flushed at once, whatever stdout is.
+        Signals: SIGINT/SIGTERM stop at a record boundary, flush, print the summary and exit
+        130/143; SIGHUP reads --landmarks and --profiles again, keeping every device's state
+        (a file that cannot be used is reported and the old one kept). A closed stdout
+        (| head -1) ends the run quietly with status 0.
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error.
+        64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error;
+        75 the --state file is in use by another process; 130 SIGINT; 143 SIGTERM.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near watch"
+        // First, before anything may start a thread: signals become data on a descriptor.
+        let signals: SignalInbox
+        do {
+            signals = try SignalInbox(signals: [SIGINT, SIGTERM, SIGHUP])
+        } catch {
+            throw CommandFailure(error, context: "\(command): ")
+        }
         let args = try ArgumentScanner(arguments, command: command,
                                        valued: WatchOptionsParsing.valued, flags: WatchOptionsParsing.flags)
         var options = try WatchOptionsParsing.options(from: args, command: command)
@@ -57,15 +74,23 @@ enum WatchCommand: Command {
         }
         let inputs = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
 
+        var store: StateStore?
+        if let path = args.value("state") {
+            do {
+                store = try StateStore(path: path)
+            } catch {
+                throw CommandFailure(error, context: "\(command): --state ")
+            }
+        }
         let diagnostics = OutputWriter(descriptor: 2)
         let session: WatchSession
         do {
-            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
+            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
         } catch {
             throw failure(error, command: command)
         }
         do {
-            try session.run(inputs: inputs)
+            try session.run(inputs: inputs, signals: signals)
         } catch {
             let failure = failure(error, command: command)
             // An input that cannot be opened ends the run before anything was read from it.
@@ -75,7 +100,11 @@ enum WatchCommand: Command {
             throw failure
         }
         Console.error("\(command): \(session.statistics.summary)")
-        return session.statistics.unreadable > 0 ? .badData : nil
+        switch session.statistics.stoppedBy {
+        case .signal(let number)?: return number == SIGTERM ? .terminated : .interrupted
+        case .outputClosed?: return nil
+        case nil: return session.statistics.unreadable > 0 ? .badData : nil
+        }
     }
 
     /// The session's error with the option it concerns.
@@ -83,7 +112,8 @@ enum WatchCommand: Command {
         switch error.origin {
         case .favorites: return CommandFailure(error, context: "\(command): \(error.kind == .usage ? "--favorites" : "--profiles"): ")
         case .apnsDirectory: return CommandFailure(error, context: "\(command): --apns-dir: ")
-        case .input, .output: return CommandFailure(error, context: "\(command): ")
+        case .input, .output, .closedOutput: return CommandFailure(error, context: "\(command): ")
+        case .state: return CommandFailure(error, context: "\(command): --state ")
         case .record(let issue): return CommandFailure(error.kind, TerminalText.safe(issue.description) + " (stopped: --strict)")
         }
     }

@@ -3,7 +3,7 @@ import LandmarkNear
 /// The options `watch` and `serve` share (SPEC 4–6): parsed once, the same way, for both.
 enum WatchOptionsParsing {
     static let valued: Set<String> = ["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown",
-                                      "max-accuracy", "events", "format", "apns-dir", "thread-id", "bundle-id"]
+                                      "max-accuracy", "events", "format", "apns-dir", "thread-id", "bundle-id", "state"]
     static let flags: Set<String> = ["strict", "explain"]
 
     /// Everything but the profiles file (see `profiles`), which a reload reads again.
@@ -37,6 +37,8 @@ enum WatchOptionsParsing {
         options.strict = args.has("strict")
         options.explain = args.has("explain")
         options.apnsDirectory = args.value("apns-dir")
+        options.landmarksPath = args.value("landmarks")
+        options.profilesPath = args.value("profiles")
         return options
     }
 
