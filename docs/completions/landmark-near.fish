@@ -69,6 +69,6 @@ complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l profiles -r 
 complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l radius -r -d 'enter distance (default 5mi)'
 complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l state -r -d 'keep device state and the notification log in FILE (SQLite); a 200 mea'
 complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l thread-id -r -d 'payload thread-id (default 5280)'
-complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l threads -r -d 'HTTP threads (default 8)'
+complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l threads -r -d 'HTTP threads (default 64; each waits while the engine answers its requ'
 complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l users -r -d 'JSON: {"USER": {"password": "<crypt(3) hash>", "devices": ["phone"] or'
 complete -c landmark-near -n '__fish_seen_subcommand_from serve' -s h -d 'show this help'

@@ -7,7 +7,7 @@ import Synchronization
 /// How the daemon accepts and limits connections.
 package struct HTTPDaemonLimits: Sendable {
     /// libmicrohttpd worker threads (each polls its share of the connections with epoll).
-    package var threads = 8
+    package var threads = 64
     /// Connections open at once; more are closed as they arrive.
     package var connectionLimit = 1024
     /// Idle or slow connections are closed after this many seconds without progress.
