@@ -63,14 +63,10 @@ let topLevelHelp = """
     let status: ExitStatus
     do {
         status = ExitStatus(try command.run(rest, output))
-    } catch let failure as CommandFailure {
-        try? output.flush()
-        Console.error(failure.message)
-        return ExitStatus(failure.kind).rawValue
     } catch {
         try? output.flush()
-        Console.error("landmark-near \(command.name): \(error)")
-        return ExitStatus.software.rawValue
+        Console.error(error.message)
+        return ExitStatus(error.kind).rawValue
     }
     do {
         try output.flush()

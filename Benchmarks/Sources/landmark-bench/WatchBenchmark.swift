@@ -105,6 +105,7 @@ enum WatchBenchmark {
         var timesByKey: [String: [Double]] = [:]
         for item in loads {
             var times: [Double] = []
+            var cpuTimes: [Double] = []
             var peak = 0, upperBound = 0
             var summary = ""
             // devices-10k is the very file fixes.ndjson (a hard link): reuse its runs.
@@ -129,6 +130,7 @@ enum WatchBenchmark {
                     throw BenchError("landmark-near watch exited \(outcome.status) on \(item.path): \(outcome.stderr.suffix(400))")
                 }
                 times.append(outcome.seconds)
+                cpuTimes.append(outcome.cpuSeconds)
                 peak = max(peak, outcome.peakRSSBytes)
                 upperBound = max(upperBound, outcome.maxRSSBytes)
                 summary = outcome.stderr.split(separator: "\n").last.map(String.init) ?? ""
@@ -142,9 +144,10 @@ enum WatchBenchmark {
             timesByKey[item.key] = times
             let excluding = seconds > startup ? Double(fixes) / (seconds - startup) : .nan
             let notified = notificationCount(summary).map { "; \($0.grouped) notifications" } ?? ""
+            let cpu = cpuTimes.isEmpty ? "" : String(format: "; %.0f fixes per CPU second (user + sys, median)", Double(fixes) / Statistics.median(cpuTimes))
             results.append(Measurement(key: "watch.\(item.key)", what: "watch end to end", dataset: item.label,
                                        value: Double(fixes) / seconds, unit: "fixes/s",
-                                       note: "\(fixes.grouped) fixes, median of \(reps); \(String(format: "%.0f", excluding)) fixes/s without start-up\(notified)"))
+                                       note: "\(fixes.grouped) fixes, median of \(reps); \(String(format: "%.0f", excluding)) fixes/s without start-up\(notified)\(cpu)"))
             results.append(Measurement(key: "watch.rss.\(item.key)", what: "watch peak RSS", dataset: item.label,
                                        value: Double(peak) / 1_048_576, unit: "MiB",
                                        note: "VmHWM polled each ms, max of \(reps); wait4 ru_maxrss \(String(format: "%.1f", Double(upperBound) / 1_048_576)) MiB"))

@@ -152,19 +152,15 @@ public struct APNsFileWriter: Sendable {
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }
 
-    /// `mkdir -p`, with the system's reason when a level cannot be made.
+    /// `mkdir -p`, with the system's reason when the directory cannot be made.
     private static func makeDirectories(_ path: String) throws(APNsWriteError) {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/") {
-            prefix += component
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw APNsWriteError(path: prefix, reason: "cannot create the directory: \(errnoText())")
-            }
-            prefix += "/"
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw APNsWriteError(path: path, reason: "cannot create the directory: a part of the path is not a directory")
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            // Foundation names the level that failed and wraps the system's reason.
+            let info = (error as NSError).userInfo
+            let reason = (info[NSUnderlyingErrorKey] as? NSError)?.localizedDescription ?? error.localizedDescription
+            throw APNsWriteError(path: info[NSFilePathErrorKey] as? String ?? path, reason: "cannot create the directory: \(reason)")
         }
     }
 }

@@ -6,7 +6,6 @@ enum ExitStatus: Int32 {
     case usage = 64
     case dataError = 65
     case noInput = 66
-    case software = 70
     case ioError = 74
     case temporaryFailure = 75
     /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15), as shells report it.

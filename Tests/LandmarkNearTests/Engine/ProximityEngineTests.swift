@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct ProximityEngineTests {
+@Suite(.suiteTimeLimit) struct ProximityEngineTests {
     typealias F = EngineFixtures
     let radius = Length.fiveMiles.meters
     let hysteresis = Length.quarterMile.meters
@@ -293,7 +293,7 @@ struct ReferenceEngine {
 
 typealias SeededGenerator = IndexTestSupport.SeededGenerator
 
-@Suite struct CacheBoundTests {
+@Suite(.suiteTimeLimit) struct CacheBoundTests {
     /// The trigonometry-free bound must never be below the geodesic distance, anywhere.
     @Test(arguments: [UInt64(11), 12])
     func neverUnderestimates(seed: UInt64) {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct LandmarkIndexEdgeTests {
+@Suite(.suiteTimeLimit) struct LandmarkIndexEdgeTests {
     static let embedded = LandmarkCatalog.embedded.landmarks.map(\.coordinate)
 
     @Test func emptyCatalogAnswersNothing() {

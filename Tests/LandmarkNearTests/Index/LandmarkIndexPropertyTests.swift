@@ -5,14 +5,14 @@ import Testing
 /// `LandmarkIndex` against a brute-force scan on many seeded random queries: a quarter anywhere,
 /// a quarter within 1° of the poles, a quarter within 1° of ±180°, a quarter on or near a
 /// landmark. Answers must be identical: same landmarks, same order, same distances.
-@Suite struct LandmarkIndexPropertyTests {
+@Suite(.suiteTimeLimit) struct LandmarkIndexPropertyTests {
     enum LandmarkSet: String, CaseIterable, CustomTestStringConvertible {
         case embedded, citySample, crowdedAtPolesAndAntimeridian
 
-        var coordinates: [Coordinate] {
+        func coordinates() throws -> [Coordinate] {
             switch self {
             case .embedded: return LandmarkCatalog.embedded.landmarks.map(\.coordinate)
-            case .citySample: return IndexTestSupport.citySample
+            case .citySample: return try IndexTestSupport.citySample()
             case .crowdedAtPolesAndAntimeridian: return IndexTestSupport.hardLandmarks(count: 3000, seed: 7)
             }
         }
@@ -32,8 +32,8 @@ import Testing
     }
 
     @Test(arguments: LandmarkSet.allCases)
-    func withinEqualsBruteForce(_ set: LandmarkSet) {
-        let coordinates = set.coordinates
+    func withinEqualsBruteForce(_ set: LandmarkSet) throws {
+        let coordinates = try set.coordinates()
         #expect(!coordinates.isEmpty)
         let index = LandmarkIndex(coordinates: coordinates)
         let reference = BruteForceReference(coordinates)
@@ -60,8 +60,8 @@ import Testing
     }
 
     @Test(arguments: LandmarkSet.allCases)
-    func nearestEqualsBruteForce(_ set: LandmarkSet) {
-        let coordinates = set.coordinates
+    func nearestEqualsBruteForce(_ set: LandmarkSet) throws {
+        let coordinates = try set.coordinates()
         let index = LandmarkIndex(coordinates: coordinates)
         let reference = BruteForceReference(coordinates)
         var rng = IndexTestSupport.SeededGenerator(seed: 2)

@@ -111,35 +111,35 @@ struct ServiceOperationTests {
         #expect(!message.lowercased().contains("broken pipe") && !message.contains("error"), "\(message)")
     }
 
-    @Test func secondProcessOnTheSameStateFileIsRefused() throws {
+    @Test func secondProcessOnTheSameStateFileIsRefused() async throws {
         let directory = try makeTemporaryDirectory("lock")
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("s.db").path
         let first = try LiveTool(["watch", "--format", "ndjson", "--state", state])
         first.write(Self.fix("d", Self.rock, minute: 0))
         #expect(first.waitForStdoutLines(1))
-        let second = try runTool(["watch", "--state", state], stdin: "")
+        let second = try await runTool(["watch", "--state", state], stdin: "")
         #expect(second.status == 75)
         #expect(second.stderr.contains("in use by another landmark-near process (pid \(first.pid))"), "\(second.stderr)")
         first.closeInput()
         #expect(first.wait() == 0)
-        #expect(try runTool(["watch", "--state", state], stdin: "").status == 0)
+        #expect(try await runTool(["watch", "--state", state], stdin: "").status == 0)
     }
 
-    @Test func openingTheApnsDirectoryRemovesLeftoverTemporaryFiles() throws {
+    @Test func openingTheApnsDirectoryRemovesLeftoverTemporaryFiles() async throws {
         let directory = try makeTemporaryDirectory("leftover")
         defer { try? FileManager.default.removeItem(at: directory) }
         let leftover = directory.appendingPathComponent(".d-1001-20260501T120000Z.apns.tmp-3fa9c2")
         let unrelated = directory.appendingPathComponent(".keep.tmp-zz")
         try Data("{".utf8).write(to: leftover)
         try Data().write(to: unrelated)
-        let result = try runTool(["watch", "--apns-dir", directory.path], stdin: "")
+        let result = try await runTool(["watch", "--apns-dir", directory.path], stdin: "")
         #expect(result.status == 0)
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
         #expect(FileManager.default.fileExists(atPath: unrelated.path))
     }
 
-    @Test func sighupReloadsProfilesAndKeepsState() throws {
+    @Test func sighupReloadsProfilesAndKeepsState() async throws {
         let directory = try makeTemporaryDirectory("sighup")
         defer { try? FileManager.default.removeItem(at: directory) }
         let profiles = directory.appendingPathComponent("profiles.json")
@@ -166,11 +166,11 @@ struct ServiceOperationTests {
         #expect(names == ["Turtle Rock", "St. Mary Lake"])
     }
 
-    @Test func stateQueriesOfTheReadmeAnswer() throws {
+    @Test func stateQueriesOfTheReadmeAnswer() async throws {
         let directory = try makeTemporaryDirectory("queries")
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("s.db").path
-        let result = try runTool(["watch", "--state", state, repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path])
+        let result = try await runTool(["watch", "--state", state, repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path])
         #expect(result.status == 0)
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")

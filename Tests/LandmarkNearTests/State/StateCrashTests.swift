@@ -8,7 +8,7 @@ import Testing
 /// directory ends with exactly a clean run's files.
 @Suite(.timeLimit(.minutes(2)))
 struct StateCrashTests {
-    @Test func killedRunsLoseNoNotification() throws {
+    @Test func killedRunsLoseNoNotification() async throws {
         let directory = try makeTemporaryDirectory("crash")
         defer { try? FileManager.default.removeItem(at: directory) }
         let trace = ServiceTrace.lines(fixes: 3000).joined()
@@ -16,7 +16,7 @@ struct StateCrashTests {
 
         let referenceApns = directory.appendingPathComponent("reference-apns")
         let referenceStart = monotonicSeconds()
-        let reference = try runTool(["watch"] + options + ["--apns-dir", referenceApns.path,
+        let reference = try await runTool(["watch"] + options + ["--apns-dir", referenceApns.path,
                                     "--state", directory.appendingPathComponent("reference.db").path], stdin: trace)
         // Kill moments spread over a run's length on this machine (it may be loaded): the window
         // starts at a whole run's time, shrinks after a kill that came too late and grows
@@ -68,7 +68,7 @@ struct StateCrashTests {
         // The killed runs committed along the way (they printed), so later runs resumed.
         #expect(printed.count > 0, "no killed run got as far as a commit in \(attempts) runs")
 
-        let final = try runTool(arguments, stdin: trace)
+        let final = try await runTool(arguments, stdin: trace)
         #expect(final.status == 0, "\(final.stderr)")
         printed += ServiceTrace.lines(of: final.stdout)
 

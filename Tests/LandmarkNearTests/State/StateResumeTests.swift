@@ -24,22 +24,24 @@ struct StateResumeTests {
     }
 
     /// One run over the whole trace, as the reference (made once for all cases).
-    static let reference: (stdout: [String], files: [String: Data])? = {
-        guard let directory = try? makeTemporaryDirectory("resume-reference") else { return nil }
+    static let reference = Task<(stdout: [String], files: [String: Data]), any Error> {
+        let directory = try makeTemporaryDirectory("resume-reference")
         defer { try? FileManager.default.removeItem(at: directory) }
         let apns = directory.appendingPathComponent("apns")
-        guard let result = try? runTool(["watch"] + ServiceTrace.options
-                                        + ["--state", directory.appendingPathComponent("s.db").path, "--apns-dir", apns.path],
-                                        stdin: trace.joined()),
-              result.status == 0 else { return nil }
+        let result = try await runTool(["watch"] + ServiceTrace.options
+                                       + ["--state", directory.appendingPathComponent("s.db").path, "--apns-dir", apns.path],
+                                       stdin: trace.joined())
+        guard result.status == 0 else { throw ReferenceRunFailed(stderr: result.stderr) }
         return (ServiceTrace.lines(of: result.stdout), ServiceTrace.files(in: apns))
-    }()
+    }
+
+    struct ReferenceRunFailed: Error { var stderr: String }
 
     @Test(arguments: cases)
-    func twoRunsPrintAndWriteWhatOneRunDoes(_ split: SplitCase) throws {
+    func twoRunsPrintAndWriteWhatOneRunDoes(_ split: SplitCase) async throws {
         let directory = try makeTemporaryDirectory("resume")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let reference = try #require(Self.reference, "the reference run failed")
+        let reference = try await Self.reference.value
         #expect(reference.stdout.count > 30)
 
         let state = directory.appendingPathComponent("state.db").path
@@ -50,7 +52,7 @@ struct StateResumeTests {
         var printed: [String] = []
         switch split.stop {
         case .endOfInput:
-            let result = try runTool(arguments, stdin: first)
+            let result = try await runTool(arguments, stdin: first)
             #expect(result.status == 0, "\(result.stderr)")
             printed += ServiceTrace.lines(of: result.stdout)
         case .sigint, .sigterm:
@@ -68,9 +70,9 @@ struct StateResumeTests {
         if split.secondFromFile {
             let file = directory.appendingPathComponent("second.ndjson")
             try Data(second.utf8).write(to: file)
-            result = try runTool(arguments + [file.path])
+            result = try await runTool(arguments + [file.path])
         } else {
-            result = try runTool(arguments, stdin: second)
+            result = try await runTool(arguments, stdin: second)
         }
         #expect(result.status == 0, "\(result.stderr)")
         printed += ServiceTrace.lines(of: result.stdout)
@@ -80,7 +82,7 @@ struct StateResumeTests {
     }
 
     /// Landmarks that left the catalog are forgotten; options apply from the run that gives them.
-    @Test func landmarksThatLeftTheCatalogAreForgotten() throws {
+    @Test func landmarksThatLeftTheCatalogAreForgotten() async throws {
         let directory = try makeTemporaryDirectory("forget")
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("state.db").path
@@ -94,7 +96,7 @@ struct StateResumeTests {
         try Data(catalog([1, 2]).utf8).write(to: both)
         try Data(catalog([1]).utf8).write(to: one)
         let near = "{\"device\":\"d\",\"lat\":\(rock.latitude),\"lon\":\(rock.longitude),\"time\":\"2026-05-01T12:00:00Z\"}\n"
-        let first = try runTool(["watch", "--landmarks", both.path, "--state", state], stdin: near)
+        let first = try await runTool(["watch", "--landmarks", both.path, "--state", state], stdin: near)
         #expect(ServiceTrace.lines(of: first.stdout).count == 2)
 
         do {  // the store (and its lock) is released before the next run
@@ -102,7 +104,7 @@ struct StateResumeTests {
             #expect(try store.loadDevices().first?.favorites.map(\.landmarkID).sorted() == [1, 2])
         }
         let later = "{\"device\":\"d\",\"lat\":\(rock.latitude),\"lon\":\(rock.longitude),\"time\":\"2026-05-01T12:05:00Z\"}\n"
-        let second = try runTool(["watch", "--landmarks", one.path, "--state", state], stdin: later)
+        let second = try await runTool(["watch", "--landmarks", one.path, "--state", state], stdin: later)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.isEmpty, "still inside 1: no new notification")
         #expect(try StateStore(path: state).loadDevices().first?.favorites.map(\.landmarkID) == [1])
