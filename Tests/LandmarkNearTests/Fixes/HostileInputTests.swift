@@ -117,7 +117,7 @@ import Testing
 }
 
 /// SPEC 3: a non-finite accuracy makes the record unreadable, in every keyed format.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.suiteTimeLimit)
 struct NonFiniteAccuracyTests {
     @Test(arguments: [#"{"lat":1,"lon":1,"acc":"NaN"}"#, #"{"lat":1,"lon":1,"acc":1e999}"#,
                       #"{"lat":1,"lon":1,"accuracy":"inf"}"#, #"{"lat":1,"lon":1,"eph":"-Infinity"}"#,

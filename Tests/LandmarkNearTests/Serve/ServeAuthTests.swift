@@ -3,12 +3,12 @@ import Testing
 
 /// `serve --users FILE`: basic auth against crypt(3) hashes made by `hash-password`, 401 and
 /// 403, devices named USER/DEVICE, loopback only without users.
-@Suite("serve: users and authentication", .timeLimit(.minutes(1)))
+@Suite("serve: users and authentication", .suiteTimeLimit)
 struct ServeAuthTests {
     /// A users file with alice (device "phone") and bob (any device), hashed by the tool.
-    static func usersFile(in directory: URL, extra: String = "") throws -> URL {
-        let alice = try runTool(["hash-password"], stdin: "alice-secret\n")
-        let bob = try runTool(["hash-password"], stdin: "bob: colon & ünïcode")
+    static func usersFile(in directory: URL, extra: String = "") async throws -> URL {
+        let alice = try await runTool(["hash-password"], stdin: "alice-secret\n")
+        let bob = try await runTool(["hash-password"], stdin: "bob: colon & ünïcode")
         #expect(alice.status == 0 && bob.status == 0)
         let aliceHash = alice.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let bobHash = bob.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -23,20 +23,20 @@ struct ServeAuthTests {
         "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 
-    @Test func hashPasswordMakesSaltedYescryptHashes() throws {
-        let first = try runTool(["hash-password"], stdin: "same\n")
-        let second = try runTool(["hash-password"], stdin: "same")
+    @Test func hashPasswordMakesSaltedYescryptHashes() async throws {
+        let first = try await runTool(["hash-password"], stdin: "same\n")
+        let second = try await runTool(["hash-password"], stdin: "same")
         #expect(first.status == 0 && first.stdout.hasPrefix("$y$"))
         #expect(first.stdout != second.stdout, "a fresh salt each time")
         #expect(!first.stdout.contains("same") && !first.stderr.contains("same"))
-        #expect(try runTool(["hash-password"], stdin: "").status == 65)
-        #expect(try runTool(["hash-password", "--help"]).stdout.contains("yescrypt"))
+        #expect(try await runTool(["hash-password"], stdin: "").status == 65)
+        #expect(try await runTool(["hash-password", "--help"]).stdout.contains("yescrypt"))
     }
 
-    @Test func statusesByCredentials() throws {
+    @Test func statusesByCredentials() async throws {
         let directory = try makeTemporaryDirectory("serve-auth")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let users = try Self.usersFile(in: directory)
+        let users = try await Self.usersFile(in: directory)
         let server = try ServeProcess(["--users", users.path])
         defer { server.kill() }
         let target = "/osmand?id=phone&lat=34.0113&lon=-116.1669"
@@ -83,27 +83,27 @@ struct ServeAuthTests {
         #expect(!result.stderr.contains("alice-secret") && !result.stdout.contains("alice-secret"))
     }
 
-    @Test func curlWithUserOption() throws {
+    @Test func curlWithUserOption() async throws {
         let directory = try makeTemporaryDirectory("serve-auth")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let users = try Self.usersFile(in: directory)
+        let users = try await Self.usersFile(in: directory)
         let server = try ServeProcess(["--users", users.path])
         defer { server.kill() }
         let url = "http://127.0.0.1:\(server.port)/osmand?id=phone&lat=34.0113&lon=-116.1669"
-        #expect(try curl(["--user", "alice:alice-secret", url]).status == 200)
-        #expect(try curl(["--user", "alice:nope", url]).status == 401)
-        #expect(try curl([url]).status == 401)
+        #expect(try await curl(["--user", "alice:alice-secret", url]).status == 200)
+        #expect(try await curl(["--user", "alice:nope", url]).status == 401)
+        #expect(try await curl([url]).status == 401)
         _ = try server.stop()
     }
 
     @Test(arguments: [("0.0.0.0:0", Int32(64)), ("[::]:0", Int32(64)), ("localhost:0x", Int32(64)), ("nohost", Int32(64))])
-    func withoutUsersOnlyLoopback(listen: String, status: Int32) throws {
-        let result = try runTool(["serve", "--listen", listen])
+    func withoutUsersOnlyLoopback(listen: String, status: Int32) async throws {
+        let result = try await runTool(["serve", "--listen", listen])
         #expect(result.status == status)
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
-    @Test func badUsersFiles() throws {
+    @Test func badUsersFiles() async throws {
         let directory = try makeTemporaryDirectory("serve-auth")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("users.json")
@@ -111,9 +111,9 @@ struct ServeAuthTests {
                                (#"{"alice": {"password": "$y$x", "devices": 3}}"#, 65),
                                (#"[1]"#, 65), ("{", 65)] {
             try json.write(to: file, atomically: true, encoding: .utf8)
-            let result = try runTool(["serve", "--listen", "127.0.0.1:0", "--users", file.path])
+            let result = try await runTool(["serve", "--listen", "127.0.0.1:0", "--users", file.path])
             #expect(result.status == status, "\(json): \(result.stderr)")
         }
-        #expect(try runTool(["serve", "--listen", "127.0.0.1:0", "--users", directory.appendingPathComponent("none.json").path]).status == 66)
+        #expect(try await runTool(["serve", "--listen", "127.0.0.1:0", "--users", directory.appendingPathComponent("none.json").path]).status == 66)
     }
 }

@@ -15,7 +15,7 @@ import Testing
 /// - Traccar Client (github.com/traccar/traccar-client at 37a3d57561206bd44ae17537672b60e3b20ccd96):
 ///   `lib/preferences.dart` configures flutter_background_geolocation's HTTP sync with the
 ///   `device_id` param and `_locationTemplate()`; the plugin posts `{"location": <template>, "device_id": ...}`.
-@Suite("serve: client request shapes", .timeLimit(.minutes(1)))
+@Suite("serve: client request shapes", .suiteTimeLimit)
 struct ServeClientShapesTests {
     /// `valid_location_message.json` of OwnTracks' fixtures, verbatim.
     static let ownTracksFixture = """
@@ -58,11 +58,11 @@ struct ServeClientShapesTests {
 
     func url(_ server: ServeProcess, _ path: String) -> String { "http://127.0.0.1:\(server.port)\(path)" }
 
-    @Test func ownTracksFixturesAreAnsweredWithAnEmptyArray() throws {
+    @Test func ownTracksFixturesAreAnsweredWithAnEmptyArray() async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
         for body in [Self.ownTracksFixture, Self.ownTracksArrayFixture, Self.ownTracksTransitionFixture] {
-            let reply = try curl(["-H", "Content-Type: application/json; charset=utf-8", "-H", "X-Limit-U: alice",
+            let reply = try await curl(["-H", "Content-Type: application/json; charset=utf-8", "-H", "X-Limit-U: alice",
                                   "-H", "X-Limit-D: pixel", "--data-binary", body, url(server, "/owntracks")])
             #expect(reply.status == 200)
             #expect(reply.body == "[]")
@@ -74,13 +74,13 @@ struct ServeClientShapesTests {
         #expect(result.stderr.contains("3 fixes read, 1 used; dropped: 0 unreadable, 1 accuracy, 1 stale"), "\(result.stderr)")
     }
 
-    @Test func ownTracksLocationNotifiesAsUserSlashDevice() throws {
+    @Test func ownTracksLocationNotifiesAsUserSlashDevice() async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
         // The fixture's shape at Turtle Rock (a default favourite).
         let body = Self.ownTracksFixture.replacingOccurrences(of: "\"lat\": 0.000", with: "\"lat\": 34.0113")
             .replacingOccurrences(of: "\"lon\": 0.000", with: "\"lon\": -116.1669")
-        let reply = try curl(["-H", "X-Limit-U: alice", "-H", "X-Limit-D: pixel", "--data-binary", body, url(server, "/owntracks")])
+        let reply = try await curl(["-H", "X-Limit-U: alice", "-H", "X-Limit-D: pixel", "--data-binary", body, url(server, "/owntracks")])
         #expect(reply.status == 200)
         let lines = server.waitForLines(1)
         #expect(lines.count == 1)
@@ -89,46 +89,46 @@ struct ServeClientShapesTests {
         #expect(event.contains(#""time":"2026-05-08T18:49:35Z""#))
         #expect(event.contains(#""id":1001,"name":"Turtle Rock""#))
         // Without the headers the device is the message's tid.
-        let second = try curl(["--data-binary", body.replacingOccurrences(of: "\"xx\"", with: "\"t2\""), url(server, "/owntracks")])
+        let second = try await curl(["--data-binary", body.replacingOccurrences(of: "\"xx\"", with: "\"t2\""), url(server, "/owntracks")])
         #expect(second.status == 200)
         #expect(server.waitForLines(2).last?.contains(#""device":"t2""#) == true)
         _ = try server.stop()
     }
 
     @Test(arguments: ["GET", "POST"])
-    func traccarAndroidQueryString(method: String) throws {
+    func traccarAndroidQueryString(method: String) async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
         let query = "id=123456&timestamp=1777636802&lat=59.980167&lon=-152.665167&speed=0.0&bearing=0.0&altitude=12.0&accuracy=5.0&batt=87.0&charge=true"
-        let reply = try curl(["-X", method, url(server, "/osmand?" + query)])
+        let reply = try await curl(["-X", method, url(server, "/osmand?" + query)])
         #expect(reply.status == 200)
         // Silver Salmon Creek is not a default favourite: --favorites all.
         _ = try server.stop()
         let withAll = try ServeProcess(["--favorites", "all"])
         defer { withAll.kill() }
-        #expect(try curl(["-X", method, url(withAll, "/osmand?" + query)]).status == 200)
+        #expect(try await curl(["-X", method, url(withAll, "/osmand?" + query)]).status == 200)
         let event = try #require(withAll.waitForLines(1).first)
         #expect(event.contains(#""device":"123456","time":"2026-05-01T12:00:02Z""#), "\(event)")
         #expect(event.contains(#""name":"Silver Salmon Creek""#))
         _ = try withAll.stop()
     }
 
-    @Test func traccarClientJSONBody() throws {
+    @Test func traccarClientJSONBody() async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
-        let reply = try curl(["-H", "Content-Type: application/json", "--data-binary", Self.traccarBody, url(server, "/osmand")])
+        let reply = try await curl(["-H", "Content-Type: application/json", "--data-binary", Self.traccarBody, url(server, "/osmand")])
         #expect(reply.status == 200)
         let event = try #require(server.waitForLines(1).first)
         #expect(event.contains(#""device":"traccar-7","time":"2026-05-01T12:00:02.123Z""#), "\(event)")
         #expect(event.contains(#""name":"Chilkoot Trail""#))
         // Without a device_id it is a 400 with the reason.
-        let missing = try curl(["--data-binary", Self.traccarBody.replacingOccurrences(of: #","device_id":"traccar-7""#, with: ""), url(server, "/osmand")])
+        let missing = try await curl(["--data-binary", Self.traccarBody.replacingOccurrences(of: #","device_id":"traccar-7""#, with: ""), url(server, "/osmand")])
         #expect(missing.status == 400)
         #expect(missing.body.contains("device_id"))
         _ = try server.stop()
     }
 
-    @Test func fixesAnswerAcceptedAndRejectedLines() throws {
+    @Test func fixesAnswerAcceptedAndRejectedLines() async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
         let body = """
@@ -140,10 +140,10 @@ struct ServeClientShapesTests {
             {"device":"d2","lat":"x","lon":0}
             {"device":"d2","lat":34.0113,"lon":-116.1669,"acc":5}
             """
-        let reply = try curl(["--data-binary", body, url(server, "/fixes")])
+        let reply = try await curl(["--data-binary", body, url(server, "/fixes")])
         #expect(reply.status == 200)
         #expect(reply.body == #"{"accepted":2,"rejected":[{"line":3,"reason":"latitude 91.0 is outside [-90, 90]"},{"line":6,"reason":"latitude \"x\" is not a number"}]}"# + "\n")
-        let none = try curl(["--data-binary", "{\"lat\":1}\nnope\n", url(server, "/fixes")])
+        let none = try await curl(["--data-binary", "{\"lat\":1}\nnope\n", url(server, "/fixes")])
         #expect(none.status == 400)
         #expect(none.body.hasPrefix(#"{"accepted":0,"rejected":[{"line":1,"#))
         let lines = server.waitForLines(2)
@@ -153,14 +153,14 @@ struct ServeClientShapesTests {
         #expect(result.stderr.contains("6 fixes read, 2 used; dropped: 4 unreadable"), "\(result.stderr)")
     }
 
-    @Test func healthAndMetrics() throws {
+    @Test func healthAndMetrics() async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
-        let health = try curl([url(server, "/healthz")])
+        let health = try await curl([url(server, "/healthz")])
         #expect(health.status == 200 && health.body == "ok\n")
-        _ = try curl(["--data-binary", "{\"device\":\"d1\",\"lat\":34.0113,\"lon\":-116.1669}\n{\"lat\":99,\"lon\":0}", url(server, "/fixes")])
-        _ = try curl([url(server, "/osmand?id=x&lat=nan&lon=0")])
-        let metrics = try curl([url(server, "/metrics")])
+        _ = try await curl(["--data-binary", "{\"device\":\"d1\",\"lat\":34.0113,\"lon\":-116.1669}\n{\"lat\":99,\"lon\":0}", url(server, "/fixes")])
+        _ = try await curl([url(server, "/osmand?id=x&lat=nan&lon=0")])
+        let metrics = try await curl([url(server, "/metrics")])
         #expect(metrics.status == 200)
         for line in ["landmark_near_records_total 3", "landmark_near_fixes_total{result=\"used\"} 1",
                      "landmark_near_unreadable_records_total 2", "landmark_near_notifications_total 1",
@@ -168,14 +168,14 @@ struct ServeClientShapesTests {
                      "# TYPE landmark_near_deliveries_total counter"] {
             #expect(metrics.body.contains(line + "\n"), "\(line) in \(metrics.body)")
         }
-        #expect(try curl([url(server, "/nowhere")]).status == 404)
-        #expect(try curl(["-X", "DELETE", url(server, "/fixes")]).status == 405)
+        #expect(try await curl([url(server, "/nowhere")]).status == 404)
+        #expect(try await curl(["-X", "DELETE", url(server, "/fixes")]).status == 405)
         _ = try server.stop()
     }
 
     /// One keep-alive connection of the test client: fixes of one device in order, each
     /// answered only after it was processed, so a later fix is never taken for a stale one.
-    @Test func keepAliveOrderIsArrivalOrder() throws {
+    @Test func keepAliveOrderIsArrivalOrder() async throws {
         let server = try ServeProcess(["--events", "all"])
         defer { server.kill() }
         let connection = try HTTPConnection(port: server.port)

@@ -3,11 +3,11 @@ import Synchronization
 import Testing
 
 /// SIGTERM drains, SIGHUP reloads, and the outputs are watch's.
-@Suite("serve: signals and outputs", .timeLimit(.minutes(1)))
+@Suite("serve: signals and outputs", .suiteTimeLimit)
 struct ServeLifecycleTests {
     /// Clients posting as fast as they can while SIGTERM arrives: every fix answered 200 was
     /// processed (its notification is on stdout), the server stops within seconds, exit 0.
-    @Test func sigtermDrainsWhatWasAccepted() throws {
+    @Test func sigtermDrainsWhatWasAccepted() async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
         let answered = Mutex<[Int: Int]>([:])   // device number -> 200s
@@ -45,7 +45,7 @@ struct ServeLifecycleTests {
         #expect(result.stderr.contains("(stopped by SIGTERM)"))
     }
 
-    @Test func sighupReloadsProfilesLandmarksAndUsers() throws {
+    @Test func sighupReloadsProfilesLandmarksAndUsers() async throws {
         let directory = try makeTemporaryDirectory("serve-reload")
         defer { try? FileManager.default.removeItem(at: directory) }
         let profiles = directory.appendingPathComponent("profiles.json")
@@ -81,17 +81,17 @@ struct ServeLifecycleTests {
         #expect(result.stderr.contains("3 fixes read, 3 used"), "the summary covers the reloads: \(result.stderr)")
     }
 
-    @Test func sighupReloadsUsers() throws {
+    @Test func sighupReloadsUsers() async throws {
         let directory = try makeTemporaryDirectory("serve-reload")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let users = try ServeAuthTests.usersFile(in: directory)
+        let users = try await ServeAuthTests.usersFile(in: directory)
         let server = try ServeProcess(["--users", users.path])
         defer { server.kill() }
-        let carol = try runTool(["hash-password"], stdin: "carol-pw").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let carol = try await runTool(["hash-password"], stdin: "carol-pw").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let connection = try HTTPConnection(port: server.port)
         let request = { try connection.request("GET", "/osmand?id=x&lat=1&lon=1", headers: [("Authorization", ServeAuthTests.basic("carol", "carol-pw"))]) }
         #expect(try request().status == 401)
-        _ = try ServeAuthTests.usersFile(in: directory, extra: #", "carol": {"password": "\#(carol)", "devices": "*"}"#)
+        _ = try await ServeAuthTests.usersFile(in: directory, extra: #", "carol": {"password": "\#(carol)", "devices": "*"}"#)
         server.signal(SIGHUP)
         let deadline = Date().addingTimeInterval(10)
         while !server.stderr.contains("users reloaded") && Date() < deadline { usleep(20_000) }
@@ -99,7 +99,7 @@ struct ServeLifecycleTests {
         _ = try server.stop()
     }
 
-    @Test func apnsFilesAndEventsAllAsInWatch() throws {
+    @Test func apnsFilesAndEventsAllAsInWatch() async throws {
         let directory = try makeTemporaryDirectory("serve-apns")
         defer { try? FileManager.default.removeItem(at: directory) }
         let apns = directory.appendingPathComponent("out")
@@ -112,10 +112,10 @@ struct ServeLifecycleTests {
             """
         let server = try ServeProcess(["--apns-dir", apns.path, "--events", "all", "--bundle-id", "com.example.Landmarks"])
         defer { server.kill() }
-        let reply = try curl(["--data-binary", fixes, "http://127.0.0.1:\(server.port)/fixes"])
+        let reply = try await curl(["--data-binary", fixes, "http://127.0.0.1:\(server.port)/fixes"])
         #expect(reply.status == 200)
         let served = try server.stop()
-        let watched = try runTool(["watch", "--apns-dir", directory.appendingPathComponent("watch").path, "--events", "all",
+        let watched = try await runTool(["watch", "--apns-dir", directory.appendingPathComponent("watch").path, "--events", "all",
                                    "--bundle-id", "com.example.Landmarks"], stdin: fixes + "\n")
         #expect(served.stdout == watched.stdout)
         #expect(served.stdout.split(separator: "\n").count == 3)
@@ -125,15 +125,15 @@ struct ServeLifecycleTests {
         #expect(served.stderr.contains("dropped: 0 unreadable, 0 accuracy, 1 stale"))
     }
 
-    @Test func helpAndUsage() throws {
-        let help = try runTool(["serve", "--help"])
+    @Test func helpAndUsage() async throws {
+        let help = try await runTool(["serve", "--help"])
         #expect(help.status == 0)
         for word in ["/owntracks", "/osmand", "/fixes", "/healthz", "/metrics", "--users", "SIGHUP", "413"] {
             #expect(help.stdout.contains(word), "\(word)")
         }
-        #expect(try runTool(["serve"]).status == 64)
-        #expect(try runTool(["serve", "--listen", "127.0.0.1:0", "file.ndjson"]).status == 64)
-        #expect(try runTool(["serve", "--listen", "127.0.0.1:0", "--threads", "0"]).status == 64)
-        #expect(try runTool(["--help"]).stdout.contains("serve"))
+        #expect(try await runTool(["serve"]).status == 64)
+        #expect(try await runTool(["serve", "--listen", "127.0.0.1:0", "file.ndjson"]).status == 64)
+        #expect(try await runTool(["serve", "--listen", "127.0.0.1:0", "--threads", "0"]).status == 64)
+        #expect(try await runTool(["--help"]).stdout.contains("serve"))
     }
 }

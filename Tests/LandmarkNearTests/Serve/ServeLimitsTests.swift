@@ -3,9 +3,9 @@ import Testing
 
 /// What `serve` does with bodies too large, slow or idle connections, many connections and
 /// hostile bodies: a clear 4xx, a closed connection, never a crash or a stall.
-@Suite("serve: limits and hostile requests", .timeLimit(.minutes(1)))
+@Suite("serve: limits and hostile requests", .suiteTimeLimit)
 struct ServeLimitsTests {
-    @Test func twoMegabyteBodiesGet413() throws {
+    @Test func twoMegabyteBodiesGet413() async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
         let directory = try makeTemporaryDirectory("serve-limits")
@@ -16,24 +16,24 @@ struct ServeLimitsTests {
         while body.count < 2_000_000 { body.append(line) }
         try body.write(to: big)
         let url = "http://127.0.0.1:\(server.port)/fixes"
-        let declared = try curl(["--data-binary", "@" + big.path, url])
+        let declared = try await curl(["--data-binary", "@" + big.path, url])
         #expect(declared.status == 413)
         // Chunked: no length given in advance; the body is refused once it passes 1 MiB.
-        let chunked = try curl(["-H", "Transfer-Encoding: chunked", "--data-binary", "@" + big.path, url])
+        let chunked = try await curl(["-H", "Transfer-Encoding: chunked", "--data-binary", "@" + big.path, url])
         #expect(chunked.status == 413)
         // Exactly at the limit is fine.
         var fits = Data()
         while fits.count + line.count <= 1 << 20 { fits.append(line) }
         try fits.write(to: big)
-        let accepted = try curl(["--data-binary", "@" + big.path, url])
+        let accepted = try await curl(["--data-binary", "@" + big.path, url])
         #expect(accepted.status == 200)
         #expect(accepted.body.hasPrefix("{\"accepted\":\(fits.count / line.count),"))
-        #expect(try curl(["http://127.0.0.1:\(server.port)/metrics"]).body.contains("landmark_near_http_responses_total{code=\"413\"} 2"))
+        #expect(try await curl(["http://127.0.0.1:\(server.port)/metrics"]).body.contains("landmark_near_http_responses_total{code=\"413\"} 2"))
         let result = try server.stop()
         #expect(result.status == 0)
     }
 
-    @Test func slowAndIdleConnectionsAreClosed() throws {
+    @Test func slowAndIdleConnectionsAreClosed() async throws {
         let server = try ServeProcess(["--idle-timeout", "2s"])
         defer { server.kill() }
         // Slowloris: half a request line, then nothing.
@@ -65,7 +65,7 @@ struct ServeLimitsTests {
         _ = try server.stop()
     }
 
-    @Test func aThousandConnectionsAtOnce() throws {
+    @Test func aThousandConnectionsAtOnce() async throws {
         let server = try ServeProcess(["--max-connections", "1100"])
         defer { server.kill() }
         var connections: [HTTPConnection] = []
@@ -86,7 +86,7 @@ struct ServeLimitsTests {
 
     /// At the cap libmicrohttpd stops accepting: a further connection waits in the listen
     /// backlog, unserved, until one of the open ones goes.
-    @Test func connectionsOverTheCapWait() throws {
+    @Test func connectionsOverTheCapWait() async throws {
         let server = try ServeProcess(["--max-connections", "20"])
         defer { server.kill() }
         var held: [HTTPConnection] = []
@@ -128,7 +128,7 @@ struct ServeLimitsTests {
     ]
 
     @Test(arguments: hostile)
-    func hostileBodiesGet400(_ request: Hostile) throws {
+    func hostileBodiesGet400(_ request: Hostile) async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
         let connection = try HTTPConnection(port: server.port)
@@ -145,11 +145,11 @@ struct ServeLimitsTests {
 
     @Test(arguments: ["lat=NaN&lon=1", "lat=1&lon=inf", "lat=91&lon=0", "lat=1,5&lon=1", "lat=1&lon=1&accuracy=NaN",
                       "lat=1&lon=1&timestamp=yesterday", "lat=1&lon=1&timestamp=2026-02-31T00:00:00Z", "lat=%FF&lon=1", "lat=&lon=1", "lat=1&lon=1&id=%0Aevil"])
-    func badQueryNumbersGet400(query: String) throws {
+    func badQueryNumbersGet400(query: String) async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
         let url = "http://127.0.0.1:\(server.port)/osmand?" + (query.contains("id=") ? query : "id=p&" + query)
-        let reply = try curl([url])
+        let reply = try await curl([url])
         if query.hasSuffix("id=%0Aevil") {
             // A device name with a line break is fine data; it is escaped where it goes.
             #expect(reply.status == 200)

@@ -3,7 +3,7 @@ import Testing
 
 /// `serve --state FILE`: a 200 means saved; a kill and a restart in the middle of a stream of
 /// posts lose nothing, and SIGHUP keeps every device's state.
-@Suite("serve: --state", .timeLimit(.minutes(1)))
+@Suite("serve: --state", .suiteTimeLimit)
 struct ServeStateTests {
     /// 40 timed fixes of 4 devices going in and out of Turtle Rock's and St. Mary Lake's radius.
     static let fixes: [String] = (0..<40).map { step in
@@ -19,12 +19,12 @@ struct ServeStateTests {
     }
 
     @Test(arguments: [SIGTERM, SIGKILL])
-    func restartInTheMiddleLosesNothing(signal: Int32) throws {
+    func restartInTheMiddleLosesNothing(signal: Int32) async throws {
         let directory = try makeTemporaryDirectory("serve-state")
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("s.db").path
         let apns = directory.appendingPathComponent("apns").path
-        let reference = try runTool(["watch", "--apns-dir", directory.appendingPathComponent("reference").path],
+        let reference = try await runTool(["watch", "--apns-dir", directory.appendingPathComponent("reference").path],
                                     stdin: Self.fixes.joined(separator: "\n") + "\n")
         #expect(reference.status == 0)
         let expected = reference.stdout.split(separator: "\n").map(String.init)
@@ -55,7 +55,7 @@ struct ServeStateTests {
         #expect(files == referenceFiles)
     }
 
-    @Test func sighupKeepsDeviceState() throws {
+    @Test func sighupKeepsDeviceState() async throws {
         let directory = try makeTemporaryDirectory("serve-state")
         defer { try? FileManager.default.removeItem(at: directory) }
         let profiles = directory.appendingPathComponent("profiles.json")
@@ -74,13 +74,13 @@ struct ServeStateTests {
         #expect(result.stdout.split(separator: "\n").count == 1)
     }
 
-    @Test func aSecondServerOnTheSameStateRefuses() throws {
+    @Test func aSecondServerOnTheSameStateRefuses() async throws {
         let directory = try makeTemporaryDirectory("serve-state")
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("s.db").path
         let server = try ServeProcess(["--state", state])
         defer { server.kill() }
-        let second = try runTool(["serve", "--listen", "127.0.0.1:0", "--state", state])
+        let second = try await runTool(["serve", "--listen", "127.0.0.1:0", "--state", state])
         #expect(second.status == 75, "\(second.stderr)")
         _ = try server.stop()
     }

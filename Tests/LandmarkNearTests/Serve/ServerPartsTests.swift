@@ -3,11 +3,11 @@ import Testing
 @testable import LandmarkNear
 
 /// The server's pieces on their own: addresses, users files, password hashes, the queue.
-@Suite("serve: parts", .timeLimit(.minutes(1)))
+@Suite("serve: parts", .suiteTimeLimit)
 struct ServerPartsTests {
     @Test(arguments: [("127.0.0.1:8083", true), ("127.1.2.3:0", true), ("[::1]:80", true), ("localhost:1", true),
                       ("0.0.0.0:8083", false), ("[::]:8083", false), ("10.0.0.1:80", false), ("[::ffff:127.0.0.1]:9", true)])
-    func loopbackAddresses(text: String, loopback: Bool) throws {
+    func loopbackAddresses(text: String, loopback: Bool) async throws {
         #expect(try ListenAddress(parsing: text).isLoopback == loopback)
     }
 
@@ -16,7 +16,7 @@ struct ServerPartsTests {
         #expect(throws: ServerError.self) { try ListenAddress(parsing: text) }
     }
 
-    @Test func passwordHashesVerifyOnlyTheirPassword() throws {
+    @Test func passwordHashesVerifyOnlyTheirPassword() async throws {
         let hash = try PasswordHash.make(password: Array("pässword".utf8))
         #expect(hash.hasPrefix("$y$"))
         #expect(PasswordHash.verify(password: Array("pässword".utf8), hash: hash))
@@ -69,7 +69,7 @@ struct ServerPartsTests {
         #expect(jobs[0].wait() == .processed(3))
     }
 
-    @Test func usersFiles() throws {
+    @Test func usersFiles() async throws {
         let users = try ServerUsers.parse(Array(#"{"a": {"password": "$y$x", "devices": ["p", "q"]}, "b": {"password": "$6$y", "devices": "*"}}"#.utf8), source: "u.json")
         #expect(users["a"]?.owns("p") == true && users["a"]?.owns("r") == false)
         #expect(users["b"]?.owns("anything") == true)

@@ -3,7 +3,7 @@ import Testing
 @testable import LandmarkNear
 
 /// SPEC 5 "Live operation" and SPEC 9's lock, with the built tool run as a process.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .suiteTimeLimit)
 struct ServiceOperationTests {
     static let rock = LandmarkCatalog.embedded[0].coordinate
     static let lake = LandmarkCatalog.embedded[3].coordinate

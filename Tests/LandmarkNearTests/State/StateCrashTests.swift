@@ -6,7 +6,7 @@ import Testing
 /// with the same `--state` file; then one run to the end. No notification is lost (every
 /// line of a clean run was printed at least once, and nothing else was), and the `.apns`
 /// directory ends with exactly a clean run's files.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.suiteTimeLimit)
 struct StateCrashTests {
     @Test func killedRunsLoseNoNotification() async throws {
         let directory = try makeTemporaryDirectory("crash")

@@ -5,7 +5,7 @@ import Testing
 /// SPEC 9, resume: a trace split at a record boundary and run as two processes with one
 /// `--state` file (the first stopped by the end of its input, SIGINT or SIGTERM) prints,
 /// over both runs, exactly one run's notifications, and writes the same `.apns` files.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .suiteTimeLimit)
 struct StateResumeTests {
     enum Stop: String, Sendable, CaseIterable { case endOfInput, sigint, sigterm }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The `--state` database on its own: what is committed reads back exactly, undone
 /// notifications are the decided ones, and files that are not usable say why.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.suiteTimeLimit)
 struct StateStoreTests {
     static func record(_ id: Int64, device: String = "caf\u{E9}") -> NotificationRecord {
         NotificationRecord(id: id, device: device, landmarkID: 1002, landmarkIndex: 1, landmarkName: "Silver Salmon Creek",

@@ -106,33 +106,16 @@ enum ServeProcessError: Error, CustomStringConvertible {
 }
 
 /// Runs Debian's curl (installed by Scripts/setup.sh) and returns the status code and body.
-func curl(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int, body: String, stderr: String) {
+func curl(_ arguments: [String], stdin: Data? = nil) async throws -> (status: Int, body: String, stderr: String) {
     let path = "/usr/bin/curl"
     guard FileManager.default.isExecutableFile(atPath: path) else {
         throw ServeProcessError.didNotStart("curl is missing: run bash Scripts/setup.sh")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = ["--silent", "--show-error", "--max-time", "20", "--write-out", "\n%{http_code}"] + arguments
-    let input = Pipe(), output = Pipe(), errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let collected = CollectedOutput()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async { collected.setStdout(output.fileHandleForReading.readDataToEndOfFile()); group.leave() }
-    group.enter()
-    DispatchQueue.global().async { collected.setStderr(errors.fileHandleForReading.readDataToEndOfFile()); group.leave() }
-    if let stdin { input.fileHandleForWriting.write(stdin) }
-    try input.fileHandleForWriting.close()
-    group.wait()
-    process.waitUntilExit()
-    let text = String(decoding: collected.stdout, as: UTF8.self)
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let result = try await runProcess(path, ["--silent", "--show-error", "--max-time", "20", "--write-out", "\n%{http_code}"] + arguments,
+                                      stdin: stdin, timeout: 30)
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
     let status = Int(lines.last ?? "") ?? -1
-    return (status, lines.dropLast().joined(separator: "\n"), String(decoding: collected.stderr, as: UTF8.self))
+    return (status, lines.dropLast().joined(separator: "\n"), result.stderr)
 }
 
 /// Bytes a reader thread appends while the test reads them.
