@@ -208,7 +208,7 @@ import Testing
 
 /// The candidate grid's edges: around a pole, across the antimeridian, and radii whose
 /// reach spans too many cells (the always-checked list), against the brute-force reference.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.suiteTimeLimit)
 struct FavoriteGridEdgeTests {
     typealias F = EngineFixtures
 
