@@ -70,7 +70,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LandmarkNearTests",
-            dependencies: ["LandmarkNear"],
+            // CGEOS: the map tests check GeoJSON geometries with GEOS's own validity test.
+            dependencies: ["LandmarkNear", "CGEOS"],
             path: "Tests/LandmarkNearTests",
             resources: [.copy("Fixtures")]
         ),

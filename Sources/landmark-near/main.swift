@@ -7,7 +7,7 @@ import LandmarkNear
 signal(SIGPIPE, SIG_IGN)
 
 let commands: [CommandEntry] = [
-    CommandEntry(WatchCommand.self), CommandEntry(NearestCommand.self), CommandEntry(LandmarksCommand.self),
+    CommandEntry(WatchCommand.self), CommandEntry(MapCommand.self), CommandEntry(NearestCommand.self), CommandEntry(LandmarksCommand.self),
     CommandEntry(PayloadCommand.self), CommandEntry(ParseCommand.self), CommandEntry(ValidateCommand.self),
     CommandEntry(ServeCommand.self), CommandEntry(HashPasswordCommand.self),
 ]

@@ -120,6 +120,10 @@ public final class ProximityEngine {
     /// Number of landmarks some device may be notified about.
     public var favoriteCount: Int { favorites.count }
 
+    /// Catalog indices of every landmark that is a favourite of some device (the defaults and
+    /// every profile's), ascending.
+    public var favoriteIndices: [Int] { favorites }
+
     /// Runs one fix through the state machine, appending its events (ordered by distance,
     /// then landmark index) to `events`.
     @discardableResult

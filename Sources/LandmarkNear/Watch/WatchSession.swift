@@ -33,6 +33,16 @@ public final class WatchSession {
     private var payloads: PayloadCache
     public private(set) var statistics = WatchStatistics()
     private var events: [ProximityEvent] = []
+    /// Told of every fix after the engine decided it, with the events it caused (in engine
+    /// order, whatever `--events` prints). `map` and `watch --geojson` draw the run from it.
+    ///
+    ///     session.fixObserver = { fix, disposition, events in
+    ///         if disposition == .used { track.append(fix.coordinate) }
+    ///     }
+    public var fixObserver: ((Fix, FixDisposition, [ProximityEvent]) -> Void)?
+
+    /// Catalog indices of every device's favourites (the landmarks the engine watches).
+    public var favoriteIndices: [Int] { engine.favoriteIndices }
 
     /// Outputs decided and not yet emitted (only with a store; without one they go at once).
     private var pending: [PendingOutput] = []
@@ -183,6 +193,7 @@ public final class WatchSession {
             statistics.used += 1
         }
         if options.explain { explain(fix, disposition: disposition, location: location()) }
+        fixObserver?(fix, disposition, events)
         guard !events.isEmpty else { return }
         let fixNumber = engine.lastFixNumber
         for event in events {

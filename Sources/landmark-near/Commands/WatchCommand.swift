@@ -33,6 +33,8 @@ enum WatchCommand: Command {
                                enters ("notified":false, "reason":"cooldown"|"profile")
           --format FMT         ndjson, csv, nmea or gpx (default: detected)
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file
+          --geojson FILE       at the end, write the run as GeoJSON: tracks, favourite circles
+                               and every event (see 'landmark-near map --help')
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads (for simctl push)
           --state FILE         keep device state and a notification log in FILE (SQLite,
@@ -57,22 +59,46 @@ enum WatchCommand: Command {
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near watch"
-        // First, before anything may start a thread: signals become data on a descriptor.
-        let signals: SignalInbox
+        let signals = try signalInbox(command: command)
+        let args = try ArgumentScanner(arguments, command: command, valued: valuedOptions.union(["geojson"]), flags: flagOptions)
+        let (session, inputs) = try startSession(args, command: command, output: output)
+        let recorder = args.value("geojson").map { _ in RunRecorder() }
+        if let recorder {
+            session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
+        }
+        let (stopped, outcome) = try finish(session, inputs: inputs, signals: signals, command: command)
+        // What was decided is drawn even when reading stopped early.
+        if let recorder, let path = args.value("geojson") {
+            try MapCommand.write(MapGeoJSON.document(for: MapCommand.drawing(recorder, session)), to: path,
+                                 option: "--geojson", command: command, stopped: stopped)
+        }
+        if let stopped { throw stopped }
+        return outcome
+    }
+
+    /// The options every engine run takes (`watch`, `map`).
+    static let valuedOptions: Set<String> = WatchOptionsParsing.valued
+    static let flagOptions: Set<String> = WatchOptionsParsing.flags
+
+    /// First, before anything may start a thread: signals become data on a descriptor.
+    static func signalInbox(command: String) throws(CommandFailure) -> SignalInbox {
         do {
-            signals = try SignalInbox(signals: [SIGINT, SIGTERM, SIGHUP])
+            return try SignalInbox(signals: [SIGINT, SIGTERM, SIGHUP])
         } catch {
             throw CommandFailure(error, context: "\(command): ")
         }
-        let args = try ArgumentScanner(arguments, command: command,
-                                       valued: WatchOptionsParsing.valued, flags: WatchOptionsParsing.flags)
+    }
+
+    /// Parses the watch options (shared by `watch` and `map`) and opens the session on them.
+    static func startSession(_ args: ArgumentScanner, command: String, output: OutputWriter) throws(CommandFailure) -> (WatchSession, [InputSource]) {
         var options = try WatchOptionsParsing.options(from: args, command: command)
         options.flushEachEvent = standardOutputIsInteractive()
+
         let catalog = try args.catalog(command: command)
         if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
             options.engine.profiles = profiles
         }
-        let inputs = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
+        let inputs: [InputSource] = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
 
         var store: StateStore?
         if let path = args.value("state") {
@@ -89,21 +115,27 @@ enum WatchCommand: Command {
         } catch {
             throw failure(error, command: command)
         }
+        return (session, inputs)
+    }
+
+    /// Runs the session to its end and prints the summary. An input that cannot be opened is
+    /// thrown at once; any other failure comes back as `stopped` (what was decided can still be
+    /// drawn), else the outcome's kind (nil for success).
+    static func finish(_ session: WatchSession, inputs: [InputSource], signals: SignalInbox,
+                       command: String) throws(CommandFailure) -> (stopped: CommandFailure?, outcome: ErrorKind?) {
         do {
             try session.run(inputs: inputs, signals: signals)
         } catch {
-            let failure = failure(error, command: command)
             // An input that cannot be opened ends the run before anything was read from it.
-            if error.origin != .input || error.kind != .missingInput {
-                Console.error("\(command): \(session.statistics.summary)")
-            }
-            throw failure
+            if error.origin == .input && error.kind == .missingInput { throw failure(error, command: command) }
+            Console.error("\(command): \(session.statistics.summary)")
+            return (failure(error, command: command), nil)
         }
         Console.error("\(command): \(session.statistics.summary)")
         switch session.statistics.stoppedBy {
-        case .signal(let number)?: return number == SIGTERM ? .terminated : .interrupted
-        case .outputClosed?: return nil
-        case nil: return session.statistics.unreadable > 0 ? .badData : nil
+        case .signal(let number)?: return (nil, number == SIGTERM ? .terminated : .interrupted)
+        case .outputClosed?: return (nil, nil)
+        case nil: return (nil, session.statistics.unreadable > 0 ? .badData : nil)
         }
     }
 
