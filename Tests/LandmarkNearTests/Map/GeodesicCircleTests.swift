@@ -4,7 +4,7 @@ import Testing
 
 /// Geodesic circles: the direct problem's vertices at the radius, split at ±180°, closed around
 /// poles, counterclockwise, valid GeoJSON.
-@Suite(.timeLimit(.minutes(1))) struct GeodesicCircleTests {
+@Suite(.suiteTimeLimit) struct GeodesicCircleTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var latitude: Double, longitude: Double, radius: Double
         var pieces: Int

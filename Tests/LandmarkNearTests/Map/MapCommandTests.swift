@@ -6,7 +6,7 @@ import Testing
 @testable import LandmarkNear
 
 /// `landmark-near map` and `watch --geojson` run as processes: the GeoJSON they write.
-@Suite(.timeLimit(.minutes(1))) struct MapCommandTests {
+@Suite(.suiteTimeLimit) struct MapCommandTests {
     /// The features of a GeoJSON file grouped by their `kind` property.
     struct Features {
         var all: [JSONValue]

@@ -3,7 +3,7 @@ import Testing
 @testable import LandmarkNear
 
 /// Tracks split at ±180° and at gaps, thinned within a tolerance keeping every event's fix.
-@Suite(.timeLimit(.minutes(1))) struct MapDrawingTests {
+@Suite(.suiteTimeLimit) struct MapDrawingTests {
     private func c(_ lat: Double, _ lon: Double) -> Coordinate { Coordinate(latitude: lat, longitude: lon) }
 
     @Test func aLineAcrossTheAntimeridianIsCutWhereItCrosses() {

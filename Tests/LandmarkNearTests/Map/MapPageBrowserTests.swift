@@ -7,7 +7,7 @@ import Testing
 /// exception, no network request and no dialog; its SVG holds the run's tracks, circles and
 /// markers; hover, wheel, drag, buttons, links and print work. Screenshots are kept under
 /// `.build/map-screenshots/` (CI artefacts).
-@Suite(.serialized, .timeLimit(.minutes(2))) struct MapPageBrowserTests {
+@Suite(.serialized, .suiteTimeLimit) struct MapPageBrowserTests {
     static let screenshots = repositoryRoot.appendingPathComponent(".build/map-screenshots")
 
     /// Loads `page` and returns the checker's report.
