@@ -37,6 +37,20 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // GNU libmicrohttpd: the HTTP server of `serve` (Debian: libmicrohttpd-dev).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            path: "Sources/CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // libxcrypt's crypt(3): password hashes of `serve --users` (Debian: libcrypt-dev).
+        .systemLibrary(
+            name: "CCrypt",
+            path: "Sources/CCrypt",
+            pkgConfig: "libxcrypt",
+            providers: [.apt(["libcrypt-dev"])]
+        ),
         // SQLite: the --state database (Debian: libsqlite3-dev).
         .systemLibrary(
             name: "CSQLite",
@@ -48,7 +62,7 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CZlib", "CSQLite", "CLinux"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CZlib", "CSQLite", "CLinux", "CMicroHTTPD", "CCrypt"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(

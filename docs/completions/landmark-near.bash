@@ -2,7 +2,7 @@
 _landmark_near() {
     local cur=${COMP_WORDS[COMP_CWORD]} opts
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password help --help --version" -- "$cur"))
         return
     fi
     case "${COMP_WORDS[1]}" in
@@ -14,7 +14,9 @@ _landmark_near() {
         payload) opts="--bundle-id --help --id --index --landmarks --out --radius --thread-id -h" ;;
         parse) opts="--help --json --landmarks --ndjson --strings -h" ;;
         validate) opts="--help --ndjson -h" ;;
-        help) COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate" -- "$cur")); return ;;
+        serve) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --help --hysteresis --idle-timeout --landmarks --listen --max-accuracy --max-connections --profiles --radius --state --thread-id --threads --users -h" ;;
+        hash-password) opts="" ;;
+        help) COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password" -- "$cur")); return ;;
         *) opts="" ;;
     esac
     if [[ "$cur" == -* ]]; then

@@ -82,9 +82,8 @@ enum WatchCommand: Command {
     }
 
     /// The options every engine run takes (`watch`, `map`).
-    static let valuedOptions: Set<String> = ["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown",
-                                             "max-accuracy", "events", "format", "apns-dir", "thread-id", "bundle-id", "state"]
-    static let flagOptions: Set<String> = ["strict", "explain"]
+    static let valuedOptions: Set<String> = WatchOptionsParsing.valued
+    static let flagOptions: Set<String> = WatchOptionsParsing.flags
 
     /// First, before anything may start a thread: signals become data on a descriptor.
     static func signalInbox(command: String) throws(CommandFailure) -> SignalInbox {
@@ -97,52 +96,12 @@ enum WatchCommand: Command {
 
     /// Parses the watch options (shared by `watch` and `map`) and opens the session on them.
     static func startSession(_ args: ArgumentScanner, command: String, output: OutputWriter) throws(CommandFailure) -> (WatchSession, [InputSource]) {
-        var options = WatchOptions()
-        let radius = try args.length("radius", default: .fiveMiles)
-        options.engine.radius = radius.meters
-        options.engine.hysteresis = try args.length("hysteresis", default: .quarterMile).meters
-        options.engine.maxAccuracy = try args.length("max-accuracy", default: Length(value: 1000, unit: .meters)).meters
-        options.engine.cooldown = try args.timeSpan("cooldown", default: .oneHour).seconds
-        if let text = args.value("favorites") {
-            do {
-                options.engine.favorites = try FavoriteSelection(parsing: text)
-            } catch {
-                throw .usage("\(command): --favorites: \(error.description)")
-            }
-        }
-        if let text = args.value("events") {
-            guard let selection = WatchOptions.EventSelection(rawValue: text) else {
-                throw .usage("\(command): --events takes 'notifications' or 'all', not '\(text)'")
-            }
-            options.events = selection
-        }
-        if let text = args.value("format") {
-            guard let format = FixFormat(rawValue: text.lowercased()) else {
-                throw .usage("\(command): --format takes one of \(FixFormat.names), not '\(text)'")
-            }
-            options.format = format
-        }
-        options.payload = try PayloadOptionsParsing.options(from: args, radius: radius, command: command)
-        options.strict = args.has("strict")
-        options.explain = args.has("explain")
-        options.apnsDirectory = args.value("apns-dir")
-        if options.apnsDirectory?.isEmpty == true {
-            throw .usage("\(command): --apns-dir needs a directory name, not an empty string")
-        }
-        options.landmarksPath = args.value("landmarks")
-        options.profilesPath = args.value("profiles")
+        var options = try WatchOptionsParsing.options(from: args, command: command)
         options.flushEachEvent = standardOutputIsInteractive()
 
         let catalog = try args.catalog(command: command)
-        if let path = args.value("profiles") {
-            do {
-                options.engine.profiles = try DeviceProfiles.load(path: path)
-                for warning in options.engine.profiles.warnings {
-                    Console.error("\(command): warning: --profiles \(TerminalText.safe(warning))")
-                }
-            } catch {
-                throw CommandFailure(error, context: "\(command): --profiles ")
-            }
+        if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
+            options.engine.profiles = profiles
         }
         let inputs: [InputSource] = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
 

@@ -115,3 +115,17 @@ import Testing
         #expect(FixInput(argument: "a.gpx") == .file("a.gpx"))
     }
 }
+
+/// SPEC 3: a non-finite accuracy makes the record unreadable, in every keyed format.
+@Suite(.suiteTimeLimit)
+struct NonFiniteAccuracyTests {
+    @Test(arguments: [#"{"lat":1,"lon":1,"acc":"NaN"}"#, #"{"lat":1,"lon":1,"acc":1e999}"#,
+                      #"{"lat":1,"lon":1,"accuracy":"inf"}"#, #"{"lat":1,"lon":1,"eph":"-Infinity"}"#,
+                      "lat,lon,accuracy\n1,1,NaN"])
+    func nonFiniteAccuracyIsUnreadable(input: String) throws {
+        let result = try FixReading.read(path: FixReading.file(input + "\n"))
+        #expect(result.fixes.isEmpty)
+        #expect(result.issues.count == 1)
+        #expect(result.issues.first?.contains("accuracy") == true, "\(result.issues)")
+    }
+}

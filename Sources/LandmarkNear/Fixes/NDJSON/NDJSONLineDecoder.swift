@@ -47,6 +47,13 @@ final class NDJSONLineDecoder: LineDecoder {
         guard case .object(let object) = value else {
             return .invalid("expected a JSON object, found \(value.typeDescription)")
         }
+        return Self.outcome(of: object, devices: devices)
+    }
+
+    /// The fix a parsed JSON object describes, by the rules of NDJSON lines (key aliases,
+    /// number and time forms, gpsd and OwnTracks types). Request decoders of `serve` use it
+    /// for bodies that are one object or an array of them.
+    static func outcome(of object: JSONObject, devices: DeviceNames) -> LineOutcome {
         // The strings of fix keys are copied into one arena so that fields can view them as bytes.
         var arena: [UInt8] = []
         for member in object.members {

@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Synchronization
+
+/// What `serve` is told besides the watch options.
+package struct ServeConfiguration: Sendable {
+    package var address: ListenAddress
+    package var limits = HTTPDaemonLimits()
+    /// `--users FILE`; without it only loopback addresses are allowed.
+    package var usersPath: String?
+
+    package init(address: ListenAddress) { self.address = address }
+}
+
+/// How a serve run ended.
+package struct ServeOutcome: Sendable {
+    package var statistics: WatchStatistics
+    /// The signal that stopped it (SIGTERM, SIGINT).
+    package var signal: Int32
+}
+
+/// `landmark-near serve`: one engine (a `WatchSession`, so every watch option means the same)
+/// fed by HTTP. The libmicrohttpd threads decode requests and queue their records; the
+/// calling thread is the engine thread: it takes the queue's batches in arrival order, runs
+/// each record through the session, flushes stdout, stderr and `--apns-dir` once a batch,
+/// and only then lets the waiting requests answer.
+///
+/// With a state store (`--state`), the session first emits what an earlier run decided and did
+/// not mark done, commits each batch to the store before the requests are answered (so a 200
+/// means saved too), and finishes (the last done marks) when the server stops.
+///
+/// SIGTERM (or SIGINT): new requests get 503, the requests being handled finish, the daemon
+/// stops, the engine processes what was accepted and `run` returns. SIGHUP: the users file
+/// is read again, and `reload` is called on the engine thread (landmarks and profiles read
+/// again; the session keeps every device's state).
+///
+///     let server = try FixServer(configuration: configuration, session: session) { session in
+///         try session.reload(catalog: CatalogLoader.load(path: path), profiles: profiles)
+///     }
+///     let outcome = try server.run()
+package final class FixServer {
+    private let configuration: ServeConfiguration
+    private let reload: (WatchSession) throws(ServerError) -> Void
+    private let session: WatchSession
+
+    package init(configuration: ServeConfiguration, session: WatchSession,
+                 reload: @escaping (WatchSession) throws(ServerError) -> Void) throws(ServerError) {
+        if configuration.usersPath == nil && !configuration.address.isLoopback {
+            throw .usage("\(TerminalText.safe(configuration.address.text)) is not a loopback address: without users (and their passwords) only 127.0.0.1 or ::1 are allowed", .listen)
+        }
+        self.configuration = configuration
+        self.session = session
+        self.reload = reload
+    }
+
+    package func run() throws(ServerError) -> ServeOutcome {
+        let authenticator = try configuration.usersPath.map { path throws(ServerError) in
+            BasicAuthenticator(users: try ServerUsers.load(path: path))
+        }
+        let queue = EngineQueue()
+        let metrics = ServerMetrics()
+        let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
+        let daemon = try HTTPDaemon(address: configuration.address, limits: configuration.limits,
+                                    refused: { metrics.count(status: $0.status) }) { request in
+            router.respond(to: request)
+        }
+        let stopSignal = Atomic<Int32>(0)
+        let stopper = Stopper(daemon: daemon, router: router, queue: queue)
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                guard stopSignal.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged else { return }
+                stopper.stop()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        signal(SIGHUP, SIG_IGN)
+        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        let usersPath = configuration.usersPath
+        hangUp.setEventHandler {
+            if let usersPath, let authenticator {
+                do {
+                    authenticator.replace(try ServerUsers.load(path: usersPath))
+                    standardError("landmark-near serve: SIGHUP: users reloaded from \(usersPath)")
+                } catch {
+                    standardError("landmark-near serve: SIGHUP: keeping the users: \(TerminalText.safe("\(error)"))")
+                }
+            }
+            _ = queue.submit(EngineJob(.reload))
+        }
+        hangUp.resume()
+        sources.append(hangUp)
+        defer { for source in sources { source.cancel() } }
+
+        let scheme = "http://" + (configuration.address.isIPv6 ? "[\(configuration.address.host)]" : configuration.address.host)
+        standardError("landmark-near serve: listening on \(scheme):\(daemon.port)"
+                      + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
+
+        var failure: ServerError?
+        do {
+            try session.resumeUndone()
+        } catch {
+            failure = ServerError(kind: error.kind, message: error.description)
+            stopSignal.store(SIGTERM, ordering: .releasing)
+            DispatchQueue.global().async { stopper.stop() }
+        }
+        while let batch = queue.nextBatch() {
+            var answers: [EngineAnswer] = []
+            answers.reserveCapacity(batch.count)
+            for job in batch {
+                switch job.work {
+                case .records(let records, let source):
+                    answers.append(process(records, source: source))
+                case .reload:
+                    reloadSession()
+                    answers.append(.processed(0))
+                }
+            }
+            do {
+                try session.commit()
+            } catch {
+                // stdout or the state is gone: say so to the clients and stop.
+                failure = ServerError(kind: error.kind, message: error.description)
+                answers = answers.map { _ in .failed("cannot write the outputs") }
+                if stopSignal.compareExchange(expected: 0, desired: SIGTERM, ordering: .acquiringAndReleasing).exchanged {
+                    DispatchQueue.global().async { stopper.stop() }
+                }
+            }
+            metrics.publish(session.statistics)
+            for (job, answer) in zip(batch, answers) { job.finish(answer) }
+        }
+        do {
+            try session.finish()
+        } catch {
+            if failure == nil { failure = ServerError(kind: error.kind, message: error.description) }
+        }
+        if let failure { throw failure }
+        return ServeOutcome(statistics: session.statistics, signal: stopSignal.load(ordering: .acquiring))
+    }
+
+    private func process(_ records: [FixRecord], source: String) -> EngineAnswer {
+        do {
+            for record in records { try session.process(record, source: source, isLive: true) }
+            return .processed(records.count)
+        } catch {
+            return .failed(error.description)
+        }
+    }
+
+    private func reloadSession() {
+        do {
+            try session.commit()
+            try reload(session)
+            standardError("landmark-near serve: SIGHUP: landmarks and profiles reloaded")
+        } catch {
+            standardError("landmark-near serve: SIGHUP: keeping the landmarks and profiles: \(TerminalText.safe("\(error)"))")
+        }
+    }
+}
+
+/// The shutdown sequence, run once off the engine thread (which keeps answering meanwhile).
+private final class Stopper: Sendable {
+    let daemon: HTTPDaemon
+    let router: ServerRouter
+    let queue: EngineQueue
+
+    init(daemon: HTTPDaemon, router: ServerRouter, queue: EngineQueue) {
+        self.daemon = daemon
+        self.router = router
+        self.queue = queue
+    }
+
+    func stop() {
+        router.beginDraining()
+        daemon.stopListening()
+        // Requests already being handled get their answers (at most 10 s).
+        for _ in 0..<1000 where router.requestsInFlight > 0 { usleep(10_000) }
+        daemon.stop()
+        queue.close()
+    }
+}
+
+private func standardError(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}

@@ -1,0 +1,245 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMicroHTTPD
+import Synchronization
+
+/// How the daemon accepts and limits connections.
+package struct HTTPDaemonLimits: Sendable {
+    /// libmicrohttpd worker threads (each polls its share of the connections with epoll).
+    package var threads = 64
+    /// Connections open at once; more are closed as they arrive.
+    package var connectionLimit = 1024
+    /// Idle or slow connections are closed after this many seconds without progress.
+    package var timeoutSeconds = 30
+    /// Larger bodies are answered 413.
+    package var bodyLimit = 1 << 20
+
+    package init() {}
+}
+
+/// The one owner of a GNU libmicrohttpd daemon. Its threads accept connections, parse HTTP and
+/// gather each request's body, then call `handler` with the whole request on that thread and
+/// send back its answer. Bodies over the limit are answered 413 without calling the handler.
+///
+///     let daemon = try HTTPDaemon(address: ListenAddress(parsing: "127.0.0.1:0"), limits: HTTPDaemonLimits()) { request in
+///         .text(200, "ok\n")
+///     }
+///     print(daemon.port)   // the port the system chose
+///     daemon.stop()
+package final class HTTPDaemon: Sendable {
+    private let handle: Mutex<OpaquePointer?>
+    // Kept alive as long as the daemon: its C callbacks receive it as their `cls` pointer.
+    private let context: DaemonContext
+    /// The bound port (the chosen one when the address asked for port 0).
+    package let port: UInt16
+
+    /// - Parameter refused: told of each answer the daemon gives without calling `handler` (413).
+    package init(address: ListenAddress, limits: HTTPDaemonLimits, refused: @escaping @Sendable (HTTPResponse) -> Void = { _ in },
+                 handler: @escaping HTTPHandler) throws(ServerError) {
+        let context = DaemonContext(handler: handler, refused: refused, bodyLimit: limits.bodyLimit,
+                                    bodySeconds: Double(max(1, limits.timeoutSeconds)))
+        self.context = context
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let cls = Unmanaged.passUnretained(context).toOpaque()
+        let daemon: OpaquePointer? = address.socketAddress.withUnsafeBytes { raw in
+            landmark_mhd_start(flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
+                               answerRequest, cls, requestCompleted, cls,
+                               UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)),
+                               UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 4096)
+        }
+        guard let daemon else {
+            throw .io("cannot listen on \(address): \(String(cString: strerror(errno)))")
+        }
+        port = landmark_mhd_bound_port(daemon)
+        handle = Mutex(daemon)
+    }
+
+    /// Connections open now.
+    package var connectionCount: Int {
+        handle.withLock { daemon in daemon.map { Int(landmark_mhd_connection_count($0)) } ?? 0 }
+    }
+
+    /// Stops accepting new connections; open ones go on until `stop()`.
+    package func stopListening() {
+        handle.withLock { daemon in
+            guard let daemon else { return }
+            let socket = MHD_quiesce_daemon(daemon)
+            if socket >= 0 { close(socket) }
+        }
+    }
+
+    /// Closes every connection and joins the daemon's threads (a handler still running is
+    /// waited for). Safe to call more than once.
+    package func stop() {
+        let daemon = handle.withLock { daemon -> OpaquePointer? in
+            let current = daemon
+            daemon = nil
+            return current
+        }
+        if let daemon { MHD_stop_daemon(daemon) }
+    }
+
+    deinit { stop() }
+}
+
+/// What the daemon calls for each complete request, on one of its threads.
+package typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+
+/// The daemon's callbacks' shared state (their `cls` pointer).
+private final class DaemonContext: Sendable {
+    let handler: HTTPHandler
+    let refused: @Sendable (HTTPResponse) -> Void
+    let bodyLimit: Int
+    /// A body must arrive whole within this many seconds of its headers.
+    let bodySeconds: Double
+
+    init(handler: @escaping HTTPHandler, refused: @escaping @Sendable (HTTPResponse) -> Void, bodyLimit: Int, bodySeconds: Double) {
+        self.handler = handler
+        self.refused = refused
+        self.bodyLimit = bodyLimit
+        self.bodySeconds = bodySeconds
+    }
+}
+
+/// One request being received: its body so far. libmicrohttpd keeps it in the connection's
+/// request pointer between calls; only the thread serving that connection touches it.
+private final class PendingRequest {
+    /// When the headers were complete (monotonic seconds).
+    let started = monotonicSeconds()
+    var body: [UInt8] = []
+    /// The body passed the limit: what follows is discarded and the answer is 413.
+    var discarded = 0
+    var tooLarge = false
+    /// A response was already queued (on the first call, for a declared length over the limit).
+    var answered = false
+}
+
+/// Bodies discarded after the limit up to this size still get their 413; a client that
+/// goes on beyond it is disconnected.
+private let discardLimit = 16 << 20
+
+private func answerRequest(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                           _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+                           _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+                           _ uploadDataSize: UnsafeMutablePointer<Int>?,
+                           _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    guard let cls, let connection, let uploadDataSize, let requestState else { return .NO }
+    let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    guard let state = requestState.pointee else {
+        // First call: the headers are in. A declared length over the limit is refused before
+        // any body is read (and before curl's `Expect: 100-continue` is answered).
+        let pending = PendingRequest()
+        requestState.pointee = Unmanaged.passRetained(pending).toOpaque()
+        if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+           let length = Int(String(cString: declared)), length > context.bodyLimit {
+            pending.answered = true
+            return queue(tooLarge(context), on: connection)
+        }
+        return .YES
+    }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(state).takeUnretainedValue()
+    let size = uploadDataSize.pointee
+    if size > 0 {
+        uploadDataSize.pointee = 0
+        // libmicrohttpd's timeout is for inactivity: a client trickling a byte now and then
+        // would hold its connection for ever. The whole body gets the same time instead.
+        if monotonicSeconds() - pending.started > context.bodySeconds { return .NO }
+        if pending.tooLarge || pending.body.count + size > context.bodyLimit {
+            if !pending.tooLarge { pending.discarded = pending.body.count; pending.body = [] }
+            pending.tooLarge = true
+            pending.discarded += size
+            return pending.discarded > discardLimit ? .NO : .YES
+        }
+        if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
+                pending.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
+            }
+        }
+        return .YES
+    }
+    if pending.answered { return .YES }
+    pending.answered = true
+    if pending.tooLarge { return queue(tooLarge(context), on: connection) }
+
+    let headers = collect(connection, .HEADER_KIND)
+    let arguments = collect(connection, .GET_ARGUMENT_KIND)
+    var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET",
+                              path: url.map { String(cString: $0) } ?? "/")
+    for (name, value) in headers.pairs { request.headers[name.lowercased()] = value ?? "" }
+    request.query = arguments.pairs
+    request.body = pending.body
+    pending.body = []
+    let response = arguments.invalidUTF8
+        ? HTTPResponse.problem(400, "a query argument is not valid UTF-8")
+        : context.handler(request)
+    return queue(response, on: connection)
+}
+
+private func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                              _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                              _ reason: MHD_RequestTerminationCode) {
+    guard let requestState, let state = requestState.pointee else { return }
+    Unmanaged<PendingRequest>.fromOpaque(state).release()
+    requestState.pointee = nil
+}
+
+private func tooLarge(_ context: DaemonContext) -> HTTPResponse {
+    let response = HTTPResponse.problem(413, "the body is larger than \(context.bodyLimit) bytes")
+    context.refused(response)
+    return response
+}
+
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    let created = response.body.withUnsafeBytes { raw in
+        MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+    }
+    guard let created else { return .NO }
+    defer { MHD_destroy_response(created) }
+    _ = MHD_add_response_header(created, "Content-Type", response.contentType)
+    for header in response.headers {
+        // Header values are ours, but never let a line break through.
+        let value = String(header.value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
+        _ = MHD_add_response_header(created, header.name, value)
+    }
+    return MHD_queue_response(connection, UInt32(response.status), created)
+}
+
+/// Headers or query arguments of a connection, collected through libmicrohttpd's iterator.
+private final class CollectedValues {
+    var pairs: [(name: String, value: String?)] = []
+    var invalidUTF8 = false
+}
+
+private func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> CollectedValues {
+    let values = CollectedValues()
+    _ = MHD_get_connection_values(connection, kind, collectValue, Unmanaged.passUnretained(values).toOpaque())
+    return values
+}
+
+private func collectValue(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
+                          _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    let values = Unmanaged<CollectedValues>.fromOpaque(cls).takeUnretainedValue()
+    guard let name = String(validatingCString: key) else {
+        values.invalidUTF8 = true
+        return .YES
+    }
+    var text: String?
+    if let value {
+        guard let valid = String(validatingCString: value) else {
+            values.invalidUTF8 = true
+            return .YES
+        }
+        text = valid
+    }
+    values.pairs.append((name, text))
+    return .YES
+}
+
+private func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}

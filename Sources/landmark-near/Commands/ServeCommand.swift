@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LandmarkNear
+
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "take fixes from phones over HTTP (OwnTracks, Traccar Client) and notify as watch does"
+    static let help = """
+        Usage: landmark-near serve --listen HOST:PORT [--users FILE] [watch options]
+
+        Runs one engine fed by HTTP: phones post their locations, and every notification is
+        printed (one JSON line on stdout) and written exactly as `watch` does it.
+
+            landmark-near serve --listen 127.0.0.1:8083
+            landmark-near serve --listen 0.0.0.0:8083 --users users.json --apns-dir out/
+
+        Endpoints:
+          POST /owntracks      OwnTracks HTTP mode (a JSON object or array); the device is
+                               USER/DEVICE from X-Limit-U/X-Limit-D, else the user and the
+                               message's tid. Answer: 200 []
+          GET|POST /osmand     Traccar Client: ?id=DEV&lat=..&lon=..&timestamp=..&accuracy=..
+                               or its JSON body (device_id, location.coords, location.timestamp).
+                               Answer: 200
+          POST /fixes          NDJSON fixes as `watch` reads them. Answer: 200
+                               {"accepted":N,"rejected":[{"line":K,"reason":"..."}]}; 400 if none
+          GET /healthz         200 ok
+          GET /metrics         Prometheus text: fixes, notifications, unreadable records,
+                               deliveries, HTTP answers by status
+        A 200 means the fixes were processed and their output written.
+
+        Options:
+          --listen ADDRESS     HOST:PORT to listen on (IPv4, [IPv6] or a host name; port 0 picks a
+                               free port, printed on stderr). Without --users only loopback
+                               addresses are allowed.
+          --users FILE         JSON: {"USER": {"password": "<crypt(3) hash>", "devices": ["phone"]
+                               or "*"}}. Every fix request then needs HTTP basic auth (401
+                               otherwise, 403 for a device the user does not own) and devices
+                               are named USER/DEVICE. Make hashes with 'landmark-near hash-password'.
+          --threads N          HTTP threads (default 64; each waits while the engine answers
+                               its request, so more threads make larger batches)
+          --max-connections N  connections open at once (default 1024); further ones wait
+          --idle-timeout DUR   close a connection that makes no progress for this long
+                               (default 30s)
+        As for `watch` (see 'landmark-near watch --help'):
+          --landmarks FILE     landmark catalog (default: the tutorial's twelve)
+          --favorites LIST     favourite ids for every device, or 'all'
+          --profiles FILE      per-device favourites and prefersNotifications
+          --radius LEN         enter distance (default 5mi)
+          --hysteresis LEN     exit beyond radius + this (default 0.25mi)
+          --cooldown DUR       no second notification within this span (default 1h)
+          --max-accuracy LEN   drop fixes with a worse known accuracy (default 1000m)
+          --events KIND        'notifications' (default) or 'all'
+          --apns-dir DIR       also write each notification's payload to DIR as a .apns file
+          --thread-id ID       payload thread-id (default 5280)
+          --bundle-id ID       add "Simulator Target Bundle" to payloads
+          --explain            tell on stderr, for each fix, why it did or did not notify
+          --state FILE         keep device state and the notification log in FILE (SQLite); a
+                               200 means the fixes are saved there too
+          -h, --help           show this help
+
+        Limits: bodies over 1 MiB get 413; a connection with no progress for 30 s is closed; bad
+        JSON or bad numbers get 400 with the reason (and count as unreadable records).
+        Signals: SIGTERM or SIGINT stops accepting, finishes what was accepted, flushes the
+        outputs and exits 0; SIGHUP reloads the landmarks, the profiles and the users (every
+        device's state is kept).
+        Exit status: 0 stopped by a signal; 64 usage error; 65 bad users, catalog or profiles;
+        66 a file does not exist; 74 cannot listen or write; 75 the --state file
+        is in use by another process.
+        """
+
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
+        let command = "landmark-near serve"
+        let args = try ArgumentScanner(
+            arguments, command: command,
+            valued: WatchOptionsParsing.valued.subtracting(["format"]).union(["listen", "users", "threads", "max-connections", "idle-timeout", "state"]),
+            flags: ["explain"])
+        guard args.positionals.isEmpty else {
+            throw .usage("\(command): takes no files (fixes come over HTTP): '\(args.positionals[0])'")
+        }
+        guard let listen = args.value("listen") else {
+            throw .usage("\(command): --listen HOST:PORT is required (e.g. --listen 127.0.0.1:8083)")
+        }
+        var configuration: ServeConfiguration
+        do throws(ServerError) {
+            configuration = ServeConfiguration(address: try ListenAddress(parsing: listen))
+        } catch {
+            throw failure(error, command)
+        }
+        configuration.usersPath = args.value("users")
+        configuration.limits.threads = try count(args, "threads", default: 64, command: command)
+        configuration.limits.connectionLimit = try count(args, "max-connections", default: 1024, command: command)
+        let idle = try args.timeSpan("idle-timeout", default: TimeSpan(seconds: 30)).seconds
+        guard idle >= 1 else { throw .usage("\(command): --idle-timeout must be at least 1s") }
+        configuration.limits.timeoutSeconds = Int(idle.rounded(.up))
+        var options = try WatchOptionsParsing.options(from: args, command: command)
+        // The server flushes once per batch of requests, before it answers them.
+        options.flushEachEvent = false
+
+        let diagnostics = OutputWriter(descriptor: 2)
+        let catalog = try args.catalog(command: command)
+        if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
+            options.engine.profiles = profiles
+        }
+        var store: StateStore?
+        if let path = args.value("state") {
+            do {
+                store = try StateStore(path: path)
+            } catch {
+                throw CommandFailure(error, context: "\(command): --state ")
+            }
+        }
+        let session: WatchSession
+        do {
+            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
+        } catch {
+            throw WatchCommand.failure(error, command: command)
+        }
+        // SIGHUP: the files again, every device's state kept.
+        let reload = { (session: WatchSession) throws(ServerError) -> Void in
+            do throws(CommandFailure) {
+                let catalog = try args.catalog(command: command)
+                let profiles = try WatchOptionsParsing.profiles(from: args, command: command) ?? DeviceProfiles()
+                do throws(WatchError) {
+                    try session.reload(catalog: catalog, profiles: profiles)
+                } catch {
+                    throw WatchCommand.failure(error, command: command)
+                }
+            } catch {
+                throw ServerError(kind: error.kind, message: error.message)
+            }
+        }
+        let outcome: ServeOutcome
+        do throws(ServerError) {
+            let server = try FixServer(configuration: configuration, session: session, reload: reload)
+            outcome = try server.run()
+        } catch {
+            throw failure(error, command)
+        }
+        let signalName = outcome.signal == SIGINT ? "SIGINT" : "SIGTERM"
+        Console.error("\(command): \(outcome.statistics.summary) (stopped by \(signalName))")
+        return nil
+    }
+
+    private static func count(_ args: ArgumentScanner, _ name: String, default value: Int, command: String) throws(CommandFailure) -> Int {
+        guard let text = args.value(name) else { return value }
+        guard let number = Int(text), number >= 1, number <= 100_000 else {
+            throw .usage("\(command): --\(name) takes a whole number from 1 to 100000, not '\(text)'")
+        }
+        return number
+    }
+
+    /// The server's error with the option it concerns (errors already worded by the
+    /// command, from the catalog or the session, start with its name).
+    private static func failure(_ error: ServerError, _ command: String) -> CommandFailure {
+        if error.message.hasPrefix(command) { return CommandFailure(error.kind, error.message) }
+        let option = error.setting.map { "--\($0.rawValue) " } ?? ""
+        return CommandFailure(error, context: "\(command): \(option)")
+    }
+}
