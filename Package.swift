@@ -30,9 +30,23 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // libcurl's multi interface: APNs over HTTP/2 (nghttp2) and webhooks (Debian: libcurl4-openssl-dev).
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // OpenSSL: ES256 JWTs for APNs token auth, SHA-1 name-based UUIDs, --apns-ca (Debian: libssl-dev).
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CCurl", "COpenSSL"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(
