@@ -29,3 +29,6 @@ static inline CURLcode landmark_curl_easy_getinfo_pointer(CURL *handle, CURLINFO
 static inline CURLMcode landmark_curl_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
     return curl_multi_setopt(handle, option, value);
 }
+static inline curl_version_info_data *landmark_curl_version_info(void) {
+    return curl_version_info(CURLVERSION_NOW);
+}
