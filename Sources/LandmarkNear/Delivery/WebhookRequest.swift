@@ -3,7 +3,7 @@
 /// drop the repeats that at-least-once delivery allows.
 ///
 ///     WebhookRequest.parseHeader("Authorization: Bearer abc")   // ("Authorization", "Bearer abc")
-struct WebhookRequest: Equatable {
+package struct WebhookRequest: Equatable {
     var url: String
     var headers: [String]
     var body: String

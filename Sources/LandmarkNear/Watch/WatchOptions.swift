@@ -21,6 +21,8 @@ public struct WatchOptions: Sendable {
     public var format: FixFormat?
     /// Flush stdout after every fix that printed something (for pipes and terminals).
     public var flushEachEvent = false
+    /// `--push apns` and `--webhook`: where notifications are delivered besides stdout.
+    package var delivery = DeliveryOptions()
 
     public init() {}
 }

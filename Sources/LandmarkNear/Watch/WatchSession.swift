@@ -17,6 +17,9 @@ public final class WatchSession {
     private let diagnostics: OutputWriter
     private let apnsWriter: APNsFileWriter?
     private var payloads: PayloadCache
+    /// Payloads without "Simulator Target Bundle", for APNs, when `--bundle-id` adds it.
+    private var pushPayloads: PayloadCache?
+    private let delivery: NotificationDelivery?
     public private(set) var statistics = WatchStatistics()
     private var fixNumber = 0
     private var events: [ProximityEvent] = []
@@ -41,6 +44,31 @@ public final class WatchSession {
             apnsWriter = nil
         }
         payloads = PayloadCache(options: options.payload)
+        if options.delivery.isEnabled {
+            if options.delivery.apns != nil && options.payload.bundleID != nil {
+                var plain = options.payload
+                plain.bundleID = nil
+                pushPayloads = PayloadCache(options: plain)
+            }
+            var tokens: [String: [String]] = [:]
+            for (device, profile) in options.engine.profiles.byDevice where !profile.apnsTokens.isEmpty {
+                tokens[device] = profile.apnsTokens
+            }
+            do {
+                delivery = try NotificationDelivery(options: options.delivery, tokens: tokens, logPrefix: "landmark-near watch")
+            } catch {
+                throw WatchSetupError(description: error.description, isDataError: error.kind == .badData,
+                                      isIOError: error.kind == .io || error.kind == .missingInput)
+            }
+        } else {
+            delivery = nil
+        }
+    }
+
+    /// Waits for the deliveries still outstanding at the end of input (each bounded by its
+    /// expiration); `shouldStop` (a signal came) ends the wait early. Nil without deliveries.
+    package func finishDeliveries(shouldStop: () -> Bool) -> (statistics: DeliveryStatistics, interrupted: Bool)? {
+        delivery?.finish(shouldStop: shouldStop)
     }
 
     /// Reads every input in order (stdin for `.standardInput`) through one engine, so device
@@ -117,6 +145,10 @@ public final class WatchSession {
             guard event.isNotification || options.events == .all else { continue }
             let landmark = catalog[event.landmarkIndex]
             var payload: String?
+            let key = delivery.map { _ in
+                NotificationKey(device: fix.device, landmarkID: landmark.id, time: fix.time, fixNumber: fixNumber,
+                                event: event.isNotification ? "enter" : event.kind == .exit ? "exit" : "suppressed")
+            }
             if event.isNotification {
                 let text = payloadText(for: event.landmarkIndex)
                 payload = text
@@ -129,9 +161,20 @@ public final class WatchSession {
                     }
                 }
             }
-            output.writeLine(EventLine.make(event: event, fix: fix, landmark: landmark, payload: payload,
-                                            includeNotified: options.events == .all))
+            let line = EventLine.make(event: event, fix: fix, landmark: landmark, payload: payload,
+                                      includeNotified: options.events == .all)
+            output.writeLine(line)
             printed = true
+            if let delivery, let key {
+                if event.isNotification, let payload {
+                    if pushPayloads != nil {
+                        delivery.submitNotification(key, payload: pushPayloads!.json(for: landmark, index: event.landmarkIndex))
+                    } else {
+                        delivery.submitNotification(key, payload: payload)
+                    }
+                }
+                delivery.submitLine(key, line: line)
+            }
         }
         if printed && options.flushEachEvent {
             do {

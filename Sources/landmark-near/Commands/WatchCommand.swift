@@ -35,22 +35,37 @@ enum WatchCommand: Command {
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads (for simctl push)
+        \(DeliveryOptionsParsing.help)
           --strict             stop at the first unreadable record (exit 65)
           --explain            tell on stderr, for each fix, why it did or did not notify
           -h, --help           show this help
 
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
         At the end a summary line goes to stderr.
+
+        Deliveries run beside reading, on their own thread. APNs answers: 200 delivered;
+        410 Unregistered, 400 BadDeviceToken or DeviceTokenNotForTopic retire the token for the
+        rest of the run; 403 ExpiredProviderToken renews the JWT and sends again; 429, 500, 503
+        and connection errors are tried again (1 s, doubling, at most 5 min apart) until the
+        expiration; anything else fails. Retries, failures and retired tokens are logged on
+        stderr (with --explain, every delivery); tokens only ever appear as their last 8 hex
+        digits. At the end of input, watch waits for outstanding deliveries (SIGINT/SIGTERM
+        stop the wait); the summary counts delivered, retried, failed and retired.
+
+            landmark-near watch --profiles p.json --push apns --apns-key AuthKey_ABC123DEFG.p8 \\
+              --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-topic com.example.Landmarks
+
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input file does not exist; 74 I/O error.
+        64 usage error; 66 an input file does not exist; 74 I/O error;
+        130/143 SIGINT/SIGTERM while waiting for deliveries.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
         let command = "landmark-near watch"
         let args = try ArgumentScanner(
             arguments, command: command,
-            valued: ["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown", "max-accuracy",
-                     "events", "format", "apns-dir", "thread-id", "bundle-id"],
+            valued: Set<String>(["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown", "max-accuracy",
+                     "events", "format", "apns-dir", "thread-id", "bundle-id"]).union(DeliveryOptionsParsing.valued),
             flags: ["strict", "explain"])
         var options = WatchOptions()
         let radius = try args.length("radius", default: .fiveMiles)
@@ -91,6 +106,9 @@ enum WatchCommand: Command {
                 throw CommandFailure(status: error.isMissingFile ? .noInput : .dataError, message: "\(command): --profiles \(error.description)")
             }
         }
+        options.delivery = try DeliveryOptionsParsing.options(from: args, bundleID: options.payload.bundleID,
+                                                              verbose: options.explain, command: command,
+                                                              warn: Console.error)
         let inputs: [FixInput] = args.positionals.isEmpty
             ? [.standardInput]
             : args.positionals.map { $0 == "-" ? .standardInput : .file($0) }
@@ -114,8 +132,23 @@ enum WatchCommand: Command {
             }
         }
         if let failure, failure.status == .noInput { throw failure }
-        Console.error("\(command): \(session.statistics.summary)")
+        var summary = session.statistics.summary
+        var signal: Int32?
+        do {
+            // What was printed is flushed before the wait: deliveries may take a while.
+            try? output.flush()
+            let signals = SignalWatch()
+            if let (deliveries, interrupted) = session.finishDeliveries(shouldStop: { signals.received != nil }) {
+                summary += "; " + deliveries.summary
+                if interrupted {
+                    signal = signals.received
+                    summary += " (interrupted while waiting for deliveries)"
+                }
+            }
+        }
+        Console.error("\(command): \(summary)")
         if let failure { throw failure }
+        if let signal { return signal == SIGTERM ? .terminated : .interrupted }
         return session.statistics.unreadable > 0 ? .dataError : .success
     }
 

@@ -72,6 +72,9 @@ struct ArgumentScanner {
 
     func value(_ name: String) -> String? { options[name] }
 
+    /// Every value of a repeatable option, in order (`--webhook A --webhook B`).
+    func values(_ name: String) -> [String] { repeatedOptions[name] ?? [] }
+
     /// A length option such as `--radius 5mi`.
     func length(_ name: String, default defaultValue: Length) throws(CommandFailure) -> Length {
         guard let text = options[name] else { return defaultValue }
