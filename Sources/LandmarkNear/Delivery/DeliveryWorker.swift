@@ -8,8 +8,8 @@ final class DeliveryWorker {
         var attempts = 0
         /// Monotonic time of the next try.
         var dueAt = 0.0
-        /// The provider token's issue time the last try used.
-        var usedTokenIssuedAt: Int64?
+        /// The provider token generation the last try used.
+        var usedTokenGeneration = 0
         var renewals = 0
         var lastReason = ""
     }
@@ -26,6 +26,9 @@ final class DeliveryWorker {
     private var ready: [Pending] = []
     private var scheduled: [Pending] = []
     private var inFlight: [Int: Pending] = [:]
+    /// Tokens with a request in flight: one at a time per token, so that no request goes to a
+    /// token after APNs has retired it, and a device gets its notifications in order.
+    private var busyTokens: Set<String> = []
     private var nextTag = 0
     private var random = SystemRandomNumberGenerator()
     private var ledgerFailed = false
@@ -63,18 +66,25 @@ final class DeliveryWorker {
                 }
                 scheduled = stillWaiting
             }
-            var started = 0
-            while inFlight.count < options.maximumInFlight, started < ready.count {
-                start(ready[started])
-                started += 1
+            if !ready.isEmpty && inFlight.count < options.maximumInFlight {
+                var waiting: [Pending] = []
+                for pending in ready {
+                    if inFlight.count >= options.maximumInFlight {
+                        waiting.append(pending)
+                    } else if case .apns(let token) = pending.job.target, busyTokens.contains(token) {
+                        waiting.append(pending)
+                    } else {
+                        start(pending)
+                    }
+                }
+                ready = waiting
             }
-            ready.removeFirst(started)
             if closed && ready.isEmpty && scheduled.isEmpty && inFlight.isEmpty { return }
             var timeout = 1.0
             if let soonest = scheduled.map(\.dueAt).min() { timeout = min(timeout, max(0, soonest - now)) }
-            if !ready.isEmpty && inFlight.count < options.maximumInFlight { timeout = 0 }
             for (tag, result) in transport.perform(timeout: timeout, wakeDescriptor: queue.wake.readDescriptor) {
                 guard let pending = inFlight.removeValue(forKey: tag) else { continue }
+                if case .apns(let token) = pending.job.target { busyTokens.remove(token) }
                 handle(result, for: pending)
             }
         }
@@ -115,7 +125,7 @@ final class DeliveryWorker {
                 final(pending, .failed(reason: error.description), status: nil)
                 return
             }
-            pending.usedTokenIssuedAt = providerToken.issuedAt
+            pending.usedTokenGeneration = providerToken.generation
             let apnsRequest = APNsRequest(job: pending.job, token: token, endpoint: apns.endpoint, providerToken: jwt)
             request = HTTPRequest(url: apnsRequest.url, headers: apnsRequest.headers, body: apnsRequest.body, requiresHTTP2: true)
         case .webhook(let url):
@@ -127,6 +137,7 @@ final class DeliveryWorker {
         nextTag += 1
         if transport.start(request, tag: tag) {
             inFlight[tag] = pending
+            if case .apns(let token) = pending.job.target { busyTokens.insert(token) }
         } else {
             retryLater(pending, reason: "libcurl could not start the request", status: nil)
         }
@@ -169,7 +180,7 @@ final class DeliveryWorker {
             retryLater(pending, reason: reason, status: status)
             return
         }
-        if providerToken.issuedAt == pending.usedTokenIssuedAt {
+        if providerToken.generation == pending.usedTokenGeneration {
             do {
                 try providerToken.renew(now: Int64(DeliveryClock.epochSeconds()))
             } catch {

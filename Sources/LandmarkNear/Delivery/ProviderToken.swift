@@ -31,6 +31,10 @@ final class ProviderToken {
     /// When the current token was issued (nil before the first).
     var issuedAt: Int64? { cached?.issuedAt }
 
+    /// Counts the tokens signed: tells a request sent with an older token from one sent with
+    /// the current one, even when both were signed in the same second.
+    private(set) var generation = 0
+
     /// Signs a new token at `now` and keeps it.
     @discardableResult
     func renew(now: Int64) throws(DeliveryError) -> String {
@@ -40,6 +44,7 @@ final class ProviderToken {
         let signingInput = encodedHeader + "." + Base64URL.encode(Array(claims.utf8))
         let jwt = signingInput + "." + Base64URL.encode(try key.sign(Array(signingInput.utf8)))
         cached = (jwt, now)
+        generation += 1
         return jwt
     }
 
