@@ -31,6 +31,7 @@ import base64
 import datetime
 import ipaddress
 import json
+import signal
 import os
 import re
 import ssl
@@ -326,6 +327,8 @@ async def serve(args):
 
 
 def main():
+    # A parent that blocks signals (a test runner's thread) passes its mask on: take SIGTERM again.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, range(1, signal.NSIG))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     key = commands.add_parser("keygen")
