@@ -1,5 +1,3 @@
-import Foundation
-
 /// Per-device settings from `--profiles FILE`: a JSON object mapping a device to
 /// `{"favorites": [ids], "prefersNotifications": bool, "apnsTokens": ["<hex>", ...]}`, all optional.
 ///
@@ -29,19 +27,19 @@ public struct DeviceProfiles: Sendable, Equatable {
     public subscript(device: String) -> Profile? { byDevice[device] }
 
     public static func load(path: String) throws(ProfilesError) -> DeviceProfiles {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ProfilesError(source: path, reason: "no such file", isMissingFile: true)
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path: path)
+        } catch {
+            throw ProfilesError(source: error.source, reason: error.reason, kind: error.kind)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ProfilesError(source: path, reason: "cannot be read")
-        }
-        return try parse(Array(data), source: path)
+        return try parse(bytes, source: path)
     }
 
     public static func parse(_ bytes: [UInt8], source: String) throws(ProfilesError) -> DeviceProfiles {
         let json: JSONValue
         do {
-            json = try JSONParser.parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes)
+            json = try JSONParser.parse(ByteOrderMark.dropped(from: bytes))
         } catch {
             throw ProfilesError(source: source, reason: error.description)
         }
@@ -94,10 +92,11 @@ public struct DeviceProfiles: Sendable, Equatable {
     }
 }
 
-/// A profiles file that cannot be used.
-public struct ProfilesError: Error, Sendable, Equatable, CustomStringConvertible {
+/// A profiles file that cannot be used: refused content (`.badData`), or a file that cannot be
+/// opened (`.missingInput`) or read (`.io`).
+public struct ProfilesError: LandmarkNearError, Sendable, Equatable {
     public var source: String
     public var reason: String
-    public var isMissingFile: Bool = false
+    public var kind: ErrorKind = .badData
     public var description: String { "\(source): \(reason)" }
 }

@@ -32,12 +32,12 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a non-negative number followed by `mi`, `km`, `m` or `ft`.
     public init(parsing text: String) throws(UnitParseError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(ASCIIBlanks.spacesAndTabs.trimming(text))
         guard let unit = Unit.allCases.sorted(by: { $0.rawValue.count > $1.rawValue.count })
             .first(where: { trimmed.lowercased().hasSuffix($0.rawValue) }) else {
             throw UnitParseError("\"\(text)\" needs a unit: mi, km, m or ft (e.g. 5mi, 8km, 500m)")
         }
-        let number = trimmed.dropLast(unit.rawValue.count).trimmingCharacters(in: .whitespaces)
+        let number = String(ASCIIBlanks.spacesAndTabs.trimming(trimmed.dropLast(unit.rawValue.count)))
         guard let value = Double(number), value.isFinite, value >= 0,
               number.allSatisfy({ $0.isNumber || $0 == "." }) else {
             throw UnitParseError("\"\(text)\" is not a non-negative number with a unit (e.g. 5mi, 8km, 500m)")
@@ -65,8 +65,9 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A value given on the command line that is not a valid length or duration.
-public struct UnitParseError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct UnitParseError: LandmarkNearError, Sendable, Equatable {
     public var description: String
+    public var kind: ErrorKind { .usage }
     public init(_ description: String) { self.description = description }
 }
 

@@ -8,7 +8,7 @@ public struct TimeSpan: Sendable, Hashable, CustomStringConvertible {
     public init(seconds: Double) { self.seconds = seconds }
 
     public init(parsing text: String) throws(UnitParseError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = ASCIIBlanks.spacesAndTabs.trimming(text).lowercased()
         if let zero = Double(trimmed), zero == 0 { self.seconds = 0; return }
         let units: [(String, Double)] = [("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
         guard let (suffix, scale) = units.first(where: { trimmed.hasSuffix($0.0) }) else {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LandmarkNear
 
 enum NearestCommand: Command {
@@ -34,10 +31,10 @@ enum NearestCommand: Command {
                              (distances in metres, rounded to the millimetre)
           -h, --help         show this help
 
-        Exit status: 0 ok, 64 usage error, 65 unreadable stdin lines, 66 missing catalog file.
+        Exit status: 0 ok, 64 usage error, 65 unreadable stdin lines, 66 catalog cannot be opened.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near nearest"
         let args = try ArgumentScanner(arguments, command: command, valued: ["k", "within", "landmarks"],
                                        flags: ["json"], aliases: ["k": "k"])
@@ -79,7 +76,7 @@ enum NearestCommand: Command {
         default:
             throw .usage("\(command): expected LAT LON (two numbers) or none to read stdin, got \(args.positionals.count) argument\(args.positionals.count == 1 ? "" : "s")")
         }
-        let catalog = try args.catalog()
+        let catalog = try args.catalog(command: command)
         let index = LandmarkIndex(catalog: catalog)
         let query = NearestQuery(limit: limit, within: within)
         let json = args.has("json")
@@ -98,38 +95,49 @@ enum NearestCommand: Command {
         if !json { output.writeLine(NearestAnswerFormat.header) }
         if let point {
             answer(point)
-            return .success
+            return nil
         }
-        var lineNumber = 0
+        let lines = LineStream(descriptor: 0, ownsDescriptor: false, sourceName: "<stdin>")
         var badLines = 0
-        while let line = readLine(strippingNewline: true) {
-            lineNumber += 1
+        func bad(_ number: Int, _ reason: String) {
+            badLines += 1
+            try? output.flush()
+            Console.error("<stdin>:\(number): \(reason)")
+        }
+        while true {
+            let next: LineStream.Line?
             do {
-                guard let point = try QueryPoint(line: line) else { continue }
-                answer(point)
+                next = try lines.nextLine()
+            } catch {
+                throw CommandFailure(error, context: "\(command): ")
+            }
+            guard let line = next else { break }
+            switch line {
+            case .overlong(let number):
+                bad(number, "line longer than \(lines.maximumLineLength) bytes; skipped")
+            case .text(let bytes, let number):
+                do {
+                    guard let point = try QueryPoint(line: String(decoding: bytes, as: UTF8.self)) else { continue }
+                    answer(point)
+                } catch {
+                    bad(number, error.description)
+                    continue
+                }
                 // Answer as lines come: a live pipe sees each answer at once, while a file or a
                 // fast pipe (more input already waiting) is answered in large writes.
-                if !StandardInput.hasPendingInput() { try output.flush() }
-            } catch let error as QueryPointError {
-                badLines += 1
-                try? output.flush()
-                Console.error("<stdin>:\(lineNumber): \(error.description)")
-            } catch {
-                throw CommandFailure(status: .ioError, message: "\(command): stdout: \(error)")
+                if !lines.hasPendingInput {
+                    do {
+                        try output.flush()
+                    } catch {
+                        throw CommandFailure(error, context: "\(command): stdout: ")
+                    }
+                }
             }
         }
         if badLines > 0 {
             Console.error("\(command): \(badLines) line\(badLines == 1 ? "" : "s") of stdin could not be read")
-            return .dataError
+            return .badData
         }
-        return .success
-    }
-}
-
-/// Whether stdin has bytes waiting to be read right now.
-enum StandardInput {
-    static func hasPendingInput() -> Bool {
-        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
+        return nil
     }
 }

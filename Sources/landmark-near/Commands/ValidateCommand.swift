@@ -19,17 +19,18 @@ enum ValidateCommand: Command {
         invalid. Files that cannot be read are reported on stderr.
 
         Exit status: 0 all files valid, 65 some file invalid (not JSON, bad types, too large),
-        66 some file missing or unreadable and none invalid (65 takes precedence), 64 usage error.
+        66 some file cannot be opened (missing, a directory) and none invalid (65 takes
+        precedence), 64 usage error.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near validate"
         let args = try ArgumentScanner(arguments, command: command, valued: [], flags: [])
         guard !args.positionals.isEmpty else {
             throw .usage("\(command): name at least one payload file (or '-' for stdin)")
         }
         var invalid = false
-        var missing = false
+        var unreadable: ErrorKind?
         for path in args.positionals {
             let source = path == "-" ? "<stdin>" : path
             let shown = TerminalText.safe(source)
@@ -37,11 +38,11 @@ enum ValidateCommand: Command {
             do {
                 bytes = path == "-" ? try PayloadInput.readDescriptor(0, name: source) : try PayloadInput.readFile(path)
             } catch {
-                if error.kind == .tooLarge {
+                if error.kind == .badData {
                     invalid = true
                     output.writeLine("\(shown): invalid (1 problem)")
                 } else {
-                    missing = true
+                    unreadable = unreadable ?? error.kind
                     output.writeLine("\(shown): not checked")
                 }
                 try? output.flush()
@@ -62,8 +63,6 @@ enum ValidateCommand: Command {
             }
             try? output.flush()
         }
-        if invalid { return .dataError }
-        if missing { return .noInput }
-        return .success
+        return invalid ? .badData : unreadable
     }
 }

@@ -56,11 +56,11 @@ enum WatchCommand: Command {
               --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-topic com.example.Landmarks
 
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input file does not exist; 74 I/O error;
+        64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error;
         130/143 SIGINT/SIGTERM while waiting for deliveries.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near watch"
         let args = try ArgumentScanner(
             arguments, command: command,
@@ -98,58 +98,67 @@ enum WatchCommand: Command {
         options.apnsDirectory = args.value("apns-dir")
         options.flushEachEvent = standardOutputIsInteractive()
 
-        let catalog = try args.catalog()
+        let catalog = try args.catalog(command: command)
         if let path = args.value("profiles") {
             do {
                 options.engine.profiles = try DeviceProfiles.load(path: path)
             } catch {
-                throw CommandFailure(status: error.isMissingFile ? .noInput : .dataError, message: "\(command): --profiles \(error.description)")
+                throw CommandFailure(error, context: "\(command): --profiles ")
             }
         }
         options.delivery = try DeliveryOptionsParsing.options(from: args, bundleID: options.payload.bundleID,
                                                               verbose: options.explain, command: command,
                                                               warn: Console.error)
-        let inputs: [FixInput] = args.positionals.isEmpty
-            ? [.standardInput]
-            : args.positionals.map { $0 == "-" ? .standardInput : .file($0) }
+        let inputs = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
 
         let diagnostics = OutputWriter(descriptor: 2)
         let session: WatchSession
         do {
             session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
         } catch {
-            let status: ExitStatus = error.isIOError ? .ioError : error.isDataError ? .dataError : .usage
-            throw CommandFailure(status: status, message: "\(command): \(error.description)")
+            throw failure(error, command: command)
         }
-        var failure: CommandFailure?
         do {
             try session.run(inputs: inputs)
         } catch {
-            switch error {
-            case .missingInput(let message): failure = CommandFailure(status: .noInput, message: "\(command): \(message)")
-            case .io(let message): failure = CommandFailure(status: .ioError, message: "\(command): \(message)")
-            case .badRecord: failure = CommandFailure(status: .dataError, message: TerminalText.safe(error.description))
+            let failure = failure(error, command: command)
+            // An input that cannot be opened ends the run before anything was read from it.
+            if error.origin != .input || error.kind != .missingInput {
+                let (summary, _) = finishDeliveries(session, output: output)
+                Console.error("\(command): \(summary)")
             }
+            throw failure
         }
-        if let failure, failure.status == .noInput { throw failure }
-        var summary = session.statistics.summary
-        var signal: Int32?
-        do {
-            // What was printed is flushed before the wait: deliveries may take a while.
-            try? output.flush()
-            let signals = SignalWatch()
-            if let (deliveries, interrupted) = session.finishDeliveries(shouldStop: { signals.received != nil }) {
-                summary += "; " + deliveries.summary
-                if interrupted {
-                    signal = signals.received
-                    summary += " (interrupted while waiting for deliveries)"
-                }
-            }
-        }
+        let (summary, signal) = finishDeliveries(session, output: output)
         Console.error("\(command): \(summary)")
-        if let failure { throw failure }
         if let signal { return signal == SIGTERM ? .terminated : .interrupted }
-        return session.statistics.unreadable > 0 ? .dataError : .success
+        return session.statistics.unreadable > 0 ? .badData : nil
+    }
+
+    /// Waits for the outstanding deliveries (SIGINT/SIGTERM end the wait) and returns the
+    /// summary line with their counts, and the signal that ended the wait.
+    private static func finishDeliveries(_ session: WatchSession, output: OutputWriter) -> (summary: String, signal: Int32?) {
+        var summary = session.statistics.summary
+        // What was printed is flushed before the wait: deliveries may take a while.
+        try? output.flush()
+        let signals = SignalWatch()
+        guard let (deliveries, interrupted) = session.finishDeliveries(shouldStop: { signals.received != nil }) else {
+            return (summary, nil)
+        }
+        summary += "; " + deliveries.summary
+        guard interrupted else { return (summary, nil) }
+        return (summary + " (interrupted while waiting for deliveries)", signals.received)
+    }
+
+    /// The session's error with the option it concerns.
+    private static func failure(_ error: WatchError, command: String) -> CommandFailure {
+        switch error.origin {
+        case .favorites: return CommandFailure(error, context: "\(command): \(error.kind == .usage ? "--favorites" : "--profiles"): ")
+        case .apnsDirectory: return CommandFailure(error, context: "\(command): --apns-dir: ")
+        case .input, .output: return CommandFailure(error, context: "\(command): ")
+        case .record(let issue): return CommandFailure(error.kind, TerminalText.safe(issue.description) + " (stopped: --strict)")
+        case .delivery: return CommandFailure(error, context: "\(command): ")
+        }
     }
 
     /// Pipes and terminals get each notification at once; files and /dev/null get big writes.

@@ -95,10 +95,10 @@ enum DeliveryOptionsParsing {
 
     private static func readFile(_ path: String, option: String, command: String) throws(CommandFailure) -> [UInt8] {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure(status: .noInput, message: "\(command): --\(option) \(path): no such file")
+            throw CommandFailure(.missingInput, "\(command): --\(option) \(path): no such file")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure(status: .ioError, message: "\(command): --\(option) \(path): cannot be read")
+            throw CommandFailure(.io, "\(command): --\(option) \(path): cannot be read")
         }
         return Array(data)
     }
