@@ -11,6 +11,7 @@ let usage = """
       \(GenerateCommand.usage)
       \(IndexBenchmark.usage)
       \(WatchBenchmark.usage)
+      \(PushBenchmark.usage)
       \(AllCommand.usage)
     """
 
@@ -26,6 +27,7 @@ func runMain() -> Int32 {
         case "generate": try GenerateCommand.run(rest)
         case "index": try IndexBenchmark.run(rest)
         case "watch": try WatchBenchmark.run(rest)
+        case "push": try PushBenchmark.run(rest)
         case "all": try AllCommand.run(rest)
         case "--help", "-h", "help":
             print(usage)
