@@ -11,13 +11,13 @@ enum DeliveryOptionsParsing {
                                       "apns-url", "apns-ca", "push-ttl", "push-queue", "webhook", "webhook-header"]
 
     static let help = """
-          --push apns          send each notification to every APNs token of its device
-                               ("apnsTokens" in --profiles) over HTTP/2, token auth:
+          --push KIND          'apns': send each notification to every APNs token of its
+                               device ("apnsTokens" in --profiles) over HTTP/2, token auth
           --apns-key FILE      the .p8 key from the Apple Developer account (keep it chmod 600)
           --apns-key-id ID     its 10-character Key ID
           --apns-team-id ID    the 10-character Team ID
           --apns-topic TOPIC   apns-topic: the app's bundle id (default --bundle-id)
-          --apns-environment E sandbox (default, development builds) or production
+          --apns-environment ENV  sandbox (default, development builds) or production
           --apns-url URL       another APNs base URL (a proxy, a test server)
           --apns-ca FILE       also trust this PEM CA (verification always stays on)
           --push-ttl DUR       apns-expiration = fix time (or now) + DUR; retries end then
