@@ -328,7 +328,7 @@ async def serve(args):
 
 def main():
     # A parent that blocks signals (a test runner's thread) passes its mask on: take SIGTERM again.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, range(1, signal.NSIG))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, signal.valid_signals())
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     key = commands.add_parser("keygen")

@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 def main():
     # A parent that blocks signals (a test runner's thread) passes its mask on: take SIGTERM again.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, range(1, signal.NSIG))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, signal.valid_signals())
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--log", required=True)
     parser.add_argument("--script", default="200")

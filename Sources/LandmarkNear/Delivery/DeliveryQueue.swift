@@ -14,6 +14,8 @@ final class DeliveryQueue: Sendable {
         var closed = false
         var stopRequested = false
         var statistics = DeliveryStatistics()
+        /// Places taken from `slots` and not given back.
+        var outstanding = 0
     }
 
     private let state = Mutex(State())
@@ -34,9 +36,18 @@ final class DeliveryQueue: Sendable {
         while slots.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
             if state.withLock({ $0.stopRequested }) { return false }
         }
-        state.withLock { $0.waiting.append(job) }
+        state.withLock {
+            $0.waiting.append(job)
+            $0.outstanding += 1
+        }
         wake.signal()
         return true
+    }
+
+    deinit {
+        // libdispatch traps when a semaphore goes away below its initial value: give back the
+        // places of jobs abandoned by a stop.
+        for _ in 0..<state.withLock({ $0.outstanding }) { slots.signal() }
     }
 
     /// The delivery thread takes what was added; `closed` once the engine has added the last job.
@@ -48,7 +59,10 @@ final class DeliveryQueue: Sendable {
     }
 
     /// A job is final (delivered, failed, retired, skipped): its place is free again.
-    func finished() { slots.signal() }
+    func finished() {
+        state.withLock { $0.outstanding -= 1 }
+        slots.signal()
+    }
 
     func update(_ change: (inout DeliveryStatistics) -> Void) {
         state.withLock { change(&$0.statistics) }

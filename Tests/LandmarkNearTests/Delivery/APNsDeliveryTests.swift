@@ -217,6 +217,41 @@ struct APNsDeliveryTests {
         #expect(shared644.stderr.contains("warning: --apns-key \(key.path) is readable by group or others (mode 644); chmod 600 it"))
     }
 
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func aSignalEndsTheWaitForOutstandingDeliveries(_ signal: Int32, _ status: Int32) throws {
+        let apns = try FakeAPNs(delay: 30)
+        let directory = try makeTemporaryDirectory("apns-signal")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let profiles = try writeProfiles(["d1": [testToken(1)]], in: directory)
+        var fixes = FixScript()
+        fixes.add("d1", FixScript.turtleRock)
+        let input = directory.appendingPathComponent("in.ndjson"), stdout = directory.appendingPathComponent("out"),
+            stderr = directory.appendingPathComponent("err")
+        try fixes.text.write(to: input, atomically: true, encoding: .utf8)
+        FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        let process = Process()
+        process.executableURL = try toolExecutableURL()
+        process.arguments = ["watch", "--profiles", profiles, "--apns-topic", FakeAPNs.topic] + apns.watchArguments
+        process.standardInput = FileHandle(forReadingAtPath: input.path)
+        process.standardOutput = FileHandle(forWritingAtPath: stdout.path)
+        process.standardError = FileHandle(forWritingAtPath: stderr.path)
+        try process.run()
+        // The event line is flushed before the wait begins.
+        let deadline = Date().addingTimeInterval(15)
+        while (try? Data(contentsOf: stdout))?.isEmpty ?? true, Date() < deadline { usleep(50_000) }
+        usleep(300_000)
+        kill(process.processIdentifier, signal)
+        let stopped = Date()
+        while process.isRunning, Date().timeIntervalSince(stopped) < 10 { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(stopped) < 5, "the wait ends at once")
+        let errors = String(decoding: try Data(contentsOf: stderr), as: UTF8.self)
+        #expect(process.terminationStatus == status, "\(errors)")
+        #expect(errors.contains("1 left undelivered (interrupted while waiting for deliveries)"), "\(errors)")
+    }
+
     struct BadSetup: Sendable, CustomTestStringConvertible {
         var name: String
         var extra: [String]
