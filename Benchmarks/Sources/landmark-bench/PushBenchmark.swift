@@ -53,7 +53,7 @@ enum PushBenchmark {
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
         }
-        let first = String(decoding: serverOutput.fileHandleForReading.readData(ofLength: 64), as: UTF8.self)
+        let first = String(decoding: serverOutput.fileHandleForReading.availableData, as: UTF8.self)
         guard first.hasPrefix("port "), let port = Int(first.dropFirst(5).prefix { $0.isNumber }) else {
             throw BenchError("the fake APNs did not start")
         }
@@ -63,18 +63,19 @@ enum PushBenchmark {
                     "--apns-topic", "com.example.bench", "--apns-url", "https://127.0.0.1:\(port)", "--apns-ca", scratch + "/ca.pem"]
         let fixes = WatchBenchmark.manifestFixCount(layout: layout)
         let baseline = try feed(binary, common, input: layout.fixesNDJSON, stderrPath: scratch + "/baseline.err")
-        Stderr.line(String(format: "watch, no push: input taken in %.2f s (%.0f fixes/s), %.2f s in all", baseline.read, Double(fixes) / baseline.read, baseline.total))
+        Stderr.line(String(format: "watch, no push: input taken in %.2f s (%.0f fixes/s), %.2f s in all, %.2f s CPU", baseline.read, Double(fixes) / baseline.read, baseline.total, baseline.cpu))
         let slow = try feed(binary, common + push, input: layout.fixesNDJSON, stderrPath: scratch + "/push.err")
         let summary = slow.stderr.split(separator: "\n").last.map(String.init) ?? ""
-        Stderr.line(String(format: "watch --push apns, fake answering after %@ s: input taken in %.2f s (%.0f fixes/s), %.2f s in all", delay, slow.read, Double(fixes) / slow.read, slow.total))
+        Stderr.line(String(format: "watch --push apns, fake answering after %@ s: input taken in %.2f s (%.0f fixes/s), %.2f s in all, %.2f s CPU", delay, slow.read, Double(fixes) / slow.read, slow.total, slow.cpu))
         print("watch --push apns summary: \(summary)")
         let deliveries = summary.range(of: "deliveries: ").map { String(summary[$0.lowerBound...]) } ?? "no delivery counts"
         let results = [
             Measurement(key: "push.baseline", what: "watch reading rate, no push", dataset: "NDJSON, 10k devices",
-                        value: Double(fixes) / baseline.read, unit: "fixes/s", note: "\(fixes.grouped) fixes, one run"),
+                        value: Double(fixes) / baseline.read, unit: "fixes/s",
+                        note: String(format: "%@ fixes, one run; %.2f s CPU (%.0f fixes per CPU second)", fixes.grouped, baseline.cpu, Double(fixes) / baseline.cpu)),
             Measurement(key: "push.slow", what: "watch reading rate, --push apns to a slow APNs", dataset: "NDJSON, 10k devices",
                         value: Double(fixes) / slow.read, unit: "fixes/s",
-                        note: String(format: "fake APNs answers after %@ s; %.1f s until every delivery ended; %@", delay, slow.total, deliveries)),
+                        note: String(format: "fake APNs answers after %@ s; %.1f s until every delivery ended; %.2f s CPU; %@", delay, slow.total, slow.cpu, deliveries)),
         ]
         print(ReportTable.markdown(ours: results, peers: PeerResults.load(path: layout.peersResults), prefixes: ["push."]))
         BenchResults.merge(results, prefix: "push.", path: layout.benchResults)
@@ -82,7 +83,8 @@ enum PushBenchmark {
 
     /// Runs the binary with the file written into its stdin pipe; times the spawn-to-last-write
     /// and spawn-to-exit spans.
-    static func feed(_ binary: String, _ arguments: [String], input: String, stderrPath: String) throws(BenchError) -> (read: Double, total: Double, stderr: String) {
+    static func feed(_ binary: String, _ arguments: [String], input: String, stderrPath: String) throws(BenchError) -> (read: Double, total: Double, cpu: Double, stderr: String) {
+        let before = childCPUSeconds()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -103,11 +105,19 @@ enum PushBenchmark {
         let read = MonotonicClock.now() - start
         process.waitUntilExit()
         let total = MonotonicClock.now() - start
+        let cpu = childCPUSeconds() - before
         let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 || process.terminationStatus == 65 else {
             throw BenchError("landmark-near watch exited \(process.terminationStatus): \(stderr.suffix(400))")
         }
-        return (read, total, stderr)
+        return (read, total, cpu, stderr)
+    }
+
+    /// User + system seconds of the children reaped so far (Foundation reaps in this process).
+    static func childCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// The devices of the replay: interleaved by second, so the first repeat ends the list.

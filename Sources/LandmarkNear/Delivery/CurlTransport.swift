@@ -39,12 +39,13 @@ final class CurlTransport {
         }
     }
 
-    init(trusted: TrustedCertificates?) throws(DeliveryError) {
+    init(trusted: TrustedCertificates?, maximumStreams: Int) throws(DeliveryError) {
         guard let multi = curl_multi_init() else { throw DeliveryError(.io, "libcurl: cannot create a multi handle") }
         self.multi = multi
         self.trusted = trusted
         _ = landmark_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = landmark_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1)
+        _ = landmark_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, maximumStreams)
     }
 
     deinit {

@@ -15,10 +15,12 @@ package struct DeliveryOptions: Sendable {
     /// PEM CA certificates trusted besides the system's (`--apns-ca`).
     package var extraCAPEM: [UInt8]?
     package var extraCASource = "--apns-ca"
-    /// Jobs accepted but not finished; reading waits when this many are outstanding.
-    package var queueCapacity = 1024
-    /// Requests in flight at once (HTTP/2 streams; APNs allows many per connection).
-    package var maximumInFlight = 64
+    /// Jobs accepted but not finished; reading waits when this many are outstanding (about
+    /// half a kilobyte each).
+    package var queueCapacity = 10_000
+    /// Requests in flight at once: HTTP/2 streams on the one connection (libcurl keeps to the
+    /// server's SETTINGS_MAX_CONCURRENT_STREAMS; APNs allows up to 1,000).
+    package var maximumInFlight = 1000
     /// Where outcomes are made durable (`--state`); nil keeps them in this run only.
     package var ledger: (any DeliveryLedger)?
     /// Log every delivery on stderr, not only retries, failures and retirements.

@@ -22,7 +22,7 @@ enum DeliveryOptionsParsing {
           --apns-ca FILE       also trust this PEM CA (verification always stays on)
           --push-ttl DUR       apns-expiration = fix time (or now) + DUR; retries end then
                                (default 1h)
-          --push-queue N       deliveries outstanding before reading waits (default 1024)
+          --push-queue N       deliveries outstanding before reading waits (default 10000)
           --webhook URL        POST each event line as application/json (repeatable)
           --webhook-header H   'Name: value' sent with each webhook request (repeatable)
         """
@@ -32,7 +32,7 @@ enum DeliveryOptionsParsing {
         var options = DeliveryOptions()
         options.verbose = verbose
         options.timeToLive = try args.timeSpan("push-ttl", default: .oneHour).seconds
-        options.queueCapacity = try args.integer("push-queue", default: 1024, minimum: 1)
+        options.queueCapacity = try args.integer("push-queue", default: options.queueCapacity, minimum: 1)
         for url in args.values("webhook") {
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
                 throw .usage("\(command): --webhook takes an http:// or https:// URL")
