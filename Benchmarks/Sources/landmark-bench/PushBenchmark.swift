@@ -116,7 +116,7 @@ enum PushBenchmark {
     /// User + system seconds of the children reaped so far (Foundation reaps in this process).
     static func childCPUSeconds() -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_CHILDREN, &usage)
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
