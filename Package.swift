@@ -44,9 +44,18 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // SQLite: the --state database (Debian: libsqlite3-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // signalfd(2) and syncfs(2) from the C library (nothing to install).
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CCurl", "COpenSSL"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CSQLite", "CLinux", "CCurl", "COpenSSL"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(

@@ -74,6 +74,8 @@ let topLevelHelp = """
     do {
         try output.flush()
     } catch {
+        // A reader that went away (`| head -1`) is how pipelines end, not an error.
+        if error.code == EPIPE { return status.rawValue }
         Console.error("landmark-near: stdout: \(error.description)")
         return ExitStatus(error.kind).rawValue
     }

@@ -6,12 +6,12 @@ _landmark_near() {
         return
     fi
     case "${COMP_WORDS[1]}" in
-        watch) opts="--apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --events --explain --favorites --format --help --hysteresis --landmarks --max-accuracy --profiles --push --push-queue --push-ttl --radius --strict --thread-id --webhook --webhook-header -h" ;;
+        watch) opts="--apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --events --explain --favorites --format --help --hysteresis --landmarks --max-accuracy --profiles --push --push-queue --push-ttl --radius --state --strict --thread-id --webhook --webhook-header -h" ;;
         nearest) opts="--help --json --landmarks --within -h -k" ;;
         landmarks) opts="--help --json --landmarks -h" ;;
         payload) opts="--bundle-id --help --id --index --landmarks --out --radius --thread-id -h" ;;
         parse) opts="--help --json --landmarks --ndjson --strings -h" ;;
-        validate) opts="" ;;
+        validate) opts="--help --ndjson -h" ;;
         help) COMPREPLY=($(compgen -W "watch nearest landmarks payload parse validate" -- "$cur")); return ;;
         *) opts="" ;;
     esac

@@ -55,6 +55,29 @@ struct APNsRequest: Equatable {
     }
 }
 
+extension APNsRequest {
+    /// The payload as APNs gets it: without the `"Simulator Target Bundle"` key that
+    /// `--bundle-id` puts first (SPEC §10).
+    ///
+    ///     APNsRequest.body(fromPayload: #"{"Simulator Target Bundle":"a.b","aps":{}}"#)   // {"aps":{}}
+    static func body(fromPayload payload: String) -> String {
+        let key = Array(#"{"Simulator Target Bundle":""#.utf8)
+        let bytes = Array(payload.utf8)
+        guard bytes.starts(with: key) else { return payload }
+        var index = key.count
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""):
+                guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ",") else { return payload }
+                return "{" + String(decoding: bytes[(index + 2)...], as: UTF8.self)
+            default: index += 1
+            }
+        }
+        return payload
+    }
+}
+
 /// How an APNs answer is handled (SPEC §10).
 enum APNsAnswer: Equatable {
     case delivered

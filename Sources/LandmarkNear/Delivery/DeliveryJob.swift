@@ -23,6 +23,8 @@ package struct DeliveryJob: Sendable, Hashable {
     package var body: String
     /// Epoch seconds after which the job is not tried again (`apns-expiration`).
     package var expiration: Int64
+    /// The notification's row in the `--state` log, when there is one (durable jobs only).
+    package var notificationID: Int64?
 
     package init(notification: NotificationKey, target: Target, id: String, collapseID: String?, body: String, expiration: Int64) {
         self.notification = notification

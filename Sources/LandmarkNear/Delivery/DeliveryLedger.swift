@@ -7,12 +7,17 @@
 ///   delivered before the next request goes out and is never sent again after a `kill -9`;
 /// - `undelivered()` is asked once at start: the jobs recorded but not final (pending or
 ///   retrying), sent again with the same `apns-id` and collapse id;
-/// - `retiredTokens()` is asked once at start: tokens an earlier run retired.
+/// - `retiredTokens()` is asked once at start: tokens an earlier run retired;
+/// - `deliveredIDs()` is asked once at start: jobs never to send again.
 ///
 /// Implementations are `Sendable` (an SQLite connection behind a `Mutex`, for example).
 package protocol DeliveryLedger: Sendable {
-    func record(pending job: DeliveryJob) throws(DeliveryError)
-    func record(_ report: DeliveryReport) throws(DeliveryError)
+    /// Jobs about to be queued, in one transaction.
+    func record(pending jobs: [DeliveryJob]) throws(DeliveryError)
+    /// Outcomes of tries, in one transaction.
+    func record(_ reports: [DeliveryReport]) throws(DeliveryError)
     func undelivered() throws(DeliveryError) -> [DeliveryJob]
     func retiredTokens() throws(DeliveryError) -> Set<String>
+    /// Ids of the jobs an earlier run delivered: decided again, they are not sent again.
+    func deliveredIDs() throws(DeliveryError) -> Set<String>
 }

@@ -32,6 +32,8 @@ final class DeliveryWorker {
     private var nextTag = 0
     private var random = SystemRandomNumberGenerator()
     private var ledgerFailed = false
+    /// Outcomes not yet written to the ledger (one transaction per round of answers).
+    private var unrecorded: [DeliveryReport] = []
 
     init(queue: DeliveryQueue, options: DeliveryOptions, retiredTokens: Set<String>, log: DeliveryLog) throws(DeliveryError) {
         self.queue = queue
@@ -54,6 +56,7 @@ final class DeliveryWorker {
             let (jobs, closed, stop) = queue.take()
             for job in jobs { accept(job) }
             if stop {
+                recordOutcomes()
                 let left = ready.count + scheduled.count + inFlight.count
                 queue.update { $0.abandoned += left }
                 return
@@ -79,7 +82,10 @@ final class DeliveryWorker {
                 }
                 ready = waiting
             }
-            if closed && ready.isEmpty && scheduled.isEmpty && inFlight.isEmpty { return }
+            if closed && ready.isEmpty && scheduled.isEmpty && inFlight.isEmpty {
+                recordOutcomes()
+                return
+            }
             var timeout = 1.0
             if let soonest = scheduled.map(\.dueAt).min() { timeout = min(timeout, max(0, soonest - now)) }
             for (tag, result) in transport.perform(timeout: timeout, wakeDescriptor: queue.wake.readDescriptor) {
@@ -87,7 +93,21 @@ final class DeliveryWorker {
                 if case .apns(let token) = pending.job.target { busyTokens.remove(token) }
                 handle(result, for: pending)
             }
+            recordOutcomes()
         }
+    }
+
+    /// Writes the outcomes of this round to the ledger: a 200 is marked delivered before the
+    /// next request goes out.
+    private func recordOutcomes() {
+        guard let ledger = options.ledger, !unrecorded.isEmpty else { return }
+        do {
+            try ledger.record(unrecorded)
+        } catch {
+            if !ledgerFailed { log.write("\(log.prefix): \(error.description)") }
+            ledgerFailed = true
+        }
+        unrecorded.removeAll(keepingCapacity: true)
     }
 
     private func accept(_ job: DeliveryJob) {
@@ -225,13 +245,8 @@ final class DeliveryWorker {
     }
 
     private func report(_ pending: Pending, _ outcome: DeliveryOutcome, status: Int?) {
-        if let ledger = options.ledger {
-            do {
-                try ledger.record(DeliveryReport(job: pending.job, outcome: outcome, httpStatus: status, attempts: pending.attempts))
-            } catch {
-                if !ledgerFailed { log.write("\(log.prefix): delivery log: \(error.description)") }
-                ledgerFailed = true
-            }
+        if options.ledger != nil, pending.job.notificationID != nil {
+            unrecorded.append(DeliveryReport(job: pending.job, outcome: outcome, httpStatus: status, attempts: pending.attempts))
         }
         switch outcome {
         case .delivered:

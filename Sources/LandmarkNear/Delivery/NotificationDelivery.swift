@@ -10,8 +10,13 @@ import Foundation
 package final class NotificationDelivery {
     private let queue: DeliveryQueue
     private let options: DeliveryOptions
-    private let tokens: [String: [String]]
+    /// APNs tokens by device (`--profiles`; SIGHUP replaces them).
+    package var tokens: [String: [String]]
     private var stopped = false
+    private var submitted: [DeliveryJob] = []
+    private let log: DeliveryLog
+    /// Jobs an earlier run delivered (from the ledger), skipped when decided again.
+    private var deliveredIDs: Set<String> = []
 
     /// Checks the key and CA here, on the calling thread, so that a bad file is an error before
     /// any fix is read; then starts the delivery thread. Jobs the ledger holds as undelivered
@@ -25,11 +30,13 @@ package final class NotificationDelivery {
         if let pem = options.extraCAPEM { _ = try TrustedCertificates(pem: pem, source: options.extraCASource) }
         let retired = try options.ledger?.retiredTokens() ?? []
         let resend = try options.ledger?.undelivered() ?? []
+        deliveredIDs = try options.ledger?.deliveredIDs() ?? []
         self.options = options
         self.tokens = tokens
         queue = try DeliveryQueue(capacity: options.queueCapacity)
         let queue = self.queue
         let log = DeliveryLog(prefix: logPrefix, verbose: options.verbose)
+        self.log = log
         let thread = Thread {
             do throws(DeliveryError) {
                 let worker = try DeliveryWorker(queue: queue, options: options, retiredTokens: retired, log: log)
@@ -49,30 +56,48 @@ package final class NotificationDelivery {
 
     /// The jobs of one notification: its payload to every token of the device (SPEC §10; the
     /// payload without "Simulator Target Bundle"). Blocks while the queue is full.
-    package func submitNotification(_ key: NotificationKey, payload: String) {
+    package func submitNotification(_ key: NotificationKey, payload: String, notificationID: Int64? = nil) {
         guard options.apns != nil, !stopped, let deviceTokens = tokens[key.device] else { return }
         let expiration = expiration(for: key)
         for token in deviceTokens {
-            add(DeliveryJob.apns(notification: key, token: token, payload: payload, expiration: expiration))
+            var job = DeliveryJob.apns(notification: key, token: token, payload: payload, expiration: expiration)
+            job.notificationID = notificationID
+            add(job)
         }
     }
 
     /// An event line to every webhook. Blocks while the queue is full.
-    package func submitLine(_ key: NotificationKey, line: String) {
+    package func submitLine(_ key: NotificationKey, line: String, notificationID: Int64? = nil) {
         guard !options.webhooks.isEmpty, !stopped else { return }
         let expiration = expiration(for: key)
         for url in options.webhooks {
-            add(DeliveryJob.webhook(notification: key, url: url, line: line, expiration: expiration))
+            var job = DeliveryJob.webhook(notification: key, url: url, line: line, expiration: expiration)
+            job.notificationID = notificationID
+            add(job)
         }
     }
 
     private func add(_ job: DeliveryJob) {
+        // Sent (and delivered) by an earlier run: never again.
+        if deliveredIDs.contains(job.id) { return }
+        submitted.append(job)
+        if submitted.count >= 256 { flushSubmissions() }
+    }
+
+    /// Records the submitted jobs as pending (one transaction), then queues them; blocks while
+    /// the queue is full. The session calls it after each batch it emits.
+    package func flushSubmissions() {
+        guard !submitted.isEmpty else { return }
+        let jobs = submitted
+        submitted.removeAll(keepingCapacity: true)
         do {
-            try options.ledger?.record(pending: job)
+            try options.ledger?.record(pending: jobs)
         } catch {
-            DeliveryLog(prefix: "landmark-near", verbose: false).write("landmark-near: delivery log: \(error.description)")
+            log.write("\(log.prefix): \(error.description)")
         }
-        if !queue.add(job) { stopped = true }
+        for job in jobs where !stopped {
+            if !queue.add(job) { stopped = true }
+        }
     }
 
     /// Fix time (or now) + time to live, in whole epoch seconds.
@@ -85,6 +110,7 @@ package final class NotificationDelivery {
     /// bounded by its expiration). `shouldStop` is asked every 100 ms; when it answers true the
     /// wait ends and what is left is counted as left undelivered (the ledger still has it).
     package func finish(shouldStop: () -> Bool) -> (statistics: DeliveryStatistics, interrupted: Bool) {
+        flushSubmissions()
         queue.close()
         var interrupted = false
         while !queue.waitForEnd(seconds: 0.1) {

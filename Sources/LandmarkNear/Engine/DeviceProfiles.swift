@@ -21,8 +21,17 @@ public struct DeviceProfiles: Sendable, Equatable {
     }
 
     public private(set) var byDevice: [String: Profile] = [:]
+    /// Keys of a profile that mean nothing here (a misspelt `"favourites"`, say): ignored, and
+    /// told, with the closest known key when there is one.
+    public private(set) var warnings: [String] = []
 
-    public init(_ byDevice: [String: Profile] = [:]) { self.byDevice = byDevice }
+    /// The keys a profile may have.
+    public static let knownKeys = ["favorites", "prefersNotifications"]
+
+    public init(_ byDevice: [String: Profile] = [:], warnings: [String] = []) {
+        self.byDevice = byDevice
+        self.warnings = warnings
+    }
 
     public subscript(device: String) -> Profile? { byDevice[device] }
 
@@ -47,10 +56,16 @@ public struct DeviceProfiles: Sendable, Equatable {
             throw ProfilesError(source: source, reason: "must be a JSON object mapping device names to profiles, not \(json.typeDescription)")
         }
         var profiles: [String: Profile] = [:]
+        var warnings: [String] = []
         for (device, value) in root.members {
             let label = "device \(JSONWriter.quoted(device))"
             guard let object = value.objectValue else {
                 throw ProfilesError(source: source, reason: "\(label): profile must be an object, not \(value.typeDescription)")
+            }
+            for key in object.keys where !knownKeys.contains(key) {
+                let hint = Suggestion.closest(to: key, among: knownKeys).map { " (did you mean \(JSONWriter.quoted($0))?)" } ?? ""
+                warnings.append("\(source): \(label): unknown key \(JSONWriter.quoted(key)) ignored\(hint); "
+                                + "a profile takes \(knownKeys.map(JSONWriter.quoted).joined(separator: ", "))")
             }
             var profile = Profile()
             switch object["favorites"] {
@@ -88,7 +103,7 @@ public struct DeviceProfiles: Sendable, Equatable {
             }
             profiles[device] = profile
         }
-        return DeviceProfiles(profiles)
+        return DeviceProfiles(profiles, warnings: warnings)
     }
 }
 

@@ -61,41 +61,28 @@ public final class ParseSession {
 
     /// Parses each non-blank line of `input` as one payload (sources `<stdin>:3`, `a.ndjson:3`).
     public func parseLines(of input: InputSource) {
-        let lines: LineStream
-        switch input {
-        case .standardInput:
-            lines = LineStream(descriptor: 0, ownsDescriptor: false, sourceName: input.sourceName,
-                               maximumLineLength: PayloadParser.maximumInputBytes)
-        case .file(let path):
-            do {
-                lines = LineStream(descriptor: try InputFile.open(path), ownsDescriptor: true, sourceName: path,
-                                   maximumLineLength: PayloadParser.maximumInputBytes)
-            } catch {
-                report(error)
-                return
+        do {
+            try PayloadInput.eachLine(of: input) { line in
+                switch line {
+                case .overlong(let source):
+                    rejected += 1
+                    tell("\(source): \(PayloadInput.overlongReason())")
+                case .text(let bytes, let source):
+                    parse(Array(bytes), source: source)
+                }
             }
-        }
-        while true {
-            let line: LineStream.Line
-            do {
-                guard let next = try lines.nextLine() else { return }
-                line = next
-            } catch {
-                report(error)
-                return
-            }
-            switch line {
-            case .overlong(let number):
-                rejected += 1
-                tell("\(input.sourceName):\(number): a line longer than \(PayloadParser.maximumInputBytes) bytes, far too large for a notification payload")
-            case .text(let bytes, let number):
-                if ASCIIBlanks.whitespace.isBlank(bytes) { continue }
-                parse(Array(bytes), source: "\(input.sourceName):\(number)")
-            }
+        } catch {
+            report(error)
         }
     }
 
     private func parse(_ bytes: [UInt8], source: String) {
+        var bytes = bytes
+        switch EventLinePayload.extract(bytes) {
+        case .payload(let payload): bytes = payload
+        case .noPayload: return  // an exit or a suppressed enter of `watch --events all`: no notification
+        case .notAnEventLine: break
+        }
         do {
             let (model, warnings) = try PayloadParser.parse(bytes, source: source, catalog: catalog, strings: strings)
             for warning in warnings { tell("warning: " + TerminalText.safe(warning)) }

@@ -17,6 +17,11 @@ public struct WatchError: LandmarkNearError, Sendable {
         case record(FixReadIssue)
         /// Deliveries cannot start (`--push apns`, `--webhook`: the key, the CA, libcurl).
         case delivery
+        /// The `--state` database cannot be opened, read or written (`.temporaryFailure`: another
+        /// process holds it).
+        case state
+        /// stdout's reader went away (`| head -1`): not a failure, the run just ends there.
+        case closedOutput
     }
 
     public var kind: ErrorKind
@@ -31,4 +36,13 @@ public struct WatchError: LandmarkNearError, Sendable {
     }
 
     public var description: String { message }
+
+    /// The session's error for a state database failure.
+    init(_ error: StateError) {
+        self.init(kind: error.kind, origin: .state, message: error.description)
+    }
+
+    static let closedOutput = WatchError(kind: .io, origin: .closedOutput, message: "stdout was closed")
+
+    var isClosedOutput: Bool { origin == .closedOutput }
 }

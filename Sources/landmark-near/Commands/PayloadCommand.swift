@@ -22,6 +22,7 @@ enum PayloadCommand: Command {
           --landmarks FILE  catalog (default: the twelve landmarks of the SwiftUI tutorial)
           --out FILE        write the payload to FILE instead (atomically, directories created);
                             the file holds exactly the payload bytes, with no trailing newline
+                            ('-' means stdout, as without --out)
           -h, --help        show this help
 
         Example:
@@ -51,7 +52,7 @@ enum PayloadCommand: Command {
         } catch {
             throw CommandFailure(error, context: "\(command): ")
         }
-        if let out = args.value("out") {
+        if let out = args.value("out"), out != "-" {
             try write(payload, to: out, command: command)
         } else {
             output.writeLine(payload)

@@ -36,36 +36,52 @@ enum WatchCommand: Command {
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads (for simctl push)
         \(DeliveryOptionsParsing.help)
+          --state FILE         keep device state and a notification log in FILE (SQLite,
+                               created when missing): a restart resumes where the last run
+                               stopped, and re-emits what a killed run had decided and not
+                               yet printed or written; one process per FILE
           --strict             stop at the first unreadable record (exit 65)
           --explain            tell on stderr, for each fix, why it did or did not notify
           -h, --help           show this help
 
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
-        At the end a summary line goes to stderr.
-
+        At the end a summary line goes to stderr. On a live input (pipe, terminal, socket)
+        each notification is flushed at once, whatever stdout is.
+        Signals: SIGINT/SIGTERM stop at a record boundary, flush, print the summary and exit
+        130/143; SIGHUP reads --landmarks and --profiles again, keeping every device's state
+        (a file that cannot be used is reported and the old one kept). A closed stdout
+        (| head -1) ends the run quietly with status 0.
         Deliveries run beside reading, on their own thread. APNs answers: 200 delivered;
-        410 Unregistered, 400 BadDeviceToken or DeviceTokenNotForTopic retire the token for the
-        rest of the run; 403 ExpiredProviderToken renews the JWT and sends again; 429, 500, 503
-        and connection errors are tried again (1 s, doubling, at most 5 min apart) until the
-        expiration; anything else fails. Retries, failures and retired tokens are logged on
-        stderr (with --explain, every delivery); tokens only ever appear as their last 8 hex
-        digits. At the end of input, watch waits for outstanding deliveries (SIGINT/SIGTERM
-        stop the wait); the summary counts delivered, retried, failed and retired.
+        410 Unregistered, 400 BadDeviceToken or DeviceTokenNotForTopic retire the token;
+        403 ExpiredProviderToken renews the JWT and sends again; 429, 500, 503 and connection
+        errors are tried again (1 s, doubling, at most 5 min apart) until the expiration;
+        anything else fails. Retries, failures and retired tokens are logged on stderr (with
+        --explain, every delivery); tokens only ever appear as their last 8 hex digits. At the
+        end of input, watch waits for outstanding deliveries (SIGINT/SIGTERM end the wait);
+        the summary counts delivered, retried, failed and retired. With --state each delivery
+        is recorded (see landmark-near deliveries) and a restart sends what was not delivered.
 
             landmark-near watch --profiles p.json --push apns --apns-key AuthKey_ABC123DEFG.p8 \\
               --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-topic com.example.Landmarks
 
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
         64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error;
-        130/143 SIGINT/SIGTERM while waiting for deliveries.
+        75 the --state file is in use by another process; 130 SIGINT; 143 SIGTERM.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near watch"
+        // First, before anything may start a thread: signals become data on a descriptor.
+        let signals: SignalInbox
+        do {
+            signals = try SignalInbox(signals: [SIGINT, SIGTERM, SIGHUP])
+        } catch {
+            throw CommandFailure(error, context: "\(command): ")
+        }
         let args = try ArgumentScanner(
             arguments, command: command,
             valued: Set<String>(["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown", "max-accuracy",
-                     "events", "format", "apns-dir", "thread-id", "bundle-id"]).union(DeliveryOptionsParsing.valued),
+                     "events", "format", "apns-dir", "thread-id", "bundle-id", "state"]).union(DeliveryOptionsParsing.valued),
             flags: ["strict", "explain"])
         var options = WatchOptions()
         let radius = try args.length("radius", default: .fiveMiles)
@@ -96,12 +112,17 @@ enum WatchCommand: Command {
         options.strict = args.has("strict")
         options.explain = args.has("explain")
         options.apnsDirectory = args.value("apns-dir")
+        options.landmarksPath = args.value("landmarks")
+        options.profilesPath = args.value("profiles")
         options.flushEachEvent = standardOutputIsInteractive()
 
         let catalog = try args.catalog(command: command)
         if let path = args.value("profiles") {
             do {
                 options.engine.profiles = try DeviceProfiles.load(path: path)
+                for warning in options.engine.profiles.warnings {
+                    Console.error("\(command): warning: --profiles \(TerminalText.safe(warning))")
+                }
             } catch {
                 throw CommandFailure(error, context: "\(command): --profiles ")
             }
@@ -111,43 +132,64 @@ enum WatchCommand: Command {
                                                               warn: Console.error)
         let inputs = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
 
+        var store: StateStore?
+        if let path = args.value("state") {
+            do {
+                store = try StateStore(path: path)
+            } catch {
+                throw CommandFailure(error, context: "\(command): --state ")
+            }
+        }
         let diagnostics = OutputWriter(descriptor: 2)
         let session: WatchSession
         do {
-            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
+            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
         } catch {
             throw failure(error, command: command)
         }
         do {
-            try session.run(inputs: inputs)
+            try session.run(inputs: inputs, signals: signals)
         } catch {
             let failure = failure(error, command: command)
             // An input that cannot be opened ends the run before anything was read from it.
             if error.origin != .input || error.kind != .missingInput {
-                let (summary, _) = finishDeliveries(session, output: output)
+                let (summary, _) = finishDeliveries(session, output: output, signals: signals)
                 Console.error("\(command): \(summary)")
             }
             throw failure
         }
-        let (summary, signal) = finishDeliveries(session, output: output)
+        let (summary, signal) = finishDeliveries(session, output: output, signals: signals)
         Console.error("\(command): \(summary)")
-        if let signal { return signal == SIGTERM ? .terminated : .interrupted }
-        return session.statistics.unreadable > 0 ? .badData : nil
+        switch session.statistics.stoppedBy {
+        case .signal(let number)?: return number == SIGTERM ? .terminated : .interrupted
+        case .outputClosed?: return nil
+        case nil:
+            if let signal { return signal == SIGTERM ? .terminated : .interrupted }
+            return session.statistics.unreadable > 0 ? .badData : nil
+        }
     }
 
-    /// Waits for the outstanding deliveries (SIGINT/SIGTERM end the wait) and returns the
-    /// summary line with their counts, and the signal that ended the wait.
-    private static func finishDeliveries(_ session: WatchSession, output: OutputWriter) -> (summary: String, signal: Int32?) {
+    /// Waits for the outstanding deliveries and returns the summary line with their counts,
+    /// and the signal that ended the wait. A run already stopped by a signal does not wait
+    /// (with --state, what was not delivered is sent by the next run).
+    private static func finishDeliveries(_ session: WatchSession, output: OutputWriter, signals: SignalInbox) -> (summary: String, signal: Int32?) {
         var summary = session.statistics.summary
         // What was printed is flushed before the wait: deliveries may take a while.
         try? output.flush()
-        let signals = SignalWatch()
-        guard let (deliveries, interrupted) = session.finishDeliveries(shouldStop: { signals.received != nil }) else {
-            return (summary, nil)
-        }
+        let stoppedBySignal: Bool
+        if case .signal? = session.statistics.stoppedBy { stoppedBySignal = true } else { stoppedBySignal = false }
+        var received: Int32?
+        let outcome = session.finishDeliveries(shouldStop: {
+            if stoppedBySignal { return true }
+            while received == nil, let number = signals.take() {
+                if number != SIGHUP { received = number }
+            }
+            return received != nil
+        })
+        guard let (deliveries, interrupted) = outcome else { return (summary, nil) }
         summary += "; " + deliveries.summary
         guard interrupted else { return (summary, nil) }
-        return (summary + " (interrupted while waiting for deliveries)", signals.received)
+        return (summary + (stoppedBySignal ? "" : " (interrupted while waiting for deliveries)"), received)
     }
 
     /// The session's error with the option it concerns.
@@ -155,7 +197,8 @@ enum WatchCommand: Command {
         switch error.origin {
         case .favorites: return CommandFailure(error, context: "\(command): \(error.kind == .usage ? "--favorites" : "--profiles"): ")
         case .apnsDirectory: return CommandFailure(error, context: "\(command): --apns-dir: ")
-        case .input, .output: return CommandFailure(error, context: "\(command): ")
+        case .input, .output, .closedOutput: return CommandFailure(error, context: "\(command): ")
+        case .state: return CommandFailure(error, context: "\(command): --state ")
         case .record(let issue): return CommandFailure(error.kind, TerminalText.safe(issue.description) + " (stopped: --strict)")
         case .delivery: return CommandFailure(error, context: "\(command): ")
         }

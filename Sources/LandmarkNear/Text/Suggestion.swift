@@ -1,12 +1,12 @@
 /// "Did you mean" for mistyped commands and options: the candidate within a small edit
 /// distance of what was typed (`--radious` -> `--radius`, `wacth` -> `watch`).
-enum Suggestion {
+package enum Suggestion {
     /// The closest candidate, when it is at most about a third of the typed length away
     /// (at least one edit); nil when nothing is that close, two candidates tie, or fewer than
     /// three characters were typed (any one-letter option is one edit from every other).
     ///
     ///     Suggestion.closest(to: "radious", among: ["radius", "events"])   // "radius"
-    static func closest(to typed: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to typed: String, among candidates: some Sequence<String>) -> String? {
         let typedBytes = Array(typed.lowercased().utf8)
         guard typedBytes.count >= 3 else { return nil }
         let limit = max(1, typedBytes.count / 3)
@@ -26,7 +26,7 @@ enum Suggestion {
     }
 
     /// A ", did you mean 'X'?" suffix, or "" when there is no close candidate.
-    static func suffix(for typed: String, among candidates: some Sequence<String>, prefix: String = "") -> String {
+    package static func suffix(for typed: String, among candidates: some Sequence<String>, prefix: String = "") -> String {
         guard let match = closest(to: typed, among: candidates) else { return "" }
         return "; did you mean '\(prefix)\(match)'?"
     }
