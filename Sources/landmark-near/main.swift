@@ -9,6 +9,7 @@ signal(SIGPIPE, SIG_IGN)
 let commands: [CommandEntry] = [
     CommandEntry(WatchCommand.self), CommandEntry(NearestCommand.self), CommandEntry(LandmarksCommand.self),
     CommandEntry(PayloadCommand.self), CommandEntry(ParseCommand.self), CommandEntry(ValidateCommand.self),
+    CommandEntry(DeliveriesCommand.self),
 ]
 
 let topLevelHelp = """
@@ -17,7 +18,7 @@ let topLevelHelp = """
     Usage: landmark-near <command> [options]
 
     Commands:
-    \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+    \(commands.map { "  " + $0.name.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
     Run 'landmark-near <command> --help' for a command's options, and
     'landmark-near --version' (or -V) for the version and those of GEOS, PROJ and libxml2.
