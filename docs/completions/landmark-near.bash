@@ -2,7 +2,7 @@
 _landmark_near() {
     local cur=${COMP_WORDS[COMP_CWORD]} opts
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "watch nearest landmarks payload parse validate help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "watch nearest landmarks payload parse validate deliveries help --help --version" -- "$cur"))
         return
     fi
     case "${COMP_WORDS[1]}" in
@@ -12,7 +12,8 @@ _landmark_near() {
         payload) opts="--bundle-id --help --id --index --landmarks --out --radius --thread-id -h" ;;
         parse) opts="--help --json --landmarks --ndjson --strings -h" ;;
         validate) opts="--help --ndjson -h" ;;
-        help) COMPREPLY=($(compgen -W "watch nearest landmarks payload parse validate" -- "$cur")); return ;;
+        deliveries) opts="--help --json --state -h" ;;
+        help) COMPREPLY=($(compgen -W "watch nearest landmarks payload parse validate deliveries" -- "$cur")); return ;;
         *) opts="" ;;
     esac
     if [[ "$cur" == -* ]]; then
