@@ -327,6 +327,9 @@ async def serve(args):
 
 
 def main():
+    # A test runner spawning many children at once lets each inherit the others' pipe ends; a
+    # server that lives on would then keep another test's output pipe open. Close them all.
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
     # A parent that blocks signals (a test runner's thread) passes its mask on: take SIGTERM again.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, signal.valid_signals())
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

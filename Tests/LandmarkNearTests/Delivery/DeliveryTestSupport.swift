@@ -208,8 +208,8 @@ func runTool(_ arguments: [String], stdin: String, timeout: Double) throws -> To
     try input.fileHandleForWriting.close()
     if group.wait(timeout: .now() + timeout) == .timedOut {
         kill(process.processIdentifier, SIGKILL)
-        group.wait()
-        process.waitUntilExit()
+        // Another child may hold a copy of our pipes: do not wait for their end for ever.
+        _ = group.wait(timeout: .now() + 5)
         Issue.record("landmark-near \(arguments.first ?? "") did not end within \(timeout) s")
     }
     process.waitUntilExit()
