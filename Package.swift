@@ -51,6 +51,20 @@ let package = Package(
             pkgConfig: "libxcrypt",
             providers: [.apt(["libcrypt-dev"])]
         ),
+        // libcurl's multi interface: APNs over HTTP/2 (nghttp2) and webhooks (Debian: libcurl4-openssl-dev).
+        .systemLibrary(
+            name: "CCurl",
+            path: "Sources/CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // OpenSSL: ES256 JWTs for APNs token auth, SHA-1 name-based UUIDs, --apns-ca (Debian: libssl-dev).
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // SQLite: the --state database (Debian: libsqlite3-dev).
         .systemLibrary(
             name: "CSQLite",
@@ -62,7 +76,7 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CZlib", "CSQLite", "CLinux", "CMicroHTTPD", "CCrypt"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CZlib", "CSQLite", "CLinux", "CMicroHTTPD", "CCrypt", "CCurl", "COpenSSL"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(

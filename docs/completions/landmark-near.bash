@@ -2,11 +2,11 @@
 _landmark_near() {
     local cur=${COMP_WORDS[COMP_CWORD]} opts
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password deliveries help --help --version" -- "$cur"))
         return
     fi
     case "${COMP_WORDS[1]}" in
-        watch) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --profiles --radius --state --strict --thread-id -h" ;;
+        watch) opts="--apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --profiles --push --push-queue --push-ttl --radius --state --strict --thread-id --webhook --webhook-header -h" ;;
         map) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --out --profiles --radius --state --strict --thread-id -h" ;;
         fixes) opts="--format --help --source-name --strict -h" ;;
         nearest) opts="--help --json --landmarks --within -h -k" ;;
@@ -16,7 +16,8 @@ _landmark_near() {
         validate) opts="--help --ndjson -h" ;;
         serve) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --help --hysteresis --idle-timeout --landmarks --listen --max-accuracy --max-connections --profiles --radius --state --thread-id --threads --users -h" ;;
         hash-password) opts="" ;;
-        help) COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password" -- "$cur")); return ;;
+        deliveries) opts="--help --json --state -h" ;;
+        help) COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password deliveries" -- "$cur")); return ;;
         *) opts="" ;;
     esac
     if [[ "$cur" == -* ]]; then

@@ -12,6 +12,7 @@ let usage = """
       \(IndexBenchmark.usage)
       \(WatchBenchmark.usage)
       \(ServeBenchmark.usage)
+      \(PushBenchmark.usage)
       \(AllCommand.usage)
     """
 
@@ -28,6 +29,7 @@ func runMain() -> Int32 {
         case "index": try IndexBenchmark.run(rest)
         case "watch": try WatchBenchmark.run(rest)
         case "serve": try ServeBenchmark.run(rest)
+        case "push": try PushBenchmark.run(rest)
         case "all": try AllCommand.run(rest)
         case "--help", "-h", "help":
             print(usage)

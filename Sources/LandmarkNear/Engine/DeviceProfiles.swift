@@ -1,5 +1,5 @@
 /// Per-device settings from `--profiles FILE`: a JSON object mapping a device to
-/// `{"favorites": [ids], "prefersNotifications": bool}`, both optional.
+/// `{"favorites": [ids], "prefersNotifications": bool, "apnsTokens": ["<hex>", ...]}`, all optional.
 ///
 ///     let profiles = try DeviceProfiles.parse(
 ///         Array(#"{"d1": {"favorites": [1002], "prefersNotifications": false}}"#.utf8),
@@ -10,10 +10,13 @@ public struct DeviceProfiles: Sendable, Equatable {
         /// Landmark ids; nil means the default favourites.
         public var favorites: [Int]?
         public var prefersNotifications: Bool
+        /// APNs device tokens, lower-case hex (`--push apns` sends to each of them).
+        public var apnsTokens: [String]
 
-        public init(favorites: [Int]? = nil, prefersNotifications: Bool = true) {
+        public init(favorites: [Int]? = nil, prefersNotifications: Bool = true, apnsTokens: [String] = []) {
             self.favorites = favorites
             self.prefersNotifications = prefersNotifications
+            self.apnsTokens = apnsTokens
         }
     }
 
@@ -24,7 +27,7 @@ public struct DeviceProfiles: Sendable, Equatable {
     public private(set) var warnings: [String] = []
 
     /// The keys a profile may have.
-    public static let knownKeys = ["favorites", "prefersNotifications"]
+    public static let knownKeys = ["favorites", "prefersNotifications", "apnsTokens"]
 
     public init(_ byDevice: [String: Profile] = [:], warnings: [String] = []) {
         for (device, profile) in byDevice { entries[DeviceKey(device)] = profile }
@@ -89,6 +92,19 @@ public struct DeviceProfiles: Sendable, Equatable {
             case .bool(let flag)?: profile.prefersNotifications = flag
             case let other?:
                 throw ProfilesError(source: source, reason: "\(label): prefersNotifications must be true or false, not \(other.typeDescription)")
+            }
+            switch object["apnsTokens"] {
+            case nil, .null?: break
+            case .array(let elements)?:
+                for (position, element) in elements.enumerated() {
+                    // The token itself is a secret: the message names its position only.
+                    guard case .string(let text) = element, let token = DeviceToken.normalized(text) else {
+                        throw ProfilesError(source: source, reason: "\(label): apnsTokens[\(position)] is not a device token (an even number of hex digits, at most 200)")
+                    }
+                    if !profile.apnsTokens.contains(token) { profile.apnsTokens.append(token) }
+                }
+            case let other?:
+                throw ProfilesError(source: source, reason: "\(label): apnsTokens must be an array of hex strings, not \(other.typeDescription)")
             }
             profiles.entries[DeviceKey(device)] = profile
         }

@@ -48,7 +48,7 @@ enum StateSchema {
         CREATE INDEX IF NOT EXISTS notifications_by_device ON notifications(device, fix_time);
         CREATE TABLE IF NOT EXISTS deliveries (
             notification_id INTEGER NOT NULL REFERENCES notifications(id),
-            target TEXT NOT NULL,                -- e.g. 'apns:<last 8 hex of token>', 'webhook:<url>'
+            target TEXT NOT NULL,                -- 'apns:<token>' (whole: a restart resends to it), 'webhook:<url>'
             status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'retried', 'failed', 'retired')),
             attempts INTEGER NOT NULL DEFAULT 0,
             reason TEXT,                         -- why it failed or was retired

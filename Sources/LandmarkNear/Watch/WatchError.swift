@@ -15,6 +15,8 @@ public struct WatchError: LandmarkNearError, Sendable {
         case output
         /// Strict reading stopped at this unreadable record.
         case record(FixReadIssue)
+        /// Deliveries cannot start (`--push apns`, `--webhook`: the key, the CA, libcurl).
+        case delivery
         /// The `--state` database cannot be opened, read or written (`.temporaryFailure`: another
         /// process holds it).
         case state

@@ -22,6 +22,8 @@ public struct WatchOptions: Sendable {
     /// Flush stdout after every fix that printed something even when the input is a regular
     /// file (live inputs are always flushed per notification).
     public var flushEachEvent = false
+    /// `--push apns` and `--webhook`: where notifications are delivered besides stdout.
+    package var delivery = DeliveryOptions()
     /// Where the catalog and profiles came from: SIGHUP reads them again.
     public var landmarksPath: String?
     public var profilesPath: String?

@@ -31,6 +31,8 @@ public final class WatchSession {
     private let apnsWriter: APNsFileWriter?
     private let store: StateStore?
     private var payloads: PayloadCache
+    /// `--push apns` and `--webhook`: the delivery thread's engine-side handle.
+    private let delivery: NotificationDelivery?
     public private(set) var statistics = WatchStatistics()
     private var events: [ProximityEvent] = []
     /// Told of every fix after the engine decided it, with the events it caused (in engine
@@ -65,7 +67,7 @@ public final class WatchSession {
     static let maximumPendingOutputs = 8192
 
     private enum PendingOutput {
-        case line(String)
+        case line(String, NotificationKey)
         case notification(NotificationRecord)
     }
 
@@ -95,6 +97,34 @@ public final class WatchSession {
                 throw WatchError(error)
             }
         }
+        if options.delivery.isEnabled {
+            var deliveryOptions = options.delivery
+            do {
+                if let store, deliveryOptions.ledger == nil {
+                    deliveryOptions.ledger = try StateDeliveryLedger(path: store.path, options: deliveryOptions)
+                }
+                delivery = try NotificationDelivery(options: deliveryOptions, tokens: WatchSession.tokens(of: options.engine.profiles),
+                                                    logPrefix: "landmark-near watch")
+            } catch {
+                throw WatchError(kind: error.kind, origin: .delivery, message: error.description)
+            }
+        } else {
+            delivery = nil
+        }
+    }
+
+    private static func tokens(of profiles: DeviceProfiles) -> [String: [String]] {
+        var tokens: [String: [String]] = [:]
+        for (device, profile) in profiles.entries where !profile.apnsTokens.isEmpty {
+            tokens[device.name] = profile.apnsTokens
+        }
+        return tokens
+    }
+
+    /// Waits for the deliveries still outstanding at the end of input (each bounded by its
+    /// expiration); `shouldStop` (a signal came) ends the wait early. Nil without deliveries.
+    package func finishDeliveries(shouldStop: () -> Bool) -> (statistics: DeliveryStatistics, interrupted: Bool)? {
+        delivery?.finish(shouldStop: shouldStop)
     }
 
     private static func makeEngine(catalog: LandmarkCatalog, configuration: EngineConfiguration) throws(WatchError) -> ProximityEngine {
@@ -222,8 +252,10 @@ public final class WatchSession {
             guard event.isNotification || options.events == .all else { continue }
             let landmark = catalog[event.landmarkIndex]
             guard event.isNotification else {
+                let key = NotificationKey(device: fix.device, landmarkID: landmark.id, time: fix.time, fixNumber: fixNumber,
+                                          event: event.kind == .exit ? "exit" : "suppressed")
                 pending.append(.line(EventLine.make(event: event, fix: fix, landmark: landmark, payload: nil,
-                                                    includeNotified: options.events == .all)))
+                                                    includeNotified: options.events == .all), key))
                 continue
             }
             let payload = payloads.json(for: landmark, index: event.landmarkIndex)
@@ -369,7 +401,7 @@ public final class WatchSession {
         }
         for item in batch {
             switch item {
-            case .line(let line): output.writeLine(line)
+            case .line(let line, _): output.writeLine(line)
             case .notification(let record): output.writeLine(record.line)
             }
         }
@@ -378,6 +410,27 @@ public final class WatchSession {
                 try output.flush()
             } catch {
                 throw WatchSession.outputError(error)
+            }
+        }
+        if let delivery {
+            submit(batch, to: delivery)
+            delivery.flushSubmissions()
+        }
+    }
+
+    /// Hands a batch to the delivery thread once it was recorded (with a store) and printed:
+    /// each notification to its device's APNs tokens, every line to the webhooks.
+    private func submit(_ batch: [PendingOutput], to delivery: NotificationDelivery) {
+        for item in batch {
+            switch item {
+            case .line(let line, let key):
+                delivery.submitLine(key, line: line, notificationID: nil)
+            case .notification(let record):
+                let key = NotificationKey(device: record.device, landmarkID: record.landmarkID, time: record.fixTime,
+                                          fixNumber: record.fixNumber)
+                let id = store != nil ? record.id : nil
+                delivery.submitNotification(key, payload: APNsRequest.body(fromPayload: record.payload), notificationID: id)
+                delivery.submitLine(key, line: record.line, notificationID: id)
             }
         }
     }
@@ -400,6 +453,7 @@ public final class WatchSession {
         engine = fresh
         catalog = newCatalog
         options.engine = configuration
+        delivery?.tokens = WatchSession.tokens(of: profiles)
         payloads = PayloadCache(options: options.payload)
     }
 

@@ -67,7 +67,7 @@ enum MapCommand: Command {
         let (session, inputs) = try WatchCommand.startSession(args, command: command, output: output)
         let recorder = RunRecorder()
         session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
-        let (stopped, outcome) = try WatchCommand.finish(session, inputs: inputs, signals: signals, command: command)
+        let (stopped, outcome) = try WatchCommand.finish(session, inputs: inputs, signals: signals, output: output, command: command)
         // What was decided is drawn even when reading stopped early.
         let drawing = self.drawing(recorder, session)
         if let geoJSONPath {

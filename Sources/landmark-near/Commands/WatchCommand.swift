@@ -42,6 +42,7 @@ enum WatchCommand: Command {
                                and every event (see 'landmark-near map --help')
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads (for simctl push)
+        \(DeliveryOptionsParsing.help)
           --state FILE         keep device state and a notification log in FILE (SQLite,
                                created when missing): a restart resumes where the last run
                                stopped, and re-emits what a killed run had decided and not
@@ -57,6 +58,19 @@ enum WatchCommand: Command {
         130/143; SIGHUP reads --landmarks and --profiles again, keeping every device's state
         (a file that cannot be used is reported and the old one kept). A closed stdout
         (| head -1) ends the run quietly with status 0.
+        Deliveries run beside reading, on their own thread. APNs answers: 200 delivered;
+        410 Unregistered, 400 BadDeviceToken or DeviceTokenNotForTopic retire the token;
+        403 ExpiredProviderToken renews the JWT and sends again; 429, 500, 503 and connection
+        errors are tried again (1 s, doubling, at most 5 min apart) until the expiration;
+        anything else fails. Retries, failures and retired tokens are logged on stderr (with
+        --explain, every delivery); tokens only ever appear as their last 8 hex digits. At the
+        end of input, watch waits for outstanding deliveries (SIGINT/SIGTERM end the wait);
+        the summary counts delivered, retried, failed and retired. With --state each delivery
+        is recorded (see landmark-near deliveries) and a restart sends what was not delivered.
+
+            landmark-near watch --profiles p.json --push apns --apns-key AuthKey_ABC123DEFG.p8 \\
+              --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-topic com.example.Landmarks
+
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
         64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error;
         75 the --state file is in use by another process; 130 SIGINT; 143 SIGTERM.
@@ -71,7 +85,7 @@ enum WatchCommand: Command {
         if let recorder {
             session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
         }
-        let (stopped, outcome) = try finish(session, inputs: inputs, signals: signals, command: command)
+        let (stopped, outcome) = try finish(session, inputs: inputs, signals: signals, output: output, command: command)
         // What was decided is drawn even when reading stopped early.
         if let recorder, let path = args.value("geojson") {
             try MapCommand.write(MapGeoJSON.document(for: MapCommand.drawing(recorder, session)), to: path,
@@ -82,7 +96,7 @@ enum WatchCommand: Command {
     }
 
     /// The options every engine run takes (`watch`, `map`).
-    static let valuedOptions: Set<String> = WatchOptionsParsing.valued
+    static let valuedOptions: Set<String> = WatchOptionsParsing.valued.union(DeliveryOptionsParsing.valued)
     static let flagOptions: Set<String> = WatchOptionsParsing.flags
 
     /// First, before anything may start a thread: signals become data on a descriptor.
@@ -103,6 +117,9 @@ enum WatchCommand: Command {
         if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
             options.engine.profiles = profiles
         }
+        options.delivery = try DeliveryOptionsParsing.options(from: args, bundleID: options.payload.bundleID,
+                                                              verbose: options.explain, command: command,
+                                                              warn: Console.error)
         let inputs: [InputSource] = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
 
         var store: StateStore?
@@ -126,22 +143,49 @@ enum WatchCommand: Command {
     /// Runs the session to its end and prints the summary. An input that cannot be opened is
     /// thrown at once; any other failure comes back as `stopped` (what was decided can still be
     /// drawn), else the outcome's kind (nil for success).
-    static func finish(_ session: WatchSession, inputs: [InputSource], signals: SignalInbox,
+    static func finish(_ session: WatchSession, inputs: [InputSource], signals: SignalInbox, output: OutputWriter,
                        command: String) throws(CommandFailure) -> (stopped: CommandFailure?, outcome: ErrorKind?) {
         do {
             try session.run(inputs: inputs, signals: signals)
         } catch {
             // An input that cannot be opened ends the run before anything was read from it.
             if error.origin == .input && error.kind == .missingInput { throw failure(error, command: command) }
-            Console.error("\(command): \(session.statistics.summary)")
+            let (summary, _) = finishDeliveries(session, output: output, signals: signals)
+            Console.error("\(command): \(summary)")
             return (failure(error, command: command), nil)
         }
-        Console.error("\(command): \(session.statistics.summary)")
+        let (summary, signal) = finishDeliveries(session, output: output, signals: signals)
+        Console.error("\(command): \(summary)")
         switch session.statistics.stoppedBy {
         case .signal(let number)?: return (nil, number == SIGTERM ? .terminated : .interrupted)
         case .outputClosed?: return (nil, nil)
-        case nil: return (nil, session.statistics.unreadable > 0 ? .badData : nil)
+        case nil:
+            if let signal { return (nil, signal == SIGTERM ? .terminated : .interrupted) }
+            return (nil, session.statistics.unreadable > 0 ? .badData : nil)
         }
+    }
+
+    /// Waits for the outstanding deliveries and returns the summary line with their counts,
+    /// and the signal that ended the wait. A run already stopped by a signal does not wait
+    /// (with --state, what was not delivered is sent by the next run).
+    private static func finishDeliveries(_ session: WatchSession, output: OutputWriter, signals: SignalInbox) -> (summary: String, signal: Int32?) {
+        var summary = session.statistics.summary
+        // What was printed is flushed before the wait: deliveries may take a while.
+        try? output.flush()
+        let stoppedBySignal: Bool
+        if case .signal? = session.statistics.stoppedBy { stoppedBySignal = true } else { stoppedBySignal = false }
+        var received: Int32?
+        let outcome = session.finishDeliveries(shouldStop: {
+            if stoppedBySignal { return true }
+            while received == nil, let number = signals.take() {
+                if number != SIGHUP { received = number }
+            }
+            return received != nil
+        })
+        guard let (deliveries, interrupted) = outcome else { return (summary, nil) }
+        summary += "; " + deliveries.summary
+        guard interrupted else { return (summary, nil) }
+        return (summary + (stoppedBySignal ? "" : " (interrupted while waiting for deliveries)"), received)
     }
 
     /// The session's error with the option it concerns.
@@ -152,6 +196,7 @@ enum WatchCommand: Command {
         case .input, .output, .closedOutput: return CommandFailure(error, context: "\(command): ")
         case .state: return CommandFailure(error, context: "\(command): --state ")
         case .record(let issue): return CommandFailure(error.kind, TerminalText.safe(issue.description) + " (stopped: --strict)")
+        case .delivery: return CommandFailure(error, context: "\(command): ")
         }
     }
 

@@ -5,6 +5,8 @@ import LandmarkNear
 /// so unknown options are usage errors (exit 64) with a one-line reason.
 struct ArgumentScanner {
     private(set) var options: [String: String] = [:]
+    /// Every value of each valued option, in order (`--webhook-header` repeats; `value` is the last).
+    private(set) var repeatedOptions: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
@@ -57,6 +59,7 @@ struct ArgumentScanner {
                     index += 1
                 }
                 options[name] = value
+                repeatedOptions[name, default: []].append(value)
             } else {
                 let known = Array(valued) + Array(allFlags)
                 throw .usage("\(command): unknown option '\(argument)'\(Suggestion.suffix(for: name, among: known, prefix: "--")) (see \(command) --help)")
@@ -71,6 +74,9 @@ struct ArgumentScanner {
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     func value(_ name: String) -> String? { options[name] }
+
+    /// Every value of a repeatable option, in order (`--webhook A --webhook B`).
+    func values(_ name: String) -> [String] { repeatedOptions[name] ?? [] }
 
     /// A length option such as `--radius 5mi`.
     func length(_ name: String, default defaultValue: Length) throws(CommandFailure) -> Length {
