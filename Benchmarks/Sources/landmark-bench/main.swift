@@ -12,6 +12,7 @@ let usage = """
       \(IndexBenchmark.usage)
       \(WatchBenchmark.usage)
       \(AllCommand.usage)
+      \(DistanceCheck.usage)
     """
 
 func runMain() -> Int32 {
@@ -27,6 +28,7 @@ func runMain() -> Int32 {
         case "index": try IndexBenchmark.run(rest)
         case "watch": try WatchBenchmark.run(rest)
         case "all": try AllCommand.run(rest)
+        case "distance": try DistanceCheck.run(rest)
         case "--help", "-h", "help":
             print(usage)
         default:
