@@ -276,6 +276,14 @@ public final class LandmarkIndex {
             a.distance < b.distance || (a.distance == b.distance && a.index < b.index)
         }
         found.sort(by: precedes)
+        if limit < found.count {
+            // `limit` landmarks are surely within the limit-th smallest upper end; whatever lies
+            // surely beyond it is out, before any of it costs an exact measurement.
+            var uppers = found.map { $0.distance + $0.error }
+            uppers.sort()
+            let cut = uppers[limit - 1]
+            found.removeAll { $0.distance - $0.error > cut }
+        }
         var unsure = true
         while unsure {
             unsure = false
