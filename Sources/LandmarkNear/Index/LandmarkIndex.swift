@@ -159,7 +159,15 @@ public final class LandmarkIndex {
     /// The `limit` landmarks nearest to `point` (all of them when `limit` >= `count`), sorted
     /// by (distance, index). Empty for an invalid point or `limit` <= 0.
     public func nearest(to point: Coordinate, limit: Int) -> [LandmarkNeighbor] {
-        guard count > 0, limit > 0, point.isValid else { return [] }
+        nearest(to: point, limit: limit, within: .infinity)
+    }
+
+    /// `nearest(to:limit:)` without those farther than `radius` metres (the boundary decided
+    /// with exact distances).
+    ///
+    ///     index.nearest(to: here, limit: 3, within: 8046.72)   // at most 3, all within 5 mi
+    public func nearest(to point: Coordinate, limit: Int, within cutoff: Double) -> [LandmarkNeighbor] {
+        guard count > 0, limit > 0, point.isValid, cutoff >= 0 else { return [] }
         let query = EarthCenteredPoint(point)
         if limit >= count {
             var all: [Candidate] = []
@@ -170,7 +178,7 @@ public final class LandmarkIndex {
                     all.append(measure(slot, p, chordSquared: query.chordSquared(to: p), from: query, point))
                 }
             }
-            return answers(&all, from: point, limit: limit)
+            return answers(&all, from: point, limit: limit, radius: cutoff)
         }
         // The probe's radius surely holds `limit` landmarks. Where landmarks are sparse it is
         // often much too large (its landmarks are only near in the packing order), and a box
@@ -227,7 +235,7 @@ public final class LandmarkIndex {
                     }
                 }
             }
-            return answers(&found, from: point, limit: limit)
+            return answers(&found, from: point, limit: limit, radius: cutoff)
         }
     }
 
@@ -271,7 +279,8 @@ public final class LandmarkIndex {
     /// Once no two neighbours' intervals meet, each interval lies wholly below the next, so
     /// the order is the exact one. Answers whose bound exceeds `distanceTolerance` are made
     /// exact last (that changes no order: their intervals are apart from the others).
-    private func answers(_ found: inout [Candidate], from point: Coordinate, limit: Int) -> [LandmarkNeighbor] {
+    private func answers(_ found: inout [Candidate], from point: Coordinate, limit: Int,
+                         radius: Double = .infinity) -> [LandmarkNeighbor] {
         func precedes(_ a: Candidate, _ b: Candidate) -> Bool {
             a.distance < b.distance || (a.distance == b.distance && a.index < b.index)
         }
@@ -303,7 +312,12 @@ public final class LandmarkIndex {
         var result: [LandmarkNeighbor] = []
         result.reserveCapacity(kept)
         for i in 0..<kept {
-            if found[i].error > LandmarkIndex.distanceTolerance { makeExact(&found[i], from: point) }
+            // Beyond `radius` (exactly so where it is near): this one and all after it are out.
+            if found[i].distance - found[i].error > radius { break }
+            if found[i].error > LandmarkIndex.distanceTolerance || found[i].distance + found[i].error > radius {
+                makeExact(&found[i], from: point)
+                if found[i].distance > radius { break }
+            }
             result.append(LandmarkNeighbor(index: Int(found[i].index), distance: found[i].distance))
         }
         return result

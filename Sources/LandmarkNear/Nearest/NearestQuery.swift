@@ -15,9 +15,6 @@ public struct NearestQuery: Sendable, Equatable {
 
     /// The answers, nearest first (ties by index).
     public func answer(_ point: Coordinate, in index: LandmarkIndex) -> [LandmarkNeighbor] {
-        let nearest = index.nearest(to: point, limit: limit)
-        guard let within else { return nearest }
-        let radius = within.meters
-        return nearest.filter { $0.distance <= radius }
+        index.nearest(to: point, limit: limit, within: within?.meters ?? .infinity)
     }
 }

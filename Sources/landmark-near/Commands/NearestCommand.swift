@@ -81,55 +81,26 @@ enum NearestCommand: Command {
         }
         let catalog = try args.catalog()
         let index = LandmarkIndex(catalog: catalog)
-        let query = NearestQuery(limit: limit, within: within)
-        let json = args.has("json")
-
-        func answer(_ point: QueryPoint) {
-            let neighbors = query.answer(point.coordinate, in: index)
-            if json {
-                output.writeLine(NearestAnswerFormat.json(point: point, neighbors: neighbors, catalog: catalog))
-            } else {
-                for row in NearestAnswerFormat.rows(point: point, neighbors: neighbors, catalog: catalog, within: within) {
-                    output.writeLine(row)
-                }
-            }
-        }
-
-        if !json { output.writeLine(NearestAnswerFormat.header) }
+        let writer = NearestAnswerWriter(catalog: catalog, index: index,
+                                         query: NearestQuery(limit: limit, within: within), json: args.has("json"))
+        if !writer.json { output.writeLine(NearestAnswerFormat.header) }
         if let point {
-            answer(point)
+            writer.answer(point.coordinate, latitude: Array(point.latitudeText.utf8), longitude: Array(point.longitudeText.utf8))
+            output.write(bytes: writer.bytes)
             return .success
         }
-        var lineNumber = 0
-        var badLines = 0
-        while let line = readLine(strippingNewline: true) {
-            lineNumber += 1
-            do {
-                guard let point = try QueryPoint(line: line) else { continue }
-                answer(point)
-                // Answer as lines come: a live pipe sees each answer at once, while a file or a
-                // fast pipe (more input already waiting) is answered in large writes.
-                if !StandardInput.hasPendingInput() { try output.flush() }
-            } catch let error as QueryPointError {
-                badLines += 1
-                try? output.flush()
-                Console.error("<stdin>:\(lineNumber): \(error.description)")
-            } catch {
-                throw CommandFailure(status: .ioError, message: "\(command): stdout: \(error)")
+        let badLines: Int
+        do {
+            badLines = try NearestStream.run(descriptor: 0, writer: writer, output: output) { line, reason in
+                Console.error("<stdin>:\(line): \(reason)")
             }
+        } catch {
+            throw CommandFailure(status: .ioError, message: "\(command): \(error.description)")
         }
         if badLines > 0 {
             Console.error("\(command): \(badLines) line\(badLines == 1 ? "" : "s") of stdin could not be read")
             return .dataError
         }
         return .success
-    }
-}
-
-/// Whether stdin has bytes waiting to be read right now.
-enum StandardInput {
-    static func hasPendingInput() -> Bool {
-        var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
     }
 }

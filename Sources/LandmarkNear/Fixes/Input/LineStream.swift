@@ -111,6 +111,14 @@ final class LineStream {
         scanned = 0
     }
 
+    /// Whether `nextLine` can answer without reading (a whole line or the end is buffered),
+    /// so that a caller answering lines in batches knows when to write its batch out first.
+    var hasBufferedLine: Bool {
+        if reachedEnd { return true }
+        let searchFrom = start + scanned
+        return searchFrom < end && memchr(storage + searchFrom, 0x0A, end - searchFrom) != nil
+    }
+
     /// The next line, or nil at the end of input.
     func nextLine() throws(FixInputError) -> Line? {
         while true {
