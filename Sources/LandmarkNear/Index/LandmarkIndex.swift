@@ -137,8 +137,10 @@ public final class LandmarkIndex {
                     let b = Int(bucket)
                     let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
                     if query.chord(to: center) - spheres[4 * b + 3] > chordLimit { continue }
-                    for slot in slots(ofBucket: b) {
+                    let range = slots(ofBucket: b)
+                    for slot in firstSlot(in: range, atOrAbove: query.z - chordLimit, points)..<range.upperBound {
                         let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                        if p.z - query.z > chordLimit { break }
                         let chordSquared = query.chordSquared(to: p)
                         guard chordSquared <= limitSquared else { continue }
                         var candidate = measure(slot, p, chordSquared: chordSquared, from: query, point)
@@ -180,11 +182,13 @@ public final class LandmarkIndex {
             }
             return answers(&all, from: point, limit: limit, radius: cutoff)
         }
-        // The probe's radius surely holds `limit` landmarks. Where landmarks are sparse it is
-        // often much too large (its landmarks are only near in the packing order), and a box
-        // of half of it is tried first.
+        // The probe's radius surely holds `limit` landmarks, but it is often much too large
+        // (its landmarks are only near in the packing order, up to a slice's width away), and
+        // the tree's answer grows with the box: a cap of about the landmarks' mean spacing is
+        // tried first, then the probe's (or, once `limit` chords are known, the sure bound).
         let probed = probeRadius(around: point, query, limit: limit)
-        var radius = probed.map { $0 > 4 * firstRadius ? $0 / 2 : $0 } ?? firstRadius * Double(limit).squareRoot()
+        let first = firstRadius * Double(limit).squareRoot()
+        var radius = probed.map { min($0, first) } ?? first
         while true {
             // Buckets nearest first (by the chord to their bounding sphere), so that the `limit`
             // smallest chords come early and the farther buckets are skipped on that bound.
@@ -193,9 +197,13 @@ public final class LandmarkIndex {
             slotPoints.withUnsafeBufferPointer { points in
                 for (lowerBound, bucket) in ranked {
                     if lowerBound > best.bound { break }
-                    for slot in slots(ofBucket: Int(bucket)) {
+                    let range = slots(ofBucket: Int(bucket))
+                    var slot = firstSlot(in: range, atOrAbove: query.z - best.bound, points)
+                    while slot < range.upperBound {
                         let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                        if p.z - query.z > best.bound { break }
                         best.offer(query.chordSquared(to: p).squareRoot())
+                        slot += 1
                     }
                 }
             }
@@ -226,8 +234,10 @@ public final class LandmarkIndex {
             slotPoints.withUnsafeBufferPointer { points in
                 for (lowerBound, bucket) in ranked {
                     if lowerBound > chordLimit { break }
-                    for slot in slots(ofBucket: Int(bucket)) {
+                    let range = slots(ofBucket: Int(bucket))
+                    for slot in firstSlot(in: range, atOrAbove: query.z - chordLimit, points)..<range.upperBound {
                         let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                        if p.z - query.z > chordLimit { break }
                         let chordSquared = query.chordSquared(to: p)
                         if chordSquared <= limitSquared {
                             found.append(measure(slot, p, chordSquared: chordSquared, from: query, point))
@@ -403,6 +413,20 @@ public final class LandmarkIndex {
             return unique
         }
         return buckets
+    }
+
+    /// The first slot of a bucket whose z is >= `z` (or the bucket's end). A bucket is a run
+    /// of a slice sorted by latitude, and z = N (1 − e²) sin φ grows with latitude, so the
+    /// slots within a chord c of the query form one run with |z − z_query| <= c: the scans
+    /// start there (binary search) and stop past z_query + c, skipping the rest of the bucket.
+    @inline(__always)
+    private func firstSlot(in range: Range<Int>, atOrAbove z: Double, _ points: UnsafeBufferPointer<Double>) -> Int {
+        var low = range.lowerBound, high = range.upperBound
+        while low < high {
+            let middle = (low + high) >> 1
+            if points[3 * middle + 2] < z { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     @inline(__always) private func slots(ofBucket bucket: Int) -> Range<Int> {
