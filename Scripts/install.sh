@@ -4,6 +4,7 @@
 #     bash Scripts/install.sh                    # PREFIX=/usr/local
 #     PREFIX=$HOME/.local bash Scripts/install.sh
 #     DESTDIR=/tmp/pkg PREFIX=/usr bash Scripts/install.sh   # staged, for packaging
+#     BINARY=.build/debug/landmark-near bash Scripts/install.sh  # install that build instead
 #
 # Installs PREFIX/bin/landmark-near, PREFIX/share/man/man1/landmark-near.1 and the bash, zsh and
 # fish completions under PREFIX/share/{bash-completion/completions,zsh/site-functions,
@@ -13,8 +14,11 @@ cd "$(dirname "$0")/.."
 prefix=${PREFIX:-/usr/local}
 root=${DESTDIR:-}${prefix}
 
-swift build -c release --product landmark-near >&2
-binary=$(swift build -c release --show-bin-path)/landmark-near
+binary=${BINARY:-}
+if [ -z "$binary" ]; then
+  swift build -c release --product landmark-near >&2
+  binary=$(swift build -c release --show-bin-path)/landmark-near
+fi
 
 install -d "$root/bin" "$root/share/man/man1" "$root/share/bash-completion/completions" \
   "$root/share/zsh/site-functions" "$root/share/fish/vendor_completions.d"

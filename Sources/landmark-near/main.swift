@@ -19,8 +19,9 @@ let topLevelHelp = """
     Commands:
     \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
-    Run 'landmark-near <command> --help' for a command's options.
-    Exit status: 0 ok, 64 usage error, 65 bad data, 66 missing input, 74 I/O error.
+    Run 'landmark-near <command> --help' for a command's options, and
+    'landmark-near --version' (or -V) for the version and those of GEOS, PROJ and libxml2.
+    Exit status: 0 ok, 64 usage error, 65 bad data, 66 input cannot be opened, 74 I/O error.
     """
 
 @MainActor func runMain() -> Int32 {
@@ -30,14 +31,27 @@ let topLevelHelp = """
         Console.error(topLevelHelp)
         return ExitStatus.usage.rawValue
     }
-    if first == "--help" || first == "-h" || first == "help" {
+    if first == "--version" || first == "-V" {
+        output.writeLine(Versions.current.description)
+        try? output.flush()
+        return 0
+    }
+    if first == "--help" || first == "-h" || (first == "help" && arguments.count == 1) {
         output.writeLine(topLevelHelp)
         try? output.flush()
         return 0
     }
-    guard let command = commands.first(where: { $0.name == first }) else {
-        Console.error("landmark-near: unknown command '\(first)' (commands: \(commands.map(\.name).joined(separator: ", ")))")
+    // `help COMMAND` is `COMMAND --help`.
+    let name = first == "help" ? arguments[1] : first
+    guard let command = commands.first(where: { $0.name == name }) else {
+        let suggestion = Suggestion.suffix(for: name, among: commands.map(\.name))
+        Console.error("landmark-near: unknown command '\(TerminalText.safe(name))'\(suggestion) (commands: \(commands.map(\.name).joined(separator: ", ")))")
         return ExitStatus.usage.rawValue
+    }
+    if first == "help" {
+        output.writeLine(command.help)
+        try? output.flush()
+        return 0
     }
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") || rest.contains("-h") {
@@ -47,11 +61,11 @@ let topLevelHelp = """
     }
     let status: ExitStatus
     do {
-        status = try command.run(rest, output)
+        status = ExitStatus(try command.run(rest, output))
     } catch let failure as CommandFailure {
         try? output.flush()
         Console.error(failure.message)
-        return failure.status.rawValue
+        return ExitStatus(failure.kind).rawValue
     } catch {
         try? output.flush()
         Console.error("landmark-near \(command.name): \(error)")
@@ -61,7 +75,7 @@ let topLevelHelp = """
         try output.flush()
     } catch {
         Console.error("landmark-near: stdout: \(error.description)")
-        return ExitStatus.ioError.rawValue
+        return ExitStatus(error.kind).rawValue
     }
     return status.rawValue
 }

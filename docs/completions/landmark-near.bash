@@ -11,7 +11,7 @@ _landmark_near() {
         landmarks) opts="--help --json --landmarks -h" ;;
         payload) opts="--bundle-id --help --id --index --landmarks --out --radius --thread-id -h" ;;
         parse) opts="--help --json --landmarks --ndjson --strings -h" ;;
-        validate) opts="" ;;
+        validate) opts="--help --ndjson -h" ;;
         help) COMPREPLY=($(compgen -W "watch nearest landmarks payload parse validate" -- "$cur")); return ;;
         *) opts="" ;;
     esac

@@ -46,3 +46,6 @@ complete -c landmark-near -n '__fish_seen_subcommand_from parse' -l landmarks -r
 complete -c landmark-near -n '__fish_seen_subcommand_from parse' -l ndjson -d 'inputs hold one payload a line (sources \'<stdin>:3\', \'a.ndjson:3\'); bl'
 complete -c landmark-near -n '__fish_seen_subcommand_from parse' -l strings -r -d 'a Localizable.strings table for title-loc-key / loc-key alerts; withou'
 complete -c landmark-near -n '__fish_seen_subcommand_from parse' -s h -d 'show this help'
+complete -c landmark-near -n '__fish_seen_subcommand_from validate' -l help -d 'show this help'
+complete -c landmark-near -n '__fish_seen_subcommand_from validate' -l ndjson -d 'inputs hold one payload a line (sources \'a.ndjson:3\', \'<stdin>:3\'); bl'
+complete -c landmark-near -n '__fish_seen_subcommand_from validate' -s h -d 'show this help'

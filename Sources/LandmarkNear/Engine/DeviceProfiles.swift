@@ -1,5 +1,3 @@
-import Foundation
-
 /// Per-device settings from `--profiles FILE`: a JSON object mapping a device to
 /// `{"favorites": [ids], "prefersNotifications": bool}`, both optional.
 ///
@@ -20,25 +18,34 @@ public struct DeviceProfiles: Sendable, Equatable {
     }
 
     public private(set) var byDevice: [String: Profile] = [:]
+    /// Keys of a profile that mean nothing here (a misspelt `"favourites"`, say): ignored, and
+    /// told, with the closest known key when there is one.
+    public private(set) var warnings: [String] = []
 
-    public init(_ byDevice: [String: Profile] = [:]) { self.byDevice = byDevice }
+    /// The keys a profile may have.
+    public static let knownKeys = ["favorites", "prefersNotifications"]
+
+    public init(_ byDevice: [String: Profile] = [:], warnings: [String] = []) {
+        self.byDevice = byDevice
+        self.warnings = warnings
+    }
 
     public subscript(device: String) -> Profile? { byDevice[device] }
 
     public static func load(path: String) throws(ProfilesError) -> DeviceProfiles {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ProfilesError(source: path, reason: "no such file", isMissingFile: true)
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path: path)
+        } catch {
+            throw ProfilesError(source: error.source, reason: error.reason, kind: error.kind)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ProfilesError(source: path, reason: "cannot be read")
-        }
-        return try parse(Array(data), source: path)
+        return try parse(bytes, source: path)
     }
 
     public static func parse(_ bytes: [UInt8], source: String) throws(ProfilesError) -> DeviceProfiles {
         let json: JSONValue
         do {
-            json = try JSONParser.parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes)
+            json = try JSONParser.parse(ByteOrderMark.dropped(from: bytes))
         } catch {
             throw ProfilesError(source: source, reason: error.description)
         }
@@ -46,10 +53,16 @@ public struct DeviceProfiles: Sendable, Equatable {
             throw ProfilesError(source: source, reason: "must be a JSON object mapping device names to profiles, not \(json.typeDescription)")
         }
         var profiles: [String: Profile] = [:]
+        var warnings: [String] = []
         for (device, value) in root.members {
             let label = "device \(JSONWriter.quoted(device))"
             guard let object = value.objectValue else {
                 throw ProfilesError(source: source, reason: "\(label): profile must be an object, not \(value.typeDescription)")
+            }
+            for key in object.keys where !knownKeys.contains(key) {
+                let hint = Suggestion.closest(to: key, among: knownKeys).map { " (did you mean \(JSONWriter.quoted($0))?)" } ?? ""
+                warnings.append("\(source): \(label): unknown key \(JSONWriter.quoted(key)) ignored\(hint); "
+                                + "a profile takes \(knownKeys.map(JSONWriter.quoted).joined(separator: ", "))")
             }
             var profile = Profile()
             switch object["favorites"] {
@@ -74,14 +87,15 @@ public struct DeviceProfiles: Sendable, Equatable {
             }
             profiles[device] = profile
         }
-        return DeviceProfiles(profiles)
+        return DeviceProfiles(profiles, warnings: warnings)
     }
 }
 
-/// A profiles file that cannot be used.
-public struct ProfilesError: Error, Sendable, Equatable, CustomStringConvertible {
+/// A profiles file that cannot be used: refused content (`.badData`), or a file that cannot be
+/// opened (`.missingInput`) or read (`.io`).
+public struct ProfilesError: LandmarkNearError, Sendable, Equatable {
     public var source: String
     public var reason: String
-    public var isMissingFile: Bool = false
+    public var kind: ErrorKind = .badData
     public var description: String { "\(source): \(reason)" }
 }

@@ -32,11 +32,11 @@ public enum FavoriteSelection: Sendable, Equatable {
 
     /// Parses the `--favorites` option: `all` or comma-separated ids.
     public init(parsing text: String) throws(UnitParseError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = ASCIIBlanks.spacesAndTabs.trimming(text)
         if trimmed.lowercased() == "all" { self = .all; return }
         var ids: [Int] = []
         for part in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let id = Int(part.trimmingCharacters(in: .whitespaces)) else {
+            guard let id = Int(ASCIIBlanks.spacesAndTabs.trimming(part)) else {
                 throw UnitParseError("\"\(text)\" is not 'all' or a comma-separated list of landmark ids (e.g. 1001,1003)")
             }
             ids.append(id)
@@ -62,14 +62,14 @@ public enum FavoriteSelection: Sendable, Equatable {
     }
 }
 
-/// A configuration that cannot run (e.g. a favourite id the catalog does not have).
-public struct EngineConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+/// A configuration that cannot run (e.g. a favourite id the catalog does not have): `.usage`
+/// for the default favourites, `.badData` for a device profile (it came from a file).
+public struct EngineConfigurationError: LandmarkNearError, Sendable, Equatable {
     public var description: String
-    /// The problem is in the profiles file (bad data) rather than in an option (usage).
-    public var isInProfiles: Bool
-    public init(_ description: String, isInProfiles: Bool = false) {
+    public var kind: ErrorKind
+    public init(_ description: String, kind: ErrorKind = .usage) {
         self.description = description
-        self.isInProfiles = isInProfiles
+        self.kind = kind
     }
 }
 

@@ -47,7 +47,7 @@ public final class ProximityEngine {
             var indices: [Int] = []
             for id in ids {
                 guard let index = catalog.index(ofID: id) else {
-                    throw EngineConfigurationError("profile of device \(JSONWriter.quoted(device)): favourite id \(id) is not in the landmark catalog", isInProfiles: true)
+                    throw EngineConfigurationError("profile of device \(JSONWriter.quoted(device)): favourite id \(id) is not in the landmark catalog", kind: .badData)
                 }
                 indices.append(index)
             }
@@ -188,7 +188,7 @@ public final class ProximityEngine {
 
     /// For `--explain`: the device's nearest favourite to `coordinate`, and whether the
     /// device is inside it.
-    public func nearestFavorite(of device: String, to coordinate: Coordinate) -> (landmarkIndex: Int, distance: Double, isInside: Bool)? {
+    func nearestFavorite(of device: String, to coordinate: Coordinate) -> (landmarkIndex: Int, distance: Double, isInside: Bool)? {
         guard !favorites.isEmpty, coordinate.isValid else { return nil }
         let slot = deviceSlots[device].map(Int.init)
         let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[device]?.set ?? 0)]

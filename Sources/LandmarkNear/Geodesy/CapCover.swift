@@ -14,16 +14,16 @@ import Foundation
 ///
 ///     let cover = CapCover(center: Coordinate(latitude: 10, longitude: 179.99), radius: 8046.72)
 ///     cover.boxes.count   // 2: [179.91, 180] and [-180, -179.93]
-public struct CapCover: Sendable, Hashable {
-    public var first: GeoBox
-    public var second: GeoBox?
+struct CapCover: Sendable, Hashable {
+    var first: GeoBox
+    var second: GeoBox?
 
-    public var boxes: [GeoBox] { second.map { [first, $0] } ?? [first] }
+    var boxes: [GeoBox] { second.map { [first, $0] } ?? [first] }
 
     /// - Parameters:
     ///   - center: a valid coordinate.
     ///   - radius: metres, >= 0 (infinity covers the world).
-    public init(center: Coordinate, radius: Double) {
+    init(center: Coordinate, radius: Double) {
         let degrees = 180 / Double.pi
         let grown = radius * (1 + 1e-9) + 1e-6
         let dLat = grown / EllipsoidConstants.smallestRadiusOfCurvature * degrees * (1 + 1e-9) + 1e-9

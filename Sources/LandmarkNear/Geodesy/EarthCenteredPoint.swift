@@ -7,19 +7,19 @@ import Foundation
 ///     let a = EarthCenteredPoint(Coordinate(latitude: 0, longitude: 0))
 ///     let b = EarthCenteredPoint(Coordinate(latitude: 0, longitude: 1))
 ///     a.chord(to: b)   // 111319.4 m: a little under the 111319.5 m geodesic
-public struct EarthCenteredPoint: Sendable, Hashable {
-    public var x: Double
-    public var y: Double
-    public var z: Double
+struct EarthCenteredPoint: Sendable, Hashable {
+    var x: Double
+    var y: Double
+    var z: Double
 
-    public init(x: Double, y: Double, z: Double) {
+    init(x: Double, y: Double, z: Double) {
         self.x = x
         self.y = y
         self.z = z
     }
 
     /// The surface point at this latitude and longitude (height 0).
-    public init(_ coordinate: Coordinate) {
+    init(_ coordinate: Coordinate) {
         let phi = coordinate.latitude * (Double.pi / 180)
         let lambda = coordinate.longitude * (Double.pi / 180)
         let sinPhi = sin(phi), cosPhi = cos(phi)
@@ -31,29 +31,29 @@ public struct EarthCenteredPoint: Sendable, Hashable {
     }
 
     /// The squared straight-line distance to `other`, in square metres.
-    @inlinable public func chordSquared(to other: EarthCenteredPoint) -> Double {
+    func chordSquared(to other: EarthCenteredPoint) -> Double {
         let dx = x - other.x, dy = y - other.y, dz = z - other.z
         return dx * dx + dy * dy + dz * dz
     }
 
     /// The straight-line distance to `other`, in metres.
-    public func chord(to other: EarthCenteredPoint) -> Double {
+    func chord(to other: EarthCenteredPoint) -> Double {
         chordSquared(to: other).squareRoot()
     }
 }
 
 /// WGS84's defining constants and the derived ones the index's bounds use.
-public enum EllipsoidConstants {
+enum EllipsoidConstants {
     /// a, metres.
-    public static let equatorialRadius = 6_378_137.0
+    static let equatorialRadius = 6_378_137.0
     /// f.
-    public static let flattening = 1 / 298.257223563
+    static let flattening = 1 / 298.257223563
     /// e² = f (2 − f).
-    public static let eccentricitySquared = flattening * (2 - flattening)
+    static let eccentricitySquared = flattening * (2 - flattening)
     /// The smallest radius of curvature anywhere on the ellipsoid: the meridian's at the
     /// equator, b²/a = a (1 − f)² ≈ 6 335 439 m. No geodesic bends more sharply than a circle of
     /// this radius, and every degree of latitude is at least this many metres × π/180 long.
-    public static let smallestRadiusOfCurvature = equatorialRadius * (1 - flattening) * (1 - flattening)
+    static let smallestRadiusOfCurvature = equatorialRadius * (1 - flattening) * (1 - flattening)
     /// An upper bound of every geodesic distance: half a meridian is 20 003 931.46 m.
-    public static let longestGeodesic = 20_003_932.0
+    static let longestGeodesic = 20_003_932.0
 }

@@ -4,13 +4,13 @@ import Foundation
 ///
 ///     let box = GeoBox(minLongitude: 170, minLatitude: -20, maxLongitude: 180, maxLatitude: -10)
 ///     box.contains(Coordinate(latitude: -15, longitude: 175))   // true
-public struct GeoBox: Sendable, Hashable {
-    public var minLongitude: Double
-    public var minLatitude: Double
-    public var maxLongitude: Double
-    public var maxLatitude: Double
+struct GeoBox: Sendable, Hashable {
+    var minLongitude: Double
+    var minLatitude: Double
+    var maxLongitude: Double
+    var maxLatitude: Double
 
-    public init(minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double) {
+    init(minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double) {
         self.minLongitude = minLongitude
         self.minLatitude = minLatitude
         self.maxLongitude = maxLongitude
@@ -18,7 +18,7 @@ public struct GeoBox: Sendable, Hashable {
     }
 
     /// The smallest box holding all of `coordinates` (which must not be empty).
-    public init(enclosing coordinates: some Sequence<Coordinate>) {
+    init(enclosing coordinates: some Sequence<Coordinate>) {
         var box = GeoBox(minLongitude: .infinity, minLatitude: .infinity,
                          maxLongitude: -.infinity, maxLatitude: -.infinity)
         for c in coordinates {
@@ -30,9 +30,9 @@ public struct GeoBox: Sendable, Hashable {
         self = box
     }
 
-    public func contains(_ c: Coordinate) -> Bool {
+    func contains(_ c: Coordinate) -> Bool {
         (minLongitude...maxLongitude).contains(c.longitude) && (minLatitude...maxLatitude).contains(c.latitude)
     }
 
-    public static let world = GeoBox(minLongitude: -180, minLatitude: -90, maxLongitude: 180, maxLatitude: 90)
+    static let world = GeoBox(minLongitude: -180, minLatitude: -90, maxLongitude: 180, maxLatitude: 90)
 }

@@ -28,7 +28,7 @@ public struct Geodesic: Sendable {
     }
 
     /// Distance in metres and the forward azimuth at `a`, in degrees clockwise from north.
-    public func inverse(from a: Coordinate, to b: Coordinate) -> (distance: Double, azimuth: Double) {
+    package func inverse(from a: Coordinate, to b: Coordinate) -> (distance: Double, azimuth: Double) {
         var s12 = 0.0, azi1 = 0.0
         withUnsafePointer(to: ellipsoid) { g in
             geod_inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, nil)
@@ -38,7 +38,7 @@ public struct Geodesic: Sendable {
 
     /// The point reached from `start` after `distance` metres along `azimuth` degrees
     /// (the direct problem). Longitude comes back in [-180, 180].
-    public func destination(from start: Coordinate, azimuth: Double, distance: Double) -> Coordinate {
+    package func destination(from start: Coordinate, azimuth: Double, distance: Double) -> Coordinate {
         var lat2 = 0.0, lon2 = 0.0
         withUnsafePointer(to: ellipsoid) { g in
             geod_direct(g, start.latitude, start.longitude, azimuth, distance, &lat2, &lon2, nil)

@@ -16,17 +16,17 @@ import Foundation
 ///
 ///     GeodesicBounds.lower(chord: 8000)   // 7999.999999 m
 ///     GeodesicBounds.upper(chord: 8000)   // 8000.000532 m
-public enum GeodesicBounds {
+enum GeodesicBounds {
     /// Absolute slack added to both bounds, metres.
-    public static let margin = 1e-6
+    static let margin = 1e-6
 
     /// A distance that is at most the geodesic distance (and at most the computed one).
-    @inlinable public static func lower(chord: Double) -> Double {
+    static func lower(chord: Double) -> Double {
         chord - margin
     }
 
     /// A distance that is at least the geodesic distance (and at least the computed one).
-    public static func upper(chord: Double) -> Double {
+    static func upper(chord: Double) -> Double {
         guard chord < 12_000_000 else { return EllipsoidConstants.longestGeodesic }
         let rho = EllipsoidConstants.smallestRadiusOfCurvature
         let arc = 2 * rho * asin(chord / (2 * rho))

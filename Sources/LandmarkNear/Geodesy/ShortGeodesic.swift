@@ -26,31 +26,31 @@ import Foundation
 ///     let p = EarthCenteredPoint(Coordinate(latitude: 34, longitude: -116))
 ///     let q = EarthCenteredPoint(Coordinate(latitude: 34.05, longitude: -116.1))
 ///     ShortGeodesic.distance(from: p, to: q)   // 10 733.63… m, as geod_inverse to ~1e-10 m
-public enum ShortGeodesic {
+enum ShortGeodesic {
     /// The longest chord (metres) for which `distance` and `errorBound` may be used. Lines
     /// beyond a few hundred kilometres are far from "short" (the error reaches metres), but the
     /// bound still ranks far candidates: it is a thousand times tighter than the chord's.
-    public static let longestChord = 10_000_000.0
+    static let longestChord = 10_000_000.0
     /// Up to this chord the arc length comes from its series (no `asin`).
-    @usableFromInline static let longestSeriesChord = 400_000.0
+    static let longestSeriesChord = 400_000.0
 
     /// e′² = e² / (1 − e²).
-    @usableFromInline static let secondEccentricitySquared =
+    static let secondEccentricitySquared =
         EllipsoidConstants.eccentricitySquared / (1 - EllipsoidConstants.eccentricitySquared)
-    @usableFromInline static let inversePolarFactor = 1 / (1 - EllipsoidConstants.eccentricitySquared)
-    @usableFromInline static let inverseEquatorialRadius = 1 / EllipsoidConstants.equatorialRadius
+    static let inversePolarFactor = 1 / (1 - EllipsoidConstants.eccentricitySquared)
+    static let inverseEquatorialRadius = 1 / EllipsoidConstants.equatorialRadius
 
     /// The geodesic distance between two surface points at most `longestChord` apart (chord).
-    @inlinable @inline(__always)
-    public static func distance(from p: EarthCenteredPoint, to q: EarthCenteredPoint) -> Double {
+    @inline(__always)
+    static func distance(from p: EarthCenteredPoint, to q: EarthCenteredPoint) -> Double {
         let dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z
         let c2 = dx * dx + dy * dy + dz * dz
         return distance(p, dx, dy, dz, chordSquared: c2)
     }
 
     /// `distance` when the caller already has d = Q − P and c² (the index's hot loop).
-    @inlinable @inline(__always)
-    public static func distance(_ p: EarthCenteredPoint, _ dx: Double, _ dy: Double, _ dz: Double,
+    @inline(__always)
+    static func distance(_ p: EarthCenteredPoint, _ dx: Double, _ dy: Double, _ dz: Double,
                                 chordSquared c2: Double) -> Double {
         guard c2 > 0 else { return 0 }
         // Midpoint m = P + d/2 and the normal direction g there (not normalised: |g|² divides).
@@ -78,8 +78,7 @@ public enum ShortGeodesic {
     /// The largest difference (metres) between `distance` and `geod_inverse` for a chord of
     /// this length (<= `longestChord`), with a margin of at least 10× over the largest error
     /// measured in its class by `landmark-bench distance` (10M pairs) and never below 100 nm.
-    @inlinable
-    public static func errorBound(chord: Double) -> Double {
+    static func errorBound(chord: Double) -> Double {
         if chord <= 10_000 { return 1e-7 }
         if chord <= 50_000 { return 2e-7 }
         if chord <= 100_000 { return 3e-6 }

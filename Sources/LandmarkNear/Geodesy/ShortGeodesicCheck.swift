@@ -69,6 +69,32 @@ package enum ShortGeodesicCheck {
         return Report(classes: classes, pairs: pairs)
     }
 
+    /// `count` seeded pairs of points up to 10 km apart, for timing `ShortGeodesic` against
+    /// `geod_inverse` (`landmark-bench distance`).
+    package struct ShortPairs: Sendable {
+        fileprivate var points: [(EarthCenteredPoint, EarthCenteredPoint, Coordinate, Coordinate)]
+        package var count: Int { points.count }
+
+        package init(count: Int, seed: UInt64) {
+            var random = SplitMix(state: seed)
+            points = (0..<count).map { _ in
+                let a = Coordinate(latitude: asinDegrees(2 * random.unit() - 1) * 0.9, longitude: random.unit() * 360 - 180)
+                let b = Geodesic.wgs84.destination(from: a, azimuth: random.unit() * 360 - 180, distance: random.unit() * 10_000)
+                return (EarthCenteredPoint(a), EarthCenteredPoint(b), a, b)
+            }
+        }
+
+        /// The sum of `ShortGeodesic.distance` over the pairs.
+        package func sumOfShortGeodesics() -> Double {
+            points.reduce(0) { $0 + ShortGeodesic.distance(from: $1.0, to: $1.1) }
+        }
+
+        /// The sum of `geod_inverse` over the pairs.
+        package func sumOfGeodInverses() -> Double {
+            points.reduce(0) { $0 + Geodesic.wgs84.distance(from: $1.2, to: $1.3) }
+        }
+    }
+
     private static func startPoint(_ random: inout SplitMix) -> Coordinate {
         let kind = random.unit()
         let longitude = random.unit() * 360 - 180

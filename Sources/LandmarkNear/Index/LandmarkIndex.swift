@@ -101,7 +101,7 @@ public final class LandmarkIndex {
     /// levels above them. Allocator overheads are not counted.
     ///
     ///     LandmarkIndex(coordinates: places).approximateByteCount / places.count   // about 46
-    public var approximateByteCount: Int {
+    package var approximateByteCount: Int {
         var nodes = 0
         var level = tree.count
         while level > 1 {

@@ -1,12 +1,14 @@
 /// Why a JSON text could not be read, with the byte offset where reading stopped.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var reason: String
-    public var offset: Int
+struct JSONParseError: LandmarkNearError, Sendable, Equatable {
+    var reason: String
+    var offset: Int
 
-    public init(_ reason: String, at offset: Int) {
+    init(_ reason: String, at offset: Int) {
         self.reason = reason
         self.offset = offset
     }
 
-    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+    var kind: ErrorKind { .badData }
+
+    var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }

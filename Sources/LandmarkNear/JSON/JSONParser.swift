@@ -7,9 +7,9 @@ import Foundation
 /// payload parsing and validation need both, so the project reads JSON with this.
 ///
 ///     let value = try JSONParser.parse(#"[1, "two", {"three": 3}]"#)
-public struct JSONParser {
+struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
-    public static let defaultMaximumDepth = 512
+    static let defaultMaximumDepth = 512
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
@@ -21,7 +21,7 @@ public struct JSONParser {
     }
 
     /// Parses one JSON document; whitespace may surround it, nothing else may follow it.
-    public static func parse(_ data: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
+    static func parse(_ data: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
         let array = Array(data)
         do {
             return try array.withUnsafeBufferPointer { buffer in
@@ -35,7 +35,7 @@ public struct JSONParser {
         }
     }
 
-    public static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
+    static func parse(_ text: String, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8), maximumDepth: maximumDepth)
     }
 
@@ -51,12 +51,7 @@ public struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
-            default: return
-            }
-        }
+        while position < bytes.count, ASCIIBlanks.whitespace.contains(bytes[position]) { position += 1 }
     }
 
     private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -141,31 +136,17 @@ public struct JSONParser {
 
     private mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = position
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
-        guard position < bytes.count, isDigit(bytes[position]) else { throw JSONParseError("invalid number", at: start) }
-        if bytes[position] == UInt8(ascii: "0") {
-            position += 1
-            if position < bytes.count, isDigit(bytes[position]) { throw JSONParseError("leading zero in a number", at: start) }
-        } else {
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        guard let end = JSONNumberGrammar.end(ofNumberIn: bytes, from: start) else {
+            let reason = JSONNumberGrammar.hasLeadingZero(bytes, from: start) ? "leading zero in a number" : "invalid number"
+            throw JSONParseError(reason, at: start)
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-            position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { throw JSONParseError("invalid number", at: start) }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        position = end
+        // Swift's own conversion: correctly rounded at any length (DecimalNumber stops at 512 bytes).
+        guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) else {
+            throw JSONParseError("invalid number", at: start)
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
-            position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard position < bytes.count, isDigit(bytes[position]) else { throw JSONParseError("invalid number", at: start) }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-        }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        guard let value = Double(text) else { throw JSONParseError("invalid number", at: start) }
         return value
     }
-
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     private mutating func parseString() throws(JSONParseError) -> String {
         let start = position

@@ -5,7 +5,7 @@
 ///
 ///     let value = try JSONParser.parse(#"{"aps":{"alert":"Hi"},"landmarkIndex":1}"#)
 ///     value["landmarkIndex"]?.integer   // 1
-public enum JSONValue: Sendable, Equatable {
+enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -14,47 +14,47 @@ public enum JSONValue: Sendable, Equatable {
     case object(JSONObject)
 
     /// The member `key` when this is an object, else nil.
-    public subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
         return nil
     }
 
-    public var stringValue: String? {
+    var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    public var doubleValue: Double? {
+    var doubleValue: Double? {
         if case .number(let d) = self { return d }
         return nil
     }
 
-    public var boolValue: Bool? {
+    var boolValue: Bool? {
         if case .bool(let b) = self { return b }
         return nil
     }
 
-    public var objectValue: JSONObject? {
+    var objectValue: JSONObject? {
         if case .object(let o) = self { return o }
         return nil
     }
 
-    public var arrayValue: [JSONValue]? {
+    var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
-    public var isNull: Bool { self == .null }
+    var isNull: Bool { self == .null }
 
     /// The number as an `Int` when it is integral and representable (`1.0` gives 1).
-    public var integer: Int? {
+    var integer: Int? {
         guard case .number(let d) = self, d.isFinite, d == d.rounded(),
               abs(d) <= 9_007_199_254_740_992 else { return nil }
         return Int(d)
     }
 
     /// A short name of the JSON type, for error messages ("a string", "an object").
-    public var typeDescription: String {
+    var typeDescription: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -68,28 +68,28 @@ public enum JSONValue: Sendable, Equatable {
 
 /// A JSON object's members in document order. A key given twice resolves to its last value,
 /// as most JSON readers do.
-public struct JSONObject: Sendable, Equatable {
-    public var members: [(key: String, value: JSONValue)]
+struct JSONObject: Sendable, Equatable {
+    var members: [(key: String, value: JSONValue)]
 
-    public init(_ members: [(key: String, value: JSONValue)] = []) {
+    init(_ members: [(key: String, value: JSONValue)] = []) {
         self.members = members
     }
 
-    public subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> JSONValue? {
         members.last(where: { $0.key == key })?.value
     }
 
     /// The value of the first of `keys` that is present (for key aliases like `lat`/`latitude`).
-    public func first(of keys: [String]) -> (key: String, value: JSONValue)? {
+    func first(of keys: [String]) -> (key: String, value: JSONValue)? {
         for key in keys {
             if let value = self[key] { return (key, value) }
         }
         return nil
     }
 
-    public var keys: [String] { members.map(\.key) }
+    var keys: [String] { members.map(\.key) }
 
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }

@@ -3,9 +3,9 @@
 ///
 ///     var out = ""
 ///     JSONWriter.appendString("a \"b\"/c", to: &out)   // "a \"b\"/c"
-public enum JSONWriter {
+enum JSONWriter {
     /// Appends `string` as a JSON string literal (with quotes).
-    public static func appendString(_ string: String, to output: inout String) {
+    static func appendString(_ string: String, to output: inout String) {
         output.append("\"")
         var pendingStart = string.unicodeScalars.startIndex
         let scalars = string.unicodeScalars
@@ -38,7 +38,7 @@ public enum JSONWriter {
     }
 
     /// `string` as a JSON string literal (with quotes).
-    public static func quoted(_ string: String) -> String {
+    static func quoted(_ string: String) -> String {
         var out = ""
         appendString(string, to: &out)
         return out
@@ -46,7 +46,7 @@ public enum JSONWriter {
 
     /// A finite number in its shortest round-trip form; integral values without ".0".
     /// Non-finite numbers, which JSON cannot hold, are written as null.
-    public static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e15 {
             return String(Int64(value))
@@ -55,13 +55,13 @@ public enum JSONWriter {
     }
 
     /// Serializes any `JSONValue` compactly, keeping object member order.
-    public static func serialize(_ value: JSONValue) -> String {
+    static func serialize(_ value: JSONValue) -> String {
         var out = ""
         append(value, to: &out)
         return out
     }
 
-    public static func append(_ value: JSONValue, to out: inout String) {
+    static func append(_ value: JSONValue, to out: inout String) {
         switch value {
         case .null: out.append("null")
         case .bool(let b): out.append(b ? "true" : "false")

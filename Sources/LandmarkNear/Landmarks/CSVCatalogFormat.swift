@@ -4,7 +4,7 @@
 ///
 /// Rows are scanned as byte ranges and a cell becomes a String only when a field needs it:
 /// the catalog is on `watch`'s start-up path (144k places load in well under 0.1 s). Lines
-/// with quotes go through `CSVLine`.
+/// are split by `CSVLine.cells`.
 enum CSVCatalogFormat {
     /// `bytes` must be valid UTF-8.
     static func landmarks(from bytes: [UInt8], source: String) throws(CatalogError) -> [Landmark] {
@@ -91,8 +91,7 @@ enum CSVCatalogFormat {
     private struct RowScanner {
         let bytes: Bytes
         var position = 0
-        /// Quoted lines are split by `CSVLine`; their cells live here until the next row.
-        let quoted = QuotedCells()
+        let quoted = CSVLine.QuotedCells()
 
         mutating func next(into cells: inout [Bytes]) -> Bool {
             while position < bytes.count {
@@ -102,53 +101,17 @@ enum CSVCatalogFormat {
                 position = end + 1
                 if end > start, bytes[end - 1] == 0x0D { end -= 1 }
                 let line = Bytes(rebasing: bytes[start..<end])
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                cells.removeAll(keepingCapacity: true)
-                if line.contains(UInt8(ascii: "\"")) {
-                    quoted.store(CSVLine.fields(of: String(decoding: line, as: UTF8.self)), into: &cells)
-                } else {
-                    var cellStart = 0
-                    for index in 0..<line.count where line[index] == UInt8(ascii: ",") {
-                        cells.append(Bytes(rebasing: line[cellStart..<index]))
-                        cellStart = index + 1
-                    }
-                    cells.append(Bytes(rebasing: line[cellStart..<line.count]))
-                }
+                if ASCIIBlanks.spacesAndTabs.isBlank(line) { continue }
+                CSVLine.cells(of: line, into: &cells, quoted: quoted)
                 return true
             }
             return false
         }
     }
 
-    /// Owns the bytes of a quoted row's unquoted cells, so they can be handed out as buffers.
-    private final class QuotedCells {
-        private var storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
-
-        func store(_ fields: [String], into cells: inout [Bytes]) {
-            let total = fields.reduce(0) { $0 + $1.utf8.count }
-            if total > storage.count {
-                storage.deallocate()
-                storage = .allocate(capacity: total)
-            }
-            var offset = 0
-            for field in fields {
-                let start = offset
-                for byte in field.utf8 {
-                    storage[offset] = byte
-                    offset += 1
-                }
-                cells.append(Bytes(rebasing: storage[start..<offset]))
-            }
-        }
-
-        deinit { storage.deallocate() }
-    }
-
     private static func text(_ cell: Bytes) -> String { String(decoding: cell, as: UTF8.self) }
 
     private static func trimmed(_ cell: Bytes?) -> Bytes {
-        guard let cell, let first = cell.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }),
-              let last = cell.lastIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return Bytes(start: nil, count: 0) }
-        return Bytes(rebasing: cell[first...last])
+        ASCIIBlanks.spacesAndTabs.trimming(cell ?? Bytes(start: nil, count: 0))
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads a landmark catalog from a file or bytes, detecting its format: a JSON array shaped
 /// like the tutorial's `landmarkData.json`, a GeoJSON FeatureCollection of Points, or CSV with
 /// a header row (SPEC §1).
@@ -7,19 +5,18 @@ import Foundation
 ///     let catalog = try CatalogLoader.load(path: "landmarkData.json")
 public enum CatalogLoader {
     public static func load(path: String) throws(CatalogError) -> LandmarkCatalog {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CatalogError(source: path, reason: "no such file", isMissingFile: true)
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path: path)
+        } catch {
+            throw CatalogError(error)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CatalogError(source: path, reason: "cannot be read")
-        }
-        return try parse(Array(data), source: path)
+        return try parse(bytes, source: path)
     }
 
     public static func parse(_ bytes: [UInt8], source: String) throws(CatalogError) -> LandmarkCatalog {
-        var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        var start = ByteOrderMark.length(of: bytes)
+        while start < bytes.count, ASCIIBlanks.whitespace.contains(bytes[start]) { start += 1 }
         let body = Array(bytes[start...])
         guard let first = body.first else {
             throw CatalogError(source: source, reason: "is empty")

@@ -1,6 +1,7 @@
 extension LandmarkCatalog {
     /// The twelve landmarks of Apple's SwiftUI "Landmarks" tutorial (favourites 1001, 1003,
-    /// 1004), compiled in so the tool works with no catalog file at hand.
+    /// 1004), every field as its `landmarkData.json` has them (SPEC 1's table; "Eaking" is the
+    /// tutorial's spelling), compiled in so the tool works with no catalog file at hand.
     public static let embedded: LandmarkCatalog = {
         func landmark(_ id: Int, _ name: String, _ latitude: Double, _ longitude: Double,
                       favorite: Bool, featured: Bool, category: String, city: String,
@@ -29,8 +30,8 @@ extension LandmarkCatalog {
                      category: "Mountains", city: "West Glacier", state: "Montana",
                      park: "Glacier National Park", image: "lakemcdonald"),
             landmark(1007, "Charley Rivers", 65.350021, -143.122586, favorite: false, featured: true,
-                     category: "Rivers", city: "Eagle", state: "Alaska",
-                     park: "Yukon-Charley Rivers National Preserve", image: "charleyrivers"),
+                     category: "Rivers", city: "Eaking", state: "Alaska",
+                     park: "Charley Rivers National Preserve", image: "charleyrivers"),
             landmark(1008, "Icy Bay", 60.089917, -141.518167, favorite: false, featured: false,
                      category: "Mountains", city: "Icy Bay", state: "Alaska",
                      park: "Wrangell-St. Elias National Park and Preserve", image: "icybay"),
@@ -38,13 +39,13 @@ extension LandmarkCatalog {
                      category: "Lakes", city: "Willow", state: "Alaska",
                      park: "State Recreation Area", image: "rainbowlake"),
             landmark(1010, "Hidden Lake", 48.495442, -121.17799, favorite: false, featured: false,
-                     category: "Mountains", city: "Newhalem", state: "Washington",
+                     category: "Lakes", city: "Newhalem", state: "Washington",
                      park: "North Cascades National Park", image: "hiddenlake"),
             landmark(1011, "Chincoteague", 37.91531, -75.383212, favorite: false, featured: false,
                      category: "Rivers", city: "Chincoteague", state: "Virginia",
                      park: "Chincoteague National Wildlife Refuge", image: "chincoteague"),
-            landmark(1012, "Lake Umbagog", 44.747408, -71.056816, favorite: false, featured: false,
-                     category: "Rivers", city: "Errol", state: "New Hampshire",
+            landmark(1012, "Lake Umbagog", 44.747408, -71.056816, favorite: false, featured: true,
+                     category: "Lakes", city: "Errol", state: "New Hampshire",
                      park: "Umbagog National Wildlife Refuge", image: "umbagog"),
         ]
         do {

@@ -1,7 +1,7 @@
 /// JSON renderings of a landmark used by the commands' `--json` output.
-public enum LandmarkJSON {
+package enum LandmarkJSON {
     /// `{"index":1,"id":1002,"name":"Silver Salmon Creek","latitude":..,"longitude":..,"isFavorite":false}`
-    public static func object(for landmark: Landmark, index: Int) -> String {
+    package static func object(for landmark: Landmark, index: Int) -> String {
         var out = "{\"index\":\(index),\"id\":\(landmark.id),\"name\":"
         JSONWriter.appendString(landmark.name, to: &out)
         out += ",\"latitude\":\(JSONWriter.number(landmark.coordinate.latitude))"

@@ -35,7 +35,7 @@ enum CatalogFields {
         switch value {
         case .number(let d)?: return d
         case .string(let s)?:
-            if let d = Double(s.trimmingSpacesAndTabs) { return d }
+            if let d = Double(ASCIIBlanks.spacesAndTabs.trimming(s)) { return d }
             throw CatalogError(source: source, entry: entry, id: id, reason: "has a \(name) that is not a number")
         case nil, .null?:
             throw CatalogError(source: source, entry: entry, id: id, reason: "has no \(name)")

@@ -4,10 +4,10 @@ import Foundation
 ///
 ///     NearestAnswerFormat.json(point: point, neighbors: answers, catalog: .embedded)
 ///     // {"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,"name":"Turtle Rock","distanceMeters":15465.793}]}
-public enum NearestAnswerFormat {
+package enum NearestAnswerFormat {
     /// `{"lat":..,"lon":..,"nearest":[{"index":..,"id":..,"name":..,"distanceMeters":..}]}`, with
     /// lat and lon as given and distances rounded to the millimetre.
-    public static func json(point: QueryPoint, neighbors: [LandmarkNeighbor], catalog: LandmarkCatalog) -> String {
+    package static func json(point: QueryPoint, neighbors: [LandmarkNeighbor], catalog: LandmarkCatalog) -> String {
         var out = "{\"lat\":\(point.jsonLatitude),\"lon\":\(point.jsonLongitude),\"nearest\":["
         for (position, neighbor) in neighbors.enumerated() {
             let landmark = catalog[neighbor.index]
@@ -20,10 +20,10 @@ public enum NearestAnswerFormat {
     }
 
     /// The table's column titles.
-    public static let header = "query                    rank  index   id          distance                     name"
+    package static let header = "query                    rank  index   id          distance                     name"
 
     /// One row a neighbour (or one row saying there is none), aligned under `header`.
-    public static func rows(point: QueryPoint, neighbors: [LandmarkNeighbor], catalog: LandmarkCatalog,
+    package static func rows(point: QueryPoint, neighbors: [LandmarkNeighbor], catalog: LandmarkCatalog,
                             within: Length?) -> [String] {
         let query = pad(TerminalText.safe("\(point.latitudeText),\(point.longitudeText)"), 25)
         guard !neighbors.isEmpty else {
@@ -38,14 +38,14 @@ public enum NearestAnswerFormat {
     }
 
     /// "15.596 km (9.691 mi)", or "812.345 m (0.505 mi)" under a kilometre.
-    public static func distanceText(_ metres: Double) -> String {
+    package static func distanceText(_ metres: Double) -> String {
         let miles = String(format: "%.3f mi", metres / 1609.344)
         if metres < 1000 { return String(format: "%.3f m", metres) + " (" + miles + ")" }
         return String(format: "%.3f km", metres / 1000) + " (" + miles + ")"
     }
 
     /// Metres rounded to the millimetre.
-    public static func millimetres(_ metres: Double) -> Double {
+    package static func millimetres(_ metres: Double) -> Double {
         (metres * 1000).rounded() / 1000
     }
 

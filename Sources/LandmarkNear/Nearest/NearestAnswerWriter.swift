@@ -11,8 +11,7 @@
 ///
 ///     let writer = NearestAnswerWriter(catalog: .embedded, index: LandmarkIndex(catalog: .embedded),
 ///                                      query: NearestQuery(limit: 1), json: true)
-///     writer.answer(Coordinate(latitude: 34, longitude: -116), latitude: Array("34.0".utf8)[...],
-///                   longitude: Array("-116.0".utf8)[...])
+///     writer.answer(Coordinate(latitude: 34, longitude: -116), latitude: "34.0", longitude: "-116.0")
 ///     writer.bytes   // {"lat":34.0,"lon":-116.0,"nearest":[{"index":0,...,"distanceMeters":15465.793}]}\n
 package final class NearestAnswerWriter {
     let catalog: LandmarkCatalog
@@ -41,7 +40,13 @@ package final class NearestAnswerWriter {
     }
 
     /// Appends the answer for `coordinate`, echoing the numbers' texts (ASCII) as given.
-    package func answer(_ coordinate: Coordinate, latitude: some Collection<UInt8>, longitude: some Collection<UInt8>) {
+    package func answer(_ coordinate: Coordinate, latitude: String, longitude: String) {
+        var latitude = latitude, longitude = longitude
+        latitude.withUTF8 { lat in longitude.withUTF8 { lon in answer(coordinate, latitude: lat, longitude: lon) } }
+    }
+
+    /// Appends the answer for `coordinate`, echoing the numbers' texts (ASCII) as given.
+    package func answer(_ coordinate: Coordinate, latitude: UnsafeBufferPointer<UInt8>, longitude: UnsafeBufferPointer<UInt8>) {
         let neighbors = index.nearest(to: coordinate, limit: query.limit, within: radius)
         if json {
             append(#"{"lat":"#)
@@ -129,7 +134,7 @@ package final class NearestAnswerWriter {
     }
 
     /// `lat,lon` as given, padded to 25 (the texts are ASCII digits and signs, already safe).
-    private func appendQueryCell(_ latitude: some Collection<UInt8>, _ longitude: some Collection<UInt8>) {
+    private func appendQueryCell(_ latitude: UnsafeBufferPointer<UInt8>, _ longitude: UnsafeBufferPointer<UInt8>) {
         let start = bytes.count
         bytes.append(contentsOf: latitude)
         bytes.append(UInt8(ascii: ","))
@@ -138,39 +143,12 @@ package final class NearestAnswerWriter {
     }
 
     /// The number's text when it is a JSON number, else `JSONWriter.number(value)` (`+34` -> `34`).
-    private func appendJSONNumber(_ text: some Collection<UInt8>, _ value: Double) {
-        if NearestAnswerWriter.isJSONNumber(text) {
+    private func appendJSONNumber(_ text: UnsafeBufferPointer<UInt8>, _ value: Double) {
+        if JSONNumberGrammar.end(ofNumberIn: text, from: 0) == text.count {
             bytes.append(contentsOf: text)
         } else {
             append(JSONWriter.number(value))
         }
-    }
-
-    /// JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-    static func isJSONNumber(_ text: some Collection<UInt8>) -> Bool {
-        var i = text.startIndex
-        func at(_ test: (UInt8) -> Bool) -> Bool { i != text.endIndex && test(text[i]) }
-        func digits() -> Int {
-            var n = 0
-            while at({ $0 &- 0x30 < 10 }) { text.formIndex(after: &i); n += 1 }
-            return n
-        }
-        if at({ $0 == UInt8(ascii: "-") }) { text.formIndex(after: &i) }
-        if at({ $0 == UInt8(ascii: "0") }) {
-            text.formIndex(after: &i)
-        } else if digits() == 0 {
-            return false
-        }
-        if at({ $0 == UInt8(ascii: ".") }) {
-            text.formIndex(after: &i)
-            if digits() == 0 { return false }
-        }
-        if at({ $0 | 0x20 == UInt8(ascii: "e") }) {
-            text.formIndex(after: &i)
-            if at({ $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }) { text.formIndex(after: &i) }
-            if digits() == 0 { return false }
-        }
-        return i == text.endIndex
     }
 
     @inline(__always) private func append(_ text: StaticString) {

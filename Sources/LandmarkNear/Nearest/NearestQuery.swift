@@ -3,18 +3,18 @@
 ///
 ///     let query = NearestQuery(limit: 3, within: try Length(parsing: "5mi"))
 ///     query.answer(Coordinate(latitude: 34.0, longitude: -116.17), in: LandmarkIndex(catalog: .embedded))
-public struct NearestQuery: Sendable, Equatable {
+package struct NearestQuery: Sendable, Equatable {
     /// How many landmarks at most (>= 1).
-    public var limit: Int
-    public var within: Length?
+    package var limit: Int
+    package var within: Length?
 
-    public init(limit: Int = 1, within: Length? = nil) {
+    package init(limit: Int = 1, within: Length? = nil) {
         self.limit = limit
         self.within = within
     }
 
     /// The answers, nearest first (ties by index).
-    public func answer(_ point: Coordinate, in index: LandmarkIndex) -> [LandmarkNeighbor] {
+    package func answer(_ point: Coordinate, in index: LandmarkIndex) -> [LandmarkNeighbor] {
         index.nearest(to: point, limit: limit, within: within?.meters ?? .infinity)
     }
 }

@@ -1,7 +1,7 @@
 /// `landmark-near nearest` over a stream of `lat,lon` lines (SPEC §8): each line answered
 /// with `NearestAnswerWriter`, the answers written in one `write(2)` per batch, a batch
-/// ending whenever the next line has not arrived yet (so a live producer sees each answer at
-/// once, and a file is answered in 64 KiB writes). Lines are read as bytes (`QueryLine`,
+/// ending whenever no further line is waiting (so a live producer sees each answer at once,
+/// and a file or a fast pipe is answered in writes of 64 KiB). Lines are read as bytes (`QueryLine`,
 /// falling back to `QueryPoint(line:)` for what it does not settle), at most 1 MiB long
 /// like watch's.
 ///
@@ -24,7 +24,7 @@ package enum NearestStream {
             do { try output.flush() } catch { throw .output(error) }
         }
         while true {
-            if !lines.hasBufferedLine || writer.bytes.count >= 1 << 16 { try writeOut() }
+            if writer.bytes.count >= 1 << 16 || (!writer.bytes.isEmpty && !lines.hasPendingInput) { try writeOut() }
             let line: LineStream.Line?
             do { line = try lines.nextLine() } catch { throw .input(error) }
             guard let line else { break }
@@ -38,11 +38,12 @@ package enum NearestStream {
                 case .skip:
                     continue
                 case .point(let coordinate, let latitude, let longitude):
-                    writer.answer(coordinate, latitude: bytes[latitude], longitude: bytes[longitude])
+                    writer.answer(coordinate, latitude: UnsafeBufferPointer(rebasing: bytes[latitude]),
+                                  longitude: UnsafeBufferPointer(rebasing: bytes[longitude]))
                 case .undecided:
                     do {
                         guard let point = try QueryPoint(line: String(decoding: bytes, as: UTF8.self)) else { continue }
-                        writer.answer(point.coordinate, latitude: Array(point.latitudeText.utf8), longitude: Array(point.longitudeText.utf8))
+                        writer.answer(point.coordinate, latitude: point.latitudeText, longitude: point.longitudeText)
                     } catch {
                         badLines += 1
                         try writeOut()
@@ -57,9 +58,16 @@ package enum NearestStream {
 }
 
 /// Why `NearestStream.run` stopped: stdin could not be read, or stdout written.
-package enum NearestStreamError: Error, CustomStringConvertible {
-    case input(FixInputError)
+package enum NearestStreamError: LandmarkNearError {
+    case input(InputError)
     case output(OutputError)
+
+    package var kind: ErrorKind {
+        switch self {
+        case .input(let error): return error.kind
+        case .output(let error): return error.kind
+        }
+    }
 
     package var description: String {
         switch self {

@@ -4,16 +4,16 @@
 ///     let point = try QueryPoint(latitude: "34.0", longitude: "-116")
 ///     point.coordinate            // 34.0,-116.0
 ///     point.jsonLatitude          // "34.0"
-public struct QueryPoint: Sendable, Equatable {
-    public var coordinate: Coordinate
-    public var latitudeText: String
-    public var longitudeText: String
+package struct QueryPoint: Sendable, Equatable {
+    package var coordinate: Coordinate
+    package var latitudeText: String
+    package var longitudeText: String
 
     /// Parses a latitude and a longitude in decimal degrees (`-33.9`, `151.2`, `1e1`), finite
     /// and in range.
-    public init(latitude: String, longitude: String) throws(QueryPointError) {
-        let latitudeText = QueryPoint.trimmed(latitude[...])
-        let longitudeText = QueryPoint.trimmed(longitude[...])
+    package init(latitude: String, longitude: String) throws(QueryPointError) {
+        let latitudeText = String(ASCIIBlanks.whitespace.trimming(latitude))
+        let longitudeText = String(ASCIIBlanks.whitespace.trimming(longitude))
         let lat = try QueryPoint.degrees(latitudeText, name: "latitude")
         let lon = try QueryPoint.degrees(longitudeText, name: "longitude")
         let coordinate = Coordinate(latitude: lat, longitude: lon)
@@ -25,10 +25,8 @@ public struct QueryPoint: Sendable, Equatable {
 
     /// Parses one input line: `lat,lon` (spaces allowed around the numbers), or the two numbers
     /// separated by blanks. Returns nil for a line to skip: blank, or a `#` comment.
-    public init?(line: some StringProtocol) throws(QueryPointError) {
-        var line = Substring(line)
-        if line.hasPrefix("\u{FEFF}") { line.removeFirst() }
-        let text = QueryPoint.trimmed(line)
+    package init?(line: some StringProtocol) throws(QueryPointError) {
+        let text = String(ASCIIBlanks.whitespace.trimming(ByteOrderMark.dropped(from: Substring(line))))
         if text.isEmpty || text.hasPrefix("#") { return nil }
         let fields: [Substring]
         if text.contains(",") {
@@ -42,22 +40,12 @@ public struct QueryPoint: Sendable, Equatable {
         try self.init(latitude: String(fields[0]), longitude: String(fields[1]))
     }
 
-    /// `text` without leading and trailing blanks (spaces, tabs, CR, LF): a plain loop, as
-    /// Foundation's trimming costs more than the whole query.
-    static func trimmed(_ text: Substring) -> String {
-        func isBlank(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\r" || c == "\n" || c == "\r\n" }
-        var start = text.startIndex, end = text.endIndex
-        while start < end && isBlank(text[start]) { start = text.index(after: start) }
-        while end > start && isBlank(text[text.index(before: end)]) { end = text.index(before: end) }
-        return String(text[start..<end])
-    }
-
     /// The latitude for JSON output: the text as given when it is a JSON number, else the
     /// value written by `JSONWriter.number` (`+34` becomes `34`).
-    public var jsonLatitude: String { QueryPoint.jsonNumber(latitudeText, coordinate.latitude) }
+    package var jsonLatitude: String { QueryPoint.jsonNumber(latitudeText, coordinate.latitude) }
 
     /// The longitude for JSON output (see `jsonLatitude`).
-    public var jsonLongitude: String { QueryPoint.jsonNumber(longitudeText, coordinate.longitude) }
+    package var jsonLongitude: String { QueryPoint.jsonNumber(longitudeText, coordinate.longitude) }
 
     private static func degrees(_ text: String, name: String) throws(QueryPointError) -> Double {
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
@@ -73,40 +61,16 @@ public struct QueryPoint: Sendable, Equatable {
         return value
     }
 
-    /// JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-    static func isJSONNumber(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
-        func digits() -> Int {
-            var n = 0
-            while let b = bytes.first, (0x30...0x39).contains(b) { bytes.removeFirst(); n += 1 }
-            return n
-        }
-        if bytes.first == UInt8(ascii: "-") { bytes.removeFirst() }
-        if bytes.first == UInt8(ascii: "0") {
-            bytes.removeFirst()
-        } else if digits() == 0 {
-            return false
-        }
-        if bytes.first == UInt8(ascii: ".") {
-            bytes.removeFirst()
-            if digits() == 0 { return false }
-        }
-        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-            bytes.removeFirst()
-            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes.removeFirst() }
-            if digits() == 0 { return false }
-        }
-        return bytes.isEmpty
-    }
-
     private static func jsonNumber(_ text: String, _ value: Double) -> String {
-        isJSONNumber(text) ? text : JSONWriter.number(value)
+        JSONNumberGrammar.matches(text) ? text : JSONWriter.number(value)
     }
 }
 
 /// Why a query position cannot be read.
-public struct QueryPointError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct QueryPointError: LandmarkNearError, Sendable, Equatable {
+    package var description: String
+    /// `.badData` (an unreadable line of input); the tool treats its own arguments as usage.
+    package var kind: ErrorKind { .badData }
+    package init(_ description: String) { self.description = description }
 }
 

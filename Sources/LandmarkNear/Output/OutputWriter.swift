@@ -71,7 +71,8 @@ public final class OutputWriter {
 }
 
 /// A failed write to an output descriptor.
-public struct OutputError: Error, Sendable, CustomStringConvertible {
+public struct OutputError: LandmarkNearError, Sendable {
     public var code: Int32
+    public var kind: ErrorKind { .io }
     public var description: String { "write failed: " + String(cString: strerror(code)) }
 }

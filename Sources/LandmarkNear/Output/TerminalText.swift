@@ -2,8 +2,8 @@
 /// newlines, carriage returns) are shown as `\u{..}` instead of acting on the terminal.
 ///
 ///     TerminalText.safe("evil\u{1B}[2Jname")   // "evil\\u{1B}[2Jname"
-public enum TerminalText {
-    public static func safe(_ text: String) -> String {
+package enum TerminalText {
+    package static func safe(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -17,12 +17,12 @@
 ///   a fraction; `e<seconds>[.<nanos>]` outside the years 0...9999), or `fix-<n>` when it has none.
 /// So a name reads back to one (device or sanitized device + hash, landmark, fix), and devices
 /// "a/b", "a_b" and "x-1001" all get names of their own.
-public struct APNsFileName {
+struct APNsFileName {
     /// Longest device part kept, in bytes (the whole name stays far below 255).
-    public static let maximumDeviceBytes = 128
-    public static let fileExtension = "apns"
+    static let maximumDeviceBytes = 128
+    static let fileExtension = "apns"
 
-    public static func make(device: String, landmarkID: Int, time: Timestamp?, fixNumber: Int) -> String {
+    static func make(device: String, landmarkID: Int, time: Timestamp?, fixNumber: Int) -> String {
         var name = devicePart(device)
         name += "-"
         name += signed(landmarkID)

@@ -1,5 +1,5 @@
 /// An `.apns` file or its directory that could not be written.
-public struct APNsWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct APNsWriteError: LandmarkNearError, Sendable, Equatable {
     public var path: String
     public var reason: String
 
@@ -7,6 +7,8 @@ public struct APNsWriteError: Error, Sendable, Equatable, CustomStringConvertibl
         self.path = path
         self.reason = reason
     }
+
+    public var kind: ErrorKind { .io }
 
     public var description: String { "\(path): \(reason)" }
 }

@@ -65,7 +65,7 @@ public struct PayloadBuilder: Sendable {
     }
 
     /// Bytes of the payload besides the name's two copies, for a given index.
-    public func overheadBytes(index: Int) -> Int {
+    func overheadBytes(index: Int) -> Int {
         fixedBytes + String(index).utf8.count
     }
 

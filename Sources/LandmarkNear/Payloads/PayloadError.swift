@@ -1,5 +1,5 @@
 /// A payload that cannot be built within the APNs size limit.
-public struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct PayloadError: LandmarkNearError, Sendable, Equatable {
     /// Bytes the payload needs even with the landmark name shortened to "…".
     public var minimumBytes: Int
 
@@ -7,8 +7,11 @@ public struct PayloadError: Error, Sendable, Equatable, CustomStringConvertible 
         self.minimumBytes = minimumBytes
     }
 
+    /// `.usage`: the options asked for (thread and bundle ids) leave no room.
+    public var kind: ErrorKind { .usage }
+
     public var description: String {
         "the payload needs \(minimumBytes) bytes even with the landmark name shortened to \"…\", "
-            + "more than the \(APNsPayload.maximumBytes) APNs allows: use a shorter --thread-id or --bundle-id"
+            + "more than the \(APNsPayload.maximumBytes) APNs allows: use a shorter thread id or bundle id"
     }
 }

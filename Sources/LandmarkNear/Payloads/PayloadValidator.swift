@@ -22,13 +22,13 @@ public enum PayloadValidator {
         var start = 0
         var end = bytes.count
         var problems: [PayloadProblem] = []
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            start = 3
+        if ByteOrderMark.length(of: bytes) > 0 {
+            start = ByteOrderMark.length(of: bytes)
             problems.append(PayloadProblem(path: JSONPath.root, message: "starts with a UTF-8 byte-order mark; send the payload without it",
                                            severity: .warning))
         }
-        while start < end, isWhitespace(bytes[start]) { start += 1 }
-        while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+        while start < end, ASCIIBlanks.whitespace.contains(bytes[start]) { start += 1 }
+        while end > start, ASCIIBlanks.whitespace.contains(bytes[end - 1]) { end -= 1 }
         if start == end {
             return problems + [PayloadProblem(path: JSONPath.root, message: "is empty, not a JSON payload")]
         }
@@ -42,7 +42,7 @@ public enum PayloadValidator {
     }
 
     /// Problems of a parsed payload whose serialized size is `byteCount`.
-    public static func validate(_ value: JSONValue, byteCount: Int) -> [PayloadProblem] {
+    static func validate(_ value: JSONValue, byteCount: Int) -> [PayloadProblem] {
         var problems: [PayloadProblem] = []
         func error(_ path: String, _ message: String) { problems.append(PayloadProblem(path: path, message: message)) }
         func warning(_ path: String, _ message: String) {
@@ -186,9 +186,5 @@ public enum PayloadValidator {
     private static func isNumber(_ value: JSONValue, in range: ClosedRange<Double>) -> Bool {
         guard case .number(let number) = value else { return false }
         return range.contains(number)
-    }
-
-    private static func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 }

@@ -1,8 +1,34 @@
-/// Splits one CSV line into fields (RFC 4180 quoting: `"a, b"` and `""` inside quotes).
+/// Splits CSV lines into cells (RFC 4180 quoting: `"a, b"` and `""` inside quotes), for the
+/// CSV fix reader and the CSV catalog alike.
 ///
 ///     CSVLine.fields(of: #"1,"Lake ""Blue""",3"#)   // ["1", "Lake \"Blue\"", "3"]
-public enum CSVLine {
-    public static func fields(of line: Substring, separator: Character = ",") -> [String] {
+///
+/// Lines without a double quote (the usual case, and the hot path) are split on commas in
+/// place, as views into the line; lines with quotes are unquoted as Strings, whose bytes a
+/// `CSVLine.QuotedCells` keeps until the next line.
+enum CSVLine {
+    typealias Bytes = UnsafeBufferPointer<UInt8>
+
+    /// The cells of `line`, at most `maximumCount` of them (the rest is not split), replacing
+    /// the contents of `cells`. Views into a quoted line's cells stay valid until `quoted` is
+    /// used again.
+    static func cells(of line: Bytes, into cells: inout [Bytes], quoted: QuotedCells, maximumCount: Int = .max) {
+        cells.removeAll(keepingCapacity: true)
+        if line.contains(UInt8(ascii: "\"")) {
+            quoted.store(fields(of: String(decoding: line, as: UTF8.self)).prefix(maximumCount), into: &cells)
+            return
+        }
+        var lower = 0
+        while cells.count < maximumCount {
+            var upper = lower
+            while upper < line.count, line[upper] != UInt8(ascii: ",") { upper += 1 }
+            cells.append(Bytes(rebasing: line[lower..<upper]))
+            if upper >= line.count { break }
+            lower = upper + 1
+        }
+    }
+
+    static func fields(of line: Substring, separator: Character = ",") -> [String] {
         var fields: [String] = []
         var field = ""
         var inQuotes = false
@@ -35,25 +61,45 @@ public enum CSVLine {
         return fields
     }
 
-    public static func fields(of line: String, separator: Character = ",") -> [String] {
+    static func fields(of line: String, separator: Character = ",") -> [String] {
         fields(of: line[...], separator: separator)
     }
 
     /// The header name folded for matching: trimmed, lower-cased, BOM removed.
-    public static func normalizedHeader(_ name: String) -> String {
-        var text = name
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        return text.trimmingSpacesAndTabs.lowercased()
+    static func normalizedHeader(_ name: String) -> String {
+        ASCIIBlanks.spacesAndTabs.trimming(ByteOrderMark.dropped(from: name[...])).lowercased()
     }
 
     /// Parses a boolean cell: true/false, 1/0, yes/no (any case).
-    public static func boolean(_ cell: String) -> Bool? {
-        switch cell.trimmingSpacesAndTabs.lowercased() {
+    static func boolean(_ cell: String) -> Bool? {
+        switch ASCIIBlanks.spacesAndTabs.trimming(cell).lowercased() {
         case "true", "1", "yes", "y", "t": return true
         case "false", "0", "no", "n", "f", "": return false
         default: return nil
         }
     }
-}
 
-import Foundation
+    /// Owns the bytes of a quoted line's unquoted cells, so they can be handed out as views.
+    final class QuotedCells {
+        private var storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
+
+        func store(_ fields: some Collection<String>, into cells: inout [Bytes]) {
+            let total = fields.reduce(0) { $0 + $1.utf8.count }
+            if total > storage.count {
+                storage.deallocate()
+                storage = .allocate(capacity: total)
+            }
+            var offset = 0
+            for field in fields {
+                let start = offset
+                for byte in field.utf8 {
+                    storage[offset] = byte
+                    offset += 1
+                }
+                cells.append(Bytes(rebasing: storage[start..<offset]))
+            }
+        }
+
+        deinit { storage.deallocate() }
+    }
+}

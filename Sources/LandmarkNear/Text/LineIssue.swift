@@ -3,7 +3,7 @@
 ///
 ///     LineIssue(source: "trace.ndjson", line: 7, reason: "latitude 91.0 is outside [-90, 90]")
 ///         .description   // "trace.ndjson:7: latitude 91.0 is outside [-90, 90]"
-public struct LineIssue: Error, Sendable, Equatable, CustomStringConvertible {
+public struct LineIssue: LandmarkNearError, Sendable, Equatable {
     /// The file path as given, or `<stdin>`.
     public var source: String
     /// 1-based line number.
@@ -15,6 +15,9 @@ public struct LineIssue: Error, Sendable, Equatable, CustomStringConvertible {
         self.line = line
         self.reason = reason
     }
+
+    /// Always `.badData`: the input was read, this line of it is not acceptable.
+    public var kind: ErrorKind { .badData }
 
     /// `<source>:<line>: <reason>`
     public var description: String { "\(source):\(line): \(reason)" }

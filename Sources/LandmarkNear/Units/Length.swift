@@ -30,21 +30,29 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
 
     public var meters: Double { value * unit.meters }
 
-    /// Parses a non-negative number followed by `mi`, `km`, `m` or `ft`.
+    /// Parses a non-negative number followed by a unit: `mi`, `km`, `m` or `ft`, or one of
+    /// their words (`mile(s)`, `kilometre(s)`/`kilometer(s)`, `metre(s)`/`meter(s)`,
+    /// `foot`/`feet`), in any case, with or without a space: `5mi`, `5 miles`, `5MI`.
     public init(parsing text: String) throws(UnitParseError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let unit = Unit.allCases.sorted(by: { $0.rawValue.count > $1.rawValue.count })
-            .first(where: { trimmed.lowercased().hasSuffix($0.rawValue) }) else {
-            throw UnitParseError("\"\(text)\" needs a unit: mi, km, m or ft (e.g. 5mi, 8km, 500m)")
-        }
-        let number = trimmed.dropLast(unit.rawValue.count).trimmingCharacters(in: .whitespaces)
-        guard let value = Double(number), value.isFinite, value >= 0,
-              number.allSatisfy({ $0.isNumber || $0 == "." }) else {
+        guard let quantity = QuantityText(text), let value = Double(quantity.number), value.isFinite else {
             throw UnitParseError("\"\(text)\" is not a non-negative number with a unit (e.g. 5mi, 8km, 500m)")
         }
+        guard let unit = Length.unitWords[quantity.unit] else {
+            throw UnitParseError(quantity.unit.isEmpty
+                ? "\"\(text)\" needs a unit: mi, km, m or ft (e.g. 5mi, 8km, 500m)"
+                : "\"\(text)\": unknown unit '\(quantity.unit)'; use mi, km, m or ft (e.g. 5mi, 8km, 500m)")
+        }
         self.init(value: value, unit: unit)
-        self.writtenValue = Length.trimmed(number)
+        self.writtenValue = Length.trimmed(String(quantity.number))
     }
+
+    private static let unitWords: [String: Unit] = [
+        "mi": .miles, "mile": .miles, "miles": .miles,
+        "km": .kilometers, "kilometre": .kilometers, "kilometres": .kilometers,
+        "kilometer": .kilometers, "kilometers": .kilometers,
+        "m": .meters, "metre": .meters, "metres": .meters, "meter": .meters, "meters": .meters,
+        "ft": .feet, "foot": .feet, "feet": .feet,
+    ]
 
     /// "5.0" -> "5", "2.50" -> "2.5", "007" -> "7".
     private static func trimmed(_ number: String) -> String {
@@ -65,8 +73,9 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A value given on the command line that is not a valid length or duration.
-public struct UnitParseError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct UnitParseError: LandmarkNearError, Sendable, Equatable {
     public var description: String
+    public var kind: ErrorKind { .usage }
     public init(_ description: String) { self.description = description }
 }
 

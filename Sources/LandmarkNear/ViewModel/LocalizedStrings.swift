@@ -31,7 +31,7 @@ public struct LocalizedStrings: Sendable, Equatable {
             }
             text = decoded
         } else {
-            let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+            let body = ByteOrderMark.dropped(from: bytes)
             guard let decoded = String(validating: body, as: UTF8.self) else {
                 throw StringsParseError(source: source, line: 1, reason: "is not valid UTF-8 (nor UTF-16 with a byte-order mark)")
             }

@@ -5,8 +5,8 @@
 ///     NotificationCard.lines(for: model, source: "a.apns")
 ///     // ["a.apns", "  Silver Salmon Creek", "  ───────────────────", "  You are within 5 miles of ...",
 ///     //  "  Lake Clark National Park and Preserve, Alaska", "  landmark #1: Silver Salmon Creek (id 1002)"]
-public enum NotificationCard {
-    public static func lines(for model: NotificationViewModel, source: String) -> [String] {
+enum NotificationCard {
+    static func lines(for model: NotificationViewModel, source: String) -> [String] {
         let title = TerminalText.safe(model.title)
         var lines = [TerminalText.safe(source), "  " + title]
         lines.append("  " + String(repeating: "─", count: min(max(title.count, 8), 60)))

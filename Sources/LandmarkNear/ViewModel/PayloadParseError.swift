@@ -1,7 +1,7 @@
 /// A payload that cannot become a notification view model: which file, which key, and why.
 ///
 ///     // "a.apns: $.aps.alert: must be a string or a dictionary, got an array"
-public struct PayloadParseError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct PayloadParseError: LandmarkNearError, Sendable, Equatable {
     public var source: String
     /// The JSON path of the offending key (`$.aps.alert.title`), nil for the document as a whole.
     public var path: String?
@@ -12,6 +12,8 @@ public struct PayloadParseError: Error, Sendable, Equatable, CustomStringConvert
         self.path = path
         self.reason = reason
     }
+
+    public var kind: ErrorKind { .badData }
 
     public var description: String {
         if let path { return "\(source): \(path): \(reason)" }

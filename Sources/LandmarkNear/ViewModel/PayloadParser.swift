@@ -19,9 +19,9 @@ public enum PayloadParser {
                                     + "(APNs allows \(APNsPayload.maximumBytes); inputs over \(maximumInputBytes) bytes are refused)")
         }
         // A UTF-8 byte-order mark (some editors write one) is not part of the document.
-        let skipped = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        let bytes = skipped > 0 ? Array(bytes.dropFirst(skipped)) : bytes
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+        let skipped = ByteOrderMark.length(of: bytes)
+        let bytes = bytes[skipped...]
+        if ASCIIBlanks.whitespace.isBlank(bytes) {
             throw PayloadParseError(source: source, reason: "is empty, not a JSON payload")
         }
         let document: JSONValue
@@ -113,7 +113,7 @@ public enum PayloadParser {
                 throw failure(argumentsPath, "must be an array of strings, got \(JSONPath.excerpt(other))")
             }
             if let text = strings?.format(locKey, arguments: arguments) { return text }
-            let why = strings == nil ? "no strings table given (--strings FILE)" : "the strings table has no such key"
+            let why = strings == nil ? "no strings table given" : "the strings table has no such key"
             warnings.append("\(source): \(JSONPath.member(key, of: path)): \(JSONWriter.quoted(locKey)): \(why); showing the key itself")
             return LocalizedStrings.fill(locKey, arguments: arguments)
         }

@@ -5,8 +5,8 @@
 ///
 /// With `--events all`, enters carry `"notified"` (and `"reason"` when suppressed); only
 /// notifications carry the payload.
-public enum EventLine {
-    public static func make(event: ProximityEvent, fix: Fix, landmark: Landmark, payload: String?, includeNotified: Bool) -> String {
+enum EventLine {
+    static func make(event: ProximityEvent, fix: Fix, landmark: Landmark, payload: String?, includeNotified: Bool) -> String {
         var line = "{\"event\":\"\(event.kind.rawValue)\",\"device\":"
         line.reserveCapacity(256 + (payload?.utf8.count ?? 0))
         JSONWriter.appendString(fix.device, to: &line)
@@ -25,7 +25,7 @@ public enum EventLine {
         return line + "}"
     }
 
-    public static func roundedToMillimetres(_ metres: Double) -> Double {
+    static func roundedToMillimetres(_ metres: Double) -> Double {
         (metres * 1000).rounded() / 1000
     }
 }

@@ -1,16 +1,32 @@
-/// Why `watch` stopped early, with the sysexits status the CLI should use.
-public enum WatchError: Error, Sendable, CustomStringConvertible {
-    /// An input file does not exist (66).
-    case missingInput(String)
-    /// Reading input or writing output failed (74).
-    case io(String)
-    /// `--strict` and an unreadable record (65).
-    case badRecord(FixReadIssue)
-
-    public var description: String {
-        switch self {
-        case .missingInput(let message), .io(let message): return message
-        case .badRecord(let issue): return issue.description + " (stopped: --strict)"
-        }
+/// Why a watch session cannot start, or stopped early: its kind, where it happened (so that
+/// the tool can name the option involved), and what happened.
+///
+///     do { try session.run(inputs: [.file("nope.gpx")]) }
+///     catch { (error.kind, error.origin) }   // (.missingInput, .input); "nope.gpx: no such file"
+public struct WatchError: LandmarkNearError, Sendable {
+    public enum Origin: Sendable, Equatable {
+        /// The favourites: a default or profile favourite the catalog lacks.
+        case favorites
+        /// The `.apns` directory cannot be created, or a file in it written.
+        case apnsDirectory
+        /// An input cannot be opened or read.
+        case input
+        /// Writing the event lines failed.
+        case output
+        /// Strict reading stopped at this unreadable record.
+        case record(FixReadIssue)
     }
+
+    public var kind: ErrorKind
+    public var origin: Origin
+    /// What happened, naming the file (and line) concerned.
+    public var message: String
+
+    public init(kind: ErrorKind, origin: Origin, message: String) {
+        self.kind = kind
+        self.origin = origin
+        self.message = message
+    }
+
+    public var description: String { message }
 }

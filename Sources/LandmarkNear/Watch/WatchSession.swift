@@ -21,7 +21,7 @@ public final class WatchSession {
     private var fixNumber = 0
     private var events: [ProximityEvent] = []
 
-    public init(catalog: LandmarkCatalog, options: WatchOptions, output: OutputWriter, diagnostics: OutputWriter) throws(WatchSetupError) {
+    public init(catalog: LandmarkCatalog, options: WatchOptions, output: OutputWriter, diagnostics: OutputWriter) throws(WatchError) {
         self.catalog = catalog
         self.options = options
         self.output = output
@@ -29,13 +29,13 @@ public final class WatchSession {
         do {
             engine = try ProximityEngine(catalog: catalog, configuration: options.engine)
         } catch {
-            throw WatchSetupError(description: error.description, isDataError: error.isInProfiles)
+            throw WatchError(kind: error.kind, origin: .favorites, message: error.description)
         }
         if let directory = options.apnsDirectory {
             do {
                 apnsWriter = try APNsFileWriter(directory: directory)
             } catch {
-                throw WatchSetupError(description: "--apns-dir: \(error)", isIOError: true)
+                throw WatchError(kind: error.kind, origin: .apnsDirectory, message: error.description)
             }
         } else {
             apnsWriter = nil
@@ -48,7 +48,7 @@ public final class WatchSession {
     @discardableResult
     public func run(inputs: [FixInput]) throws(WatchError) -> WatchStatistics {
         for case .file(let path) in inputs where !FileManager.default.fileExists(atPath: path) {
-            throw .missingInput("\(path): no such file")
+            throw WatchError(kind: .missingInput, origin: .input, message: "\(path): no such file")
         }
         defer {
             apnsWriter?.synchronizeDirectory()
@@ -61,7 +61,7 @@ public final class WatchSession {
             do {
                 reader = try FixReader(input: input, format: options.format)
             } catch {
-                throw error.isMissingFile ? .missingInput(error.description) : .io(error.description)
+                throw WatchError(kind: error.kind, origin: .input, message: error.description)
             }
             try run(reader)
         }
@@ -74,14 +74,14 @@ public final class WatchSession {
             do {
                 record = try reader.next()
             } catch {
-                throw .io(error.description)
+                throw WatchError(kind: error.kind, origin: .input, message: error.description)
             }
             guard let record else { return }
             statistics.recordsRead += 1
             switch record {
             case .invalid(let issue):
                 statistics.unreadable += 1
-                if options.strict { throw .badRecord(issue) }
+                if options.strict { throw WatchError(kind: issue.kind, origin: .record(issue), message: issue.description) }
                 diagnostics.writeLine(TerminalText.safe(issue.description))
                 if options.flushEachEvent { try? diagnostics.flush() }
             case .fix(let fix, let line):
@@ -125,7 +125,7 @@ public final class WatchSession {
                         _ = try apnsWriter.write(text, device: fix.device, landmarkID: landmark.id, time: fix.time, fixNumber: fixNumber)
                         statistics.apnsFilesWritten += 1
                     } catch {
-                        throw .io("--apns-dir: \(error)")
+                        throw WatchError(kind: error.kind, origin: .apnsDirectory, message: error.description)
                     }
                 }
             }
@@ -137,7 +137,7 @@ public final class WatchSession {
             do {
                 try output.flush()
             } catch {
-                throw .io("stdout: \(error.description)")
+                throw WatchError(kind: error.kind, origin: .output, message: "stdout: \(error.description)")
             }
         }
     }
@@ -152,7 +152,7 @@ public final class WatchSession {
         line += ": "
         switch disposition {
         case .dropped(.accuracy):
-            line += "dropped, accuracy \(JSONWriter.number(fix.accuracy ?? 0)) m is worse than --max-accuracy \(JSONWriter.number(options.engine.maxAccuracy)) m"
+            line += "dropped, accuracy \(JSONWriter.number(fix.accuracy ?? 0)) m is worse than the maximum accuracy \(JSONWriter.number(options.engine.maxAccuracy)) m"
         case .dropped(.stale):
             line += "dropped as stale, its time is not later than the device's latest used fix"
         case .dropped(.invalid):
@@ -177,7 +177,7 @@ public final class WatchSession {
                     switch (event.kind, event.suppression) {
                     case (.exit, _): return "exit \(name) at \(distance) m"
                     case (.enter, nil): return "enter \(name) at \(distance) m, notified"
-                    case (.enter, .cooldown?): return "enter \(name) at \(distance) m, suppressed: notified for it less than --cooldown \(JSONWriter.number(options.engine.cooldown)) s ago"
+                    case (.enter, .cooldown?): return "enter \(name) at \(distance) m, suppressed: notified for it less than the cooldown \(JSONWriter.number(options.engine.cooldown)) s ago"
                     case (.enter, .profile?): return "enter \(name) at \(distance) m, suppressed: the device's profile has prefersNotifications false"
                     }
                 }.joined(separator: "; ")
@@ -185,13 +185,4 @@ public final class WatchSession {
         }
         diagnostics.writeLine(TerminalText.safe(line))
     }
-}
-
-/// A watch that cannot start (bad favourites, an `--apns-dir` that cannot be created).
-public struct WatchSetupError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    /// The profiles file names landmarks the catalog lacks.
-    public var isDataError = false
-    /// The `--apns-dir` cannot be created.
-    public var isIOError = false
 }

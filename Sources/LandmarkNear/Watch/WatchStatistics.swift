@@ -17,7 +17,7 @@ public struct WatchStatistics: Sendable, Equatable {
 
     /// `landmark-near watch: 120 fixes read, 117 used; dropped: 1 unreadable, 1 accuracy, 1 stale; 3 notifications (4 enters, 1 suppressed by cooldown; 1 exit); 2 devices`
     public var summary: String {
-        var text = "\(recordsRead) fixes read, \(used) used; dropped: \(unreadable) unreadable"
+        var text = "\(recordsRead) \(recordsRead == 1 ? "fix" : "fixes") read, \(used) used; dropped: \(unreadable) unreadable"
         for reason in DropReason.allCases where reason != .invalid || dropped[reason, default: 0] > 0 {
             text += ", \(dropped[reason, default: 0]) \(reason.rawValue)"
         }

@@ -16,12 +16,13 @@ enum LandmarksCommand: Command {
           -h, --help        show this help
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
-        let args = try ArgumentScanner(arguments, command: "landmark-near landmarks", valued: ["landmarks"], flags: ["json"])
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
+        let command = "landmark-near landmarks"
+        let args = try ArgumentScanner(arguments, command: command, valued: ["landmarks"], flags: ["json"])
         if let extra = args.positionals.first {
-            throw .usage("landmark-near landmarks: unexpected argument '\(extra)'")
+            throw .usage("\(command): unexpected argument '\(extra)'")
         }
-        let catalog = try args.catalog()
+        let catalog = try args.catalog(command: command)
         if args.has("json") {
             for (index, landmark) in catalog.landmarks.enumerated() {
                 output.writeLine(LandmarkJSON.object(for: landmark, index: index))
@@ -38,7 +39,7 @@ enum LandmarksCommand: Command {
                 output.writeLine(columns.joined())
             }
         }
-        return .success
+        return nil
     }
 
     /// `text` followed by spaces up to `width` (never cut, unlike `padding(toLength:)`), and
@@ -47,5 +48,3 @@ enum LandmarksCommand: Command {
         text + String(repeating: " ", count: max(1, width - text.count))
     }
 }
-
-import Foundation

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LandmarkNear
 
 enum NearestCommand: Command {
@@ -34,10 +31,10 @@ enum NearestCommand: Command {
                              (distances in metres, rounded to the millimetre)
           -h, --help         show this help
 
-        Exit status: 0 ok, 64 usage error, 65 unreadable stdin lines, 66 missing catalog file.
+        Exit status: 0 ok, 64 usage error, 65 unreadable stdin lines, 66 catalog cannot be opened.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near nearest"
         let args = try ArgumentScanner(arguments, command: command, valued: ["k", "within", "landmarks"],
                                        flags: ["json"], aliases: ["k": "k"])
@@ -79,15 +76,15 @@ enum NearestCommand: Command {
         default:
             throw .usage("\(command): expected LAT LON (two numbers) or none to read stdin, got \(args.positionals.count) argument\(args.positionals.count == 1 ? "" : "s")")
         }
-        let catalog = try args.catalog()
+        let catalog = try args.catalog(command: command)
         let index = LandmarkIndex(catalog: catalog)
         let writer = NearestAnswerWriter(catalog: catalog, index: index,
                                          query: NearestQuery(limit: limit, within: within), json: args.has("json"))
         if !writer.json { output.writeLine(NearestAnswerFormat.header) }
         if let point {
-            writer.answer(point.coordinate, latitude: Array(point.latitudeText.utf8), longitude: Array(point.longitudeText.utf8))
+            writer.answer(point.coordinate, latitude: point.latitudeText, longitude: point.longitudeText)
             output.write(bytes: writer.bytes)
-            return .success
+            return nil
         }
         let badLines: Int
         do {
@@ -95,12 +92,12 @@ enum NearestCommand: Command {
                 Console.error("<stdin>:\(line): \(reason)")
             }
         } catch {
-            throw CommandFailure(status: .ioError, message: "\(command): \(error.description)")
+            throw CommandFailure(error, context: "\(command): ")
         }
         if badLines > 0 {
             Console.error("\(command): \(badLines) line\(badLines == 1 ? "" : "s") of stdin could not be read")
-            return .dataError
+            return .badData
         }
-        return .success
+        return nil
     }
 }

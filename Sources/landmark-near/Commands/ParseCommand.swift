@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LandmarkNear
 
 enum ParseCommand: Command {
@@ -34,126 +31,40 @@ enum ParseCommand: Command {
         warns on stderr.
 
         Exit status: 0 ok (warnings included), 65 when some payload was rejected, 66 when some
-        file is missing or unreadable and none was rejected (65 takes precedence), 64 usage error.
+        file cannot be opened (missing, a directory) and none was rejected (65 takes precedence),
+        64 usage error.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near parse"
         let args = try ArgumentScanner(arguments, command: command, valued: ["landmarks", "strings"], flags: ["json", "ndjson"])
-        let catalog = try args.catalog()
+        let catalog = try args.catalog(command: command)
         let strings = try loadStrings(args.value("strings"), command: command)
-        var run = ParseRun(catalog: catalog, strings: strings, json: args.has("json"), output: output)
+        let session = ParseSession(catalog: catalog, strings: strings, format: args.has("json") ? .json : .card,
+                                   output: output, diagnostics: OutputWriter(descriptor: 2))
         let sources = args.positionals.isEmpty ? ["-"] : args.positionals
-        for source in sources {
+        for source in sources.map(InputSource.init(argument:)) {
             if args.has("ndjson") {
-                run.parseLines(of: source)
+                session.parseLines(of: source)
             } else {
-                run.parseWhole(source)
+                session.parse(source)
             }
         }
-        if run.rejected { return .dataError }
-        if run.missing { return .noInput }
-        return .success
+        return session.failure
     }
 
     private static func loadStrings(_ path: String?, command: String) throws(CommandFailure) -> LocalizedStrings? {
         guard let path else { return nil }
-        do {
-            return try LocalizedStrings(bytes: PayloadInput.readFile(path), source: path)
-        } catch let error as PayloadInputError {
-            throw CommandFailure(status: error.kind == .tooLarge ? .dataError : .noInput, message: "\(command): --strings \(error.description)")
-        } catch let error as StringsParseError {
-            throw CommandFailure(status: .dataError, message: "\(command): --strings \(error.description)")
-        } catch {
-            throw CommandFailure(status: .dataError, message: "\(command): --strings \(path): \(error)")
-        }
-    }
-}
-
-/// The state of one `parse` invocation: the shared inputs, and what went wrong so far.
-private struct ParseRun {
-    let catalog: LandmarkCatalog
-    let strings: LocalizedStrings?
-    let json: Bool
-    let output: OutputWriter
-    var rejected = false
-    var missing = false
-    private var printedCards = 0
-
-    init(catalog: LandmarkCatalog, strings: LocalizedStrings?, json: Bool, output: OutputWriter) {
-        self.catalog = catalog
-        self.strings = strings
-        self.json = json
-        self.output = output
-    }
-
-    mutating func parseWhole(_ source: String) {
-        let name = source == "-" ? "<stdin>" : source
         let bytes: [UInt8]
         do {
-            bytes = source == "-" ? try PayloadInput.readDescriptor(0, name: name) : try PayloadInput.readFile(source)
+            bytes = try PayloadInput.readFile(path)
         } catch {
-            report(error)
-            return
+            throw CommandFailure(error, context: "\(command): --strings ")
         }
-        parse(bytes, source: name)
-    }
-
-    mutating func parseLines(of source: String) {
-        let name = source == "-" ? "<stdin>" : source
-        var fd: Int32 = 0
-        if source != "-" {
-            do {
-                fd = try PayloadInput.openFile(source)
-            } catch {
-                report(error)
-                return
-            }
-        }
-        defer { if fd != 0 { close(fd) } }
-        var lines = PayloadLines(descriptor: fd, name: name)
-        while true {
-            let line: PayloadLines.Line
-            do {
-                guard let next = try lines.next() else { return }
-                line = next
-            } catch {
-                report(error)
-                return
-            }
-            let lineSource = "\(name):\(line.number)"
-            if line.isTooLong {
-                rejected = true
-                Console.error("\(lineSource): a line longer than \(PayloadParser.maximumInputBytes) bytes, far too large for a notification payload")
-                continue
-            }
-            if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            parse(line.bytes, source: lineSource)
-        }
-    }
-
-    private mutating func parse(_ bytes: [UInt8], source: String) {
         do {
-            let (model, warnings) = try PayloadParser.parse(bytes, source: source, catalog: catalog, strings: strings)
-            for warning in warnings { Console.error("warning: " + TerminalText.safe(warning)) }
-            if json {
-                output.writeLine(model.json(source: source))
-            } else {
-                if printedCards > 0 { output.writeLine("") }
-                for line in NotificationCard.lines(for: model, source: source) { output.writeLine(line) }
-                printedCards += 1
-            }
+            return try LocalizedStrings(bytes: bytes, source: path)
         } catch {
-            rejected = true
-            Console.error("error: " + TerminalText.safe(error.description))
+            throw CommandFailure(error, context: "\(command): --strings ")
         }
-    }
-
-    private mutating func report(_ error: PayloadInputError) {
-        switch error.kind {
-        case .missing, .unreadable: missing = true
-        case .tooLarge: rejected = true
-        }
-        Console.error("error: " + TerminalText.safe(error.description))
     }
 }

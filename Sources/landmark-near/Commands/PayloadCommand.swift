@@ -22,6 +22,7 @@ enum PayloadCommand: Command {
           --landmarks FILE  catalog (default: the twelve landmarks of the SwiftUI tutorial)
           --out FILE        write the payload to FILE instead (atomically, directories created);
                             the file holds exactly the payload bytes, with no trailing newline
+                            ('-' means stdout, as without --out)
           -h, --help        show this help
 
         Example:
@@ -29,10 +30,10 @@ enum PayloadCommand: Command {
           {"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within 5 miles of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}
 
         Exit status: 0 ok, 64 usage error (unknown id, bad radius, options too long to fit
-        4096 bytes), 65 bad catalog, 66 missing catalog, 74 cannot write --out.
+        4096 bytes), 65 bad catalog, 66 catalog cannot be opened, 74 cannot write --out.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near payload"
         let args = try ArgumentScanner(arguments, command: command,
                                        valued: ["id", "index", "radius", "thread-id", "bundle-id", "landmarks", "out"], flags: [])
@@ -43,20 +44,20 @@ enum PayloadCommand: Command {
         guard args.value("id") != nil || args.value("index") != nil else {
             throw .usage("\(command): say which landmark with --id ID or --index N (see \(command) --help)")
         }
-        let catalog = try args.catalog()
+        let catalog = try args.catalog(command: command)
         let index = try landmarkIndex(args, catalog: catalog, command: command)
         let payload: String
         do {
             payload = try APNsPayload.make(for: catalog[index], index: index, options: options)
         } catch {
-            throw .usage("\(command): \(error.description)")
+            throw CommandFailure(error, context: "\(command): ")
         }
-        if let out = args.value("out") {
+        if let out = args.value("out"), out != "-" {
             try write(payload, to: out, command: command)
         } else {
             output.writeLine(payload)
         }
-        return .success
+        return nil
     }
 
     private static func landmarkIndex(_ args: ArgumentScanner, catalog: LandmarkCatalog, command: String) throws(CommandFailure) -> Int {
@@ -88,7 +89,7 @@ enum PayloadCommand: Command {
             try writer.write(Array(payload.utf8), named: name)
             writer.synchronizeDirectory()
         } catch {
-            throw CommandFailure(status: .ioError, message: "\(command): --out \(error.description)")
+            throw CommandFailure(error, context: "\(command): --out ")
         }
     }
 }

@@ -4,7 +4,7 @@ enum ValidateCommand: Command {
     static let name = "validate"
     static let summary = "check payload files against APNs and simctl push rules"
     static let help = """
-        Usage: landmark-near validate FILE... ('-' reads stdin)
+        Usage: landmark-near validate FILE... [--ndjson] ('-' reads stdin)
 
         Checks each payload: a JSON object with an "aps" dictionary, at most 4096 bytes
         (whitespace around the document not counted), the standard aps keys well typed (alert,
@@ -18,52 +18,94 @@ enum ValidateCommand: Command {
         Unknown aps keys are warnings ('FILE: warning: $.aps.x: ...'); they do not make a file
         invalid. Files that cannot be read are reported on stderr.
 
+        Options:
+          --ndjson     inputs hold one payload a line (sources 'a.ndjson:3', '<stdin>:3');
+                       blank lines are skipped
+          -h, --help   show this help
+
+        watch's event lines are taken too: their "payload" member is checked, and lines
+        without one (exits, suppressed enters) are skipped.
+
         Exit status: 0 all files valid, 65 some file invalid (not JSON, bad types, too large),
-        66 some file missing or unreadable and none invalid (65 takes precedence), 64 usage error.
+        66 some file cannot be opened (missing, a directory) and none invalid (65 takes
+        precedence), 64 usage error.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near validate"
-        let args = try ArgumentScanner(arguments, command: command, valued: [], flags: [])
+        let args = try ArgumentScanner(arguments, command: command, valued: [], flags: ["ndjson"])
         guard !args.positionals.isEmpty else {
             throw .usage("\(command): name at least one payload file (or '-' for stdin)")
         }
-        var invalid = false
-        var missing = false
-        for path in args.positionals {
-            let source = path == "-" ? "<stdin>" : path
-            let shown = TerminalText.safe(source)
-            let bytes: [UInt8]
+        var run = ValidationRun(output: output)
+        for argument in args.positionals {
+            let input = InputSource(argument: argument)
             do {
-                bytes = path == "-" ? try PayloadInput.readDescriptor(0, name: source) : try PayloadInput.readFile(path)
-            } catch {
-                if error.kind == .tooLarge {
-                    invalid = true
-                    output.writeLine("\(shown): invalid (1 problem)")
+                if args.has("ndjson") {
+                    try PayloadInput.eachLine(of: input) { line in
+                        switch line {
+                        case .text(let bytes, let source): run.check(Array(bytes), source: source)
+                        case .overlong(let source): run.refuse(source: source, reason: PayloadInput.overlongReason())
+                        }
+                    }
                 } else {
-                    missing = true
-                    output.writeLine("\(shown): not checked")
+                    let bytes = input == .standardInput
+                        ? try PayloadInput.readDescriptor(0, name: input.sourceName) : try PayloadInput.readFile(argument)
+                    run.check(bytes, source: input.sourceName)
                 }
-                try? output.flush()
-                Console.error(TerminalText.safe(error.description))
-                continue
+            } catch {
+                run.report(error, source: input.sourceName)
             }
-            let problems = PayloadValidator.validate(bytes)
-            let errors = problems.filter(\.isError).count
-            let warnings = problems.count - errors
-            if errors > 0 {
-                invalid = true
-                output.writeLine("\(shown): invalid (\(errors) problem\(errors == 1 ? "" : "s"))")
-            } else {
-                output.writeLine("\(shown): ok" + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : ""))
-            }
-            for problem in problems {
-                output.writeLine("\(shown): \(TerminalText.safe(problem.description))")
-            }
-            try? output.flush()
         }
-        if invalid { return .dataError }
-        if missing { return .noInput }
-        return .success
+        return run.invalid ? .badData : run.unreadable
+    }
+}
+
+/// What one `validate` invocation has found so far, and where its lines go.
+private struct ValidationRun {
+    let output: OutputWriter
+    var invalid = false
+    var unreadable: ErrorKind?
+
+    mutating func check(_ bytes: [UInt8], source: String) {
+        var bytes = bytes
+        switch EventLinePayload.extract(bytes) {
+        case .payload(let payload): bytes = payload
+        case .noPayload: return
+        case .notAnEventLine: break
+        }
+        let shown = TerminalText.safe(source)
+        let problems = PayloadValidator.validate(bytes)
+        let errors = problems.filter(\.isError).count
+        let warnings = problems.count - errors
+        if errors > 0 {
+            invalid = true
+            output.writeLine("\(shown): invalid (\(errors) problem\(errors == 1 ? "" : "s"))")
+        } else {
+            output.writeLine("\(shown): ok" + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : ""))
+        }
+        for problem in problems {
+            output.writeLine("\(shown): \(TerminalText.safe(problem.description))")
+        }
+        try? output.flush()
+    }
+
+    mutating func refuse(source: String, reason: String) {
+        invalid = true
+        output.writeLine("\(TerminalText.safe(source)): invalid (1 problem)")
+        try? output.flush()
+        Console.error(TerminalText.safe("\(source): \(reason)"))
+    }
+
+    mutating func report(_ error: InputError, source: String) {
+        if error.kind == .badData {
+            invalid = true
+            output.writeLine("\(TerminalText.safe(source)): invalid (1 problem)")
+        } else {
+            unreadable = unreadable ?? error.kind
+            output.writeLine("\(TerminalText.safe(source)): not checked")
+        }
+        try? output.flush()
+        Console.error(TerminalText.safe(error.description))
     }
 }

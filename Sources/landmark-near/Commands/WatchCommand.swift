@@ -42,10 +42,10 @@ enum WatchCommand: Command {
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
         At the end a summary line goes to stderr.
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input file does not exist; 74 I/O error.
+        64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error.
         """
 
-    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ExitStatus {
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near watch"
         let args = try ArgumentScanner(
             arguments, command: command,
@@ -83,40 +83,48 @@ enum WatchCommand: Command {
         options.apnsDirectory = args.value("apns-dir")
         options.flushEachEvent = standardOutputIsInteractive()
 
-        let catalog = try args.catalog()
+        let catalog = try args.catalog(command: command)
         if let path = args.value("profiles") {
             do {
                 options.engine.profiles = try DeviceProfiles.load(path: path)
+                for warning in options.engine.profiles.warnings {
+                    Console.error("\(command): warning: --profiles \(TerminalText.safe(warning))")
+                }
             } catch {
-                throw CommandFailure(status: error.isMissingFile ? .noInput : .dataError, message: "\(command): --profiles \(error.description)")
+                throw CommandFailure(error, context: "\(command): --profiles ")
             }
         }
-        let inputs: [FixInput] = args.positionals.isEmpty
-            ? [.standardInput]
-            : args.positionals.map { $0 == "-" ? .standardInput : .file($0) }
+        let inputs = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
 
         let diagnostics = OutputWriter(descriptor: 2)
         let session: WatchSession
         do {
             session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
         } catch {
-            let status: ExitStatus = error.isIOError ? .ioError : error.isDataError ? .dataError : .usage
-            throw CommandFailure(status: status, message: "\(command): \(error.description)")
+            throw failure(error, command: command)
         }
-        var failure: CommandFailure?
         do {
             try session.run(inputs: inputs)
         } catch {
-            switch error {
-            case .missingInput(let message): failure = CommandFailure(status: .noInput, message: "\(command): \(message)")
-            case .io(let message): failure = CommandFailure(status: .ioError, message: "\(command): \(message)")
-            case .badRecord: failure = CommandFailure(status: .dataError, message: TerminalText.safe(error.description))
+            let failure = failure(error, command: command)
+            // An input that cannot be opened ends the run before anything was read from it.
+            if error.origin != .input || error.kind != .missingInput {
+                Console.error("\(command): \(session.statistics.summary)")
             }
+            throw failure
         }
-        if let failure, failure.status == .noInput { throw failure }
         Console.error("\(command): \(session.statistics.summary)")
-        if let failure { throw failure }
-        return session.statistics.unreadable > 0 ? .dataError : .success
+        return session.statistics.unreadable > 0 ? .badData : nil
+    }
+
+    /// The session's error with the option it concerns.
+    private static func failure(_ error: WatchError, command: String) -> CommandFailure {
+        switch error.origin {
+        case .favorites: return CommandFailure(error, context: "\(command): \(error.kind == .usage ? "--favorites" : "--profiles"): ")
+        case .apnsDirectory: return CommandFailure(error, context: "\(command): --apns-dir: ")
+        case .input, .output: return CommandFailure(error, context: "\(command): ")
+        case .record(let issue): return CommandFailure(error.kind, TerminalText.safe(issue.description) + " (stopped: --strict)")
+        }
     }
 
     /// Pipes and terminals get each notification at once; files and /dev/null get big writes.

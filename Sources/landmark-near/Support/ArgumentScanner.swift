@@ -40,7 +40,8 @@ struct ArgumentScanner {
             } else {
                 let short = String(argument.dropFirst())
                 guard let long = aliases[short] else {
-                    throw .usage("\(command): unknown option '\(argument)' (see \(command) --help)")
+                    let known = Array(valued) + Array(allFlags)
+                    throw .usage("\(command): unknown option '\(argument)'\(Suggestion.suffix(for: short, among: known, prefix: "--")) (see \(command) --help)")
                 }
                 name = long
             }
@@ -59,7 +60,8 @@ struct ArgumentScanner {
                 options[name] = value
                 repeatedOptions[name, default: []].append(value)
             } else {
-                throw .usage("\(command): unknown option '\(argument)' (see \(command) --help)")
+                let known = Array(valued) + Array(allFlags)
+                throw .usage("\(command): unknown option '\(argument)'\(Suggestion.suffix(for: name, among: known, prefix: "--")) (see \(command) --help)")
             }
         }
     }

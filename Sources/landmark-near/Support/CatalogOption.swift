@@ -2,13 +2,12 @@ import LandmarkNear
 
 extension ArgumentScanner {
     /// The catalog named by `--landmarks FILE`, or the embedded twelve.
-    func catalog() throws(CommandFailure) -> LandmarkCatalog {
+    func catalog(command: String) throws(CommandFailure) -> LandmarkCatalog {
         guard let path = value("landmarks") else { return .embedded }
         do {
             return try CatalogLoader.load(path: path)
         } catch {
-            throw CommandFailure(status: error.isMissingFile ? .noInput : .dataError,
-                                 message: "landmark-near: \(error.description)")
+            throw CommandFailure(error, context: "\(command): --landmarks ")
         }
     }
 }

@@ -7,8 +7,10 @@ protocol Command {
     static var summary: String { get }
     /// The full `--help` text.
     static var help: String { get }
+    /// Runs the command: nil when all went well, else the kind of what went wrong with part of
+    /// the work (some records unreadable, some files missing), which sets the exit status.
     /// Throws `CommandFailure` (typed throws through an existential crashes Swift 6.3's SILGen).
-    static func run(_ arguments: [String], output: OutputWriter) throws -> ExitStatus
+    static func run(_ arguments: [String], output: OutputWriter) throws -> ErrorKind?
 }
 
 /// A command as the dispatcher sees it (a generic wrapper, not an existential: Swift 6.3
@@ -17,7 +19,7 @@ struct CommandEntry {
     let name: String
     let summary: String
     let help: String
-    let run: ([String], OutputWriter) throws -> ExitStatus
+    let run: ([String], OutputWriter) throws -> ErrorKind?
 
     init<C: Command>(_ command: C.Type) {
         name = C.name

@@ -1,3 +1,5 @@
+import LandmarkNear
+
 /// Process exit statuses, following sysexits(3).
 enum ExitStatus: Int32 {
     case success = 0
@@ -6,12 +8,35 @@ enum ExitStatus: Int32 {
     case noInput = 66
     case software = 70
     case ioError = 74
+    case temporaryFailure = 75
+
+    /// The one mapping from what went wrong to the exit status: nil is success.
+    init(_ kind: ErrorKind?) {
+        switch kind {
+        case nil: self = .success
+        case .usage?: self = .usage
+        case .badData?: self = .dataError
+        case .missingInput?: self = .noInput
+        case .io?: self = .ioError
+        case .temporaryFailure?: self = .temporaryFailure
+        }
+    }
 }
 
-/// An error that ends the command with a message on stderr and an exit status.
+/// An error that ends the command: its kind (hence the exit status) and the message on stderr.
 struct CommandFailure: Error {
-    var status: ExitStatus
+    var kind: ErrorKind
     var message: String
 
-    static func usage(_ message: String) -> CommandFailure { CommandFailure(status: .usage, message: message) }
+    init(_ kind: ErrorKind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// A library error, after the context the command adds (`"landmark-near watch: --profiles "`).
+    init(_ error: some LandmarkNearError, context: String) {
+        self.init(error.kind, context + error.description)
+    }
+
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(.usage, message) }
 }

@@ -14,7 +14,7 @@ enum PayloadOptionsParsing {
         do {
             try options.checkFits()
         } catch {
-            throw .usage("\(command): \(error.description)")
+            throw CommandFailure(error, context: "\(command): --thread-id/--bundle-id: ")
         }
         return options
     }

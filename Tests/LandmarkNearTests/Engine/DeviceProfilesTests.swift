@@ -11,6 +11,15 @@ import Testing
         #expect(profiles["d2"] == .init())
         #expect(profiles["d3"]?.favorites == nil)
         #expect(profiles["nobody"] == nil)
+        #expect(profiles.warnings.isEmpty)
+    }
+
+    @Test func unknownKeysAreWarnedWithTheClosestKnownKey() throws {
+        let profiles = try DeviceProfiles.parse(Array(#"{"d1": {"favourites": [1002]}, "d2": {"colour": "red"}}"#.utf8), source: "p.json")
+        #expect(profiles["d1"]?.favorites == nil, "an unknown key is ignored")
+        #expect(profiles.warnings.count == 2)
+        #expect(profiles.warnings.first?.hasPrefix(#"p.json: device "d1": unknown key "favourites" ignored (did you mean "favorites"?)"#) == true)
+        #expect(profiles.warnings.last?.contains("did you mean") == false)
     }
 
     @Test(arguments: [

@@ -9,7 +9,7 @@ import Testing
     @Test func everyPairIsWithinItsBound() {
         let report = ShortGeodesicCheck.run(pairs: 100_000, seed: 11)
         for lengthClass in report.classes {
-            #expect(lengthClass.pairs > 10_000, "class up to \(lengthClass.upper) m has too few pairs")
+            #expect(lengthClass.pairs > 5_000, "class up to \(lengthClass.upper) m has too few pairs")
             #expect(lengthClass.worstShareOfBound <= 1,
                     "up to \(lengthClass.upper) m: error \(lengthClass.worstError) m > bound, at \(String(describing: lengthClass.worstPair))")
         }

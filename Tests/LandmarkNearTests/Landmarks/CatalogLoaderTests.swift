@@ -84,7 +84,7 @@ import Testing
         try "name,lat,lon\nA,1,2\n".write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(try CatalogLoader.load(path: url.path).count == 1)
-        #expect(throws: CatalogError(source: "/no/such.csv", reason: "no such file", isMissingFile: true)) {
+        #expect(throws: CatalogError(source: "/no/such.csv", reason: "no such file", kind: .missingInput)) {
             try CatalogLoader.load(path: "/no/such.csv")
         }
     }
@@ -159,6 +159,6 @@ import Testing
             #expect(error.description.contains("entry \(entry)"))
             if let id = refusal.id { #expect(error.description.contains("(id \(id))")) }
         }
-        #expect(!error.isMissingFile)
+        #expect(error.kind == .badData)
     }
 }

@@ -59,7 +59,7 @@ import Testing
             let coordinate = IndexTestSupport.queryPoint(&rng, near: catalog.landmarks.map(\.coordinate))
             let latitude = String(coordinate.latitude), longitude = String(coordinate.longitude)
             let point = try QueryPoint(latitude: latitude, longitude: longitude)
-            writer.answer(point.coordinate, latitude: Array(latitude.utf8), longitude: Array(longitude.utf8))
+            writer.answer(point.coordinate, latitude: latitude, longitude: longitude)
             var exact = reference.nearest(to: point.coordinate, limit: limit)
             if let within { exact = exact.filter { $0.distance <= within.meters } }
             let expected = json

@@ -14,6 +14,15 @@ import Testing
         #expect(result.stderr.isEmpty)
     }
 
+    @Test func payloadOutDashIsStdout() throws {
+        let directory = try makeTemporaryDirectory("payload-out")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try runTool(["payload", "--id", "1002", "--out", "-"], currentDirectory: directory)
+        #expect(result.status == 0)
+        #expect(result.stdout == PayloadCommandsEndToEndTests.sample + "\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "no file named '-'")
+    }
+
     @Test func payloadOptions() throws {
         let result = try runTool(["payload", "--id", "1008", "--radius", "1000ft", "--thread-id", "alaska", "--bundle-id", "com.example.app"])
         #expect(result.status == 0)
@@ -130,6 +139,32 @@ import Testing
         #expect(out.last?.hasPrefix(#"{"source":"<stdin>:4","title":"Unknown Landmark","message":"Hi""#) == true)
         #expect(result.stderr.contains("<stdin>:3: $.aps.alert"))
         #expect(result.stderr.contains("<stdin>:5: not JSON"))
+    }
+
+    /// `watch | parse --ndjson` and `watch | validate --ndjson -`: event lines carry their
+    /// payload under "payload"; exits and suppressed enters have none and are skipped.
+    @Test func parseAndValidateTakeWatchsEventLines() throws {
+        let trace = try String(contentsOf: repositoryRoot.appendingPathComponent("Samples/road-trip.nmea"), encoding: .utf8)
+        let watch = try runTool(["watch", "--events", "all"], stdin: trace)
+        #expect(watch.status == 0)
+        let events = watch.stdout.split(separator: "\n")
+        #expect(events.count == 4, "two enters and two exits")
+        let parsed = try runTool(["parse", "--ndjson", "--json"], stdin: watch.stdout)
+        #expect(parsed.status == 0)
+        #expect(parsed.stderr.isEmpty, "\(parsed.stderr)")
+        let models = parsed.stdout.split(separator: "\n")
+        #expect(models.count == 2)
+        #expect(models.first?.hasPrefix(#"{"source":"<stdin>:1","title":"Turtle Rock","message":"You are within 5 miles of Turtle Rock.","landmark":{"index":0,"id":1001"#) == true)
+        #expect(models.last?.hasPrefix(#"{"source":"<stdin>:3","title":"St. Mary Lake""#) == true)
+        let validated = try runTool(["validate", "--ndjson", "-"], stdin: watch.stdout)
+        #expect(validated.status == 0)
+        #expect(validated.stdout == "<stdin>:1: ok\n<stdin>:3: ok\n")
+        // A broken payload inside an event line is still found, with the line's number.
+        let broken = #"{"event":"enter","device":"d","payload":{"aps":{"badge":"3"},"landmarkIndex":0}}"#
+        let bad = try runTool(["validate", "--ndjson", "-"], stdin: "\n" + broken + "\n")
+        #expect(bad.status == 65)
+        #expect(bad.stdout.contains("<stdin>:2: invalid (1 problem)"))
+        #expect(bad.stdout.contains("$.aps.badge"))
     }
 
     @Test func missingFilesExit66UnlessSomethingWasRejected() throws {

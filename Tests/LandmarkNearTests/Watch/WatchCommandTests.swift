@@ -91,6 +91,19 @@ import Testing
         #expect(all[1]["landmark"]?["id"]?.integer == 1002)
     }
 
+    @Test func misspeltProfileKeysAreWarnedAndTheRunGoesOn() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let profiles = directory.appendingPathComponent("profiles.json")
+        try Data(#"{"fisher": {"favourites": [1002]}}"#.utf8).write(to: profiles)
+        let salmon = LandmarkCatalog.embedded[1].coordinate
+        let result = try runTool(["watch", "--profiles", profiles.path], stdin: ndjson([("fisher", salmon, nil)]))
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty, "the misspelt key is not read as favourites")
+        #expect(result.stderr.contains(#"unknown key "favourites" ignored (did you mean "favorites"?)"#), "\(result.stderr)")
+        #expect(result.stderr.contains("1 fix read, 1 used"), "singular: \(result.stderr)")
+    }
+
     @Test func profilesNamingUnknownLandmarksAreBadData() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,8 +1,8 @@
 /// Decodes a CSV fix file: a header row naming the columns, then one fix a row (SPEC §3;
 /// GPSLogger for Android's export is one such file).
 ///
-/// Rows without a double quote are split on commas in place (the usual case, and fast); rows
-/// with quotes go through `CSVLine.fields`, which knows RFC 4180 quoting.
+/// Rows are split by `CSVLine.cells`: in place on commas (the usual case, and fast), or
+/// through RFC 4180 unquoting when the row has quotes.
 final class CSVLineDecoder: LineDecoder {
     private enum State {
         case expectingHeader
@@ -15,6 +15,8 @@ final class CSVLineDecoder: LineDecoder {
     /// The header line as read, to skip its repeats (files concatenated from several exports).
     private var header: [UInt8] = []
     private let devices = DeviceNames()
+    private var cells: [CSVLine.Bytes] = []
+    private let quoted = CSVLine.QuotedCells()
 
     func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
         switch state {
@@ -33,50 +35,23 @@ final class CSVLineDecoder: LineDecoder {
             return .skip
         case .reading(let columns):
             if line.count == header.count, line.elementsEqual(header) { return .skip }
-            if line.contains(UInt8(ascii: "\"")) { return decodeQuoted(line, columns) }
             return decodeRow(line, columns)
         }
     }
 
     private func decodeRow(_ line: UnsafeBufferPointer<UInt8>, _ columns: CSVColumns) -> LineOutcome {
-        var fields = FixFields()
-        var column = 0
-        var lower = 0
-        let last = columns.lastUsedColumn
-        while column <= last {
-            var upper = lower
-            while upper < line.count, line[upper] != UInt8(ascii: ",") { upper += 1 }
-            assign(UnsafeBufferPointer(rebasing: line[lower..<upper]), column: column, columns, into: &fields)
-            column += 1
-            if upper >= line.count { break }
-            lower = upper + 1
+        if line.contains(UInt8(ascii: "\"")), String(validating: line, as: UTF8.self) == nil {
+            return .invalid("the row is not valid UTF-8")
         }
-        if column <= columns.coordinateColumns {
-            return .invalid("the row has \(column) fields; the header names \(columns.headerCount)")
-        }
-        return LineOutcome(fields.interpret(devices: devices))
-    }
-
-    private func decodeQuoted(_ line: UnsafeBufferPointer<UInt8>, _ columns: CSVColumns) -> LineOutcome {
-        guard let text = String(validating: line, as: UTF8.self) else { return .invalid("the row is not valid UTF-8") }
-        let cells = CSVLine.fields(of: text)
+        CSVLine.cells(of: line, into: &cells, quoted: quoted, maximumCount: columns.lastUsedColumn + 1)
         if cells.count <= columns.coordinateColumns {
             return .invalid("the row has \(cells.count) fields; the header names \(columns.headerCount)")
         }
-        var arena: [UInt8] = []
-        var ranges: [Range<Int>] = []
-        for cell in cells.prefix(columns.lastUsedColumn + 1) {
-            let lower = arena.count
-            arena.append(contentsOf: cell.utf8)
-            ranges.append(lower..<arena.count)
+        var fields = FixFields()
+        for column in cells.indices {
+            assign(cells[column], column: column, columns, into: &fields)
         }
-        return arena.withUnsafeBufferPointer { buffer in
-            var fields = FixFields()
-            for (column, range) in ranges.enumerated() {
-                assign(UnsafeBufferPointer(rebasing: buffer[range]), column: column, columns, into: &fields)
-            }
-            return LineOutcome(fields.interpret(devices: devices))
-        }
+        return LineOutcome(fields.interpret(devices: devices))
     }
 
     private func assign(_ cell: UnsafeBufferPointer<UInt8>, column: Int, _ columns: CSVColumns, into fields: inout FixFields) {
@@ -89,10 +64,6 @@ final class CSVLineDecoder: LineDecoder {
         case columns.device: role = .device
         default: return
         }
-        var lower = 0
-        var upper = cell.count
-        while lower < upper, cell[lower] == 0x20 || cell[lower] == 0x09 { lower += 1 }
-        while upper > lower, cell[upper - 1] == 0x20 || cell[upper - 1] == 0x09 { upper -= 1 }
-        fields.set(role, rank: 0, .text(UnsafeBufferPointer(rebasing: cell[lower..<upper])))
+        fields.set(role, rank: 0, .text(ASCIIBlanks.spacesAndTabs.trimming(cell)))
     }
 }

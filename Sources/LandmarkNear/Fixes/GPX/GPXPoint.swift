@@ -32,7 +32,7 @@ struct GPXPoint {
         if let reason = coordinate.invalidReason { return .invalid("<\(element)>: \(reason)") }
         var timestamp: Timestamp?
         if hasTime {
-            let trimmed = GPXPoint.trimmed(time)
+            let trimmed = ASCIIBlanks.whitespace.trimming(time)
             if !trimmed.isEmpty {
                 timestamp = trimmed.withUnsafeBufferPointer { Timestamp(rfc3339UTF8: $0) }
                 if timestamp == nil || time.count > GPXPoint.maximumTimeLength {
@@ -53,13 +53,5 @@ struct GPXPoint {
             return .failure(Problem(message: "<\(element)> \(name) \"\(shown)\" is not a number"))
         }
         return .success(value)
-    }
-
-    private static func trimmed(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
-            return []
-        }
-        return bytes[first...last]
     }
 }

@@ -41,7 +41,7 @@ final class GPXRecordSource: FixRecordSource {
         if let context { xmlFreeParserCtxt(context) }
     }
 
-    func next() throws(FixInputError) -> FixRecord? {
+    func next() throws(InputError) -> FixRecord? {
         while true {
             if pendingIndex < state.records.count {
                 let record = state.records[pendingIndex]
@@ -56,7 +56,7 @@ final class GPXRecordSource: FixRecordSource {
     }
 
     /// Feeds the next chunk of input to the parser (or ends the document at end of input).
-    private func feed() throws(FixInputError) {
+    private func feed() throws(InputError) {
         if context == nil {
             try skipLeadingWhitespace()
             if stream.buffered.isEmpty && stream.reachedEnd {
@@ -97,18 +97,17 @@ final class GPXRecordSource: FixRecordSource {
 
     /// Skips a byte-order mark and blank lines before the XML declaration, which libxml2
     /// would refuse; line numbers stay those of the file.
-    private func skipLeadingWhitespace() throws(FixInputError) {
+    private func skipLeadingWhitespace() throws(InputError) {
         var atStart = true
         while true {
             let buffered = stream.buffered
-            if atStart && buffered.count < 3 && !stream.reachedEnd {
+            if atStart && ByteOrderMark.mayBegin(buffered) && !stream.reachedEnd {
                 try stream.readMore()
                 continue
             }
-            var index = 0
-            if atStart, buffered.count >= 3, buffered[0] == 0xEF, buffered[1] == 0xBB, buffered[2] == 0xBF { index = 3 }
+            var index = atStart ? ByteOrderMark.length(of: buffered) : 0
             atStart = false
-            while index < buffered.count, [0x20, 0x09, 0x0A, 0x0D].contains(buffered[index]) { index += 1 }
+            while index < buffered.count, ASCIIBlanks.whitespace.contains(buffered[index]) { index += 1 }
             stream.discard(index)
             state.lineOffset = stream.lineNumber
             if !stream.buffered.isEmpty || stream.reachedEnd { return }
@@ -233,7 +232,7 @@ private let gpxStructuredError: xmlStructuredErrorFunc = { userData, error in
         return
     }
     let text = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-    var message = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    var message = text.split(whereSeparator: \.isNewline).map { ASCIIBlanks.spacesAndTabs.trimming($0) }
         .filter { !$0.isEmpty }.joined(separator: "; ")
     if state.terminating, error.pointee.code == Int32(XML_ERR_DOCUMENT_END.rawValue) {
         message = "the document ends before its elements are closed (a truncated file?)"

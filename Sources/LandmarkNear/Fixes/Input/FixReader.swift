@@ -11,8 +11,8 @@ import Glibc
 ///         }
 ///     }
 ///
-/// Errors thrown are about the input as a whole (missing file, I/O error); a record that cannot
-/// be read is returned as `.invalid` and reading goes on after it.
+/// Errors thrown are about the input as a whole (an input that cannot be opened, a failed
+/// read); a record that cannot be read is returned as `.invalid` and reading goes on after it.
 public final class FixReader {
     /// The format read: the one forced, or the one detected.
     public let format: FixFormat
@@ -22,13 +22,12 @@ public final class FixReader {
 
     /// Opens `input` and, when `format` is nil, detects its format from its first lines
     /// (which may wait for up to 20 lines on a live NDJSON or CSV stream; see `FormatDetector`).
-    public convenience init(input: FixInput, format: FixFormat?) throws(FixInputError) {
+    public convenience init(input: FixInput, format: FixFormat?) throws(InputError) {
         switch input {
         case .standardInput:
             try self.init(descriptor: STDIN_FILENO, ownsDescriptor: false, sourceName: input.sourceName, format: format)
         case .file(let path):
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw FixInputError.system("open", source: path, errno: errno) }
+            let descriptor = try InputFile.open(path)
             try self.init(descriptor: descriptor, ownsDescriptor: true, sourceName: path, format: format)
         }
     }
@@ -36,7 +35,7 @@ public final class FixReader {
     /// Reads from an open file descriptor (a pipe, a socket, a file), closing it at the end
     /// when `ownsDescriptor`.
     public init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, format: FixFormat?,
-                maximumLineLength: Int = 1 << 20) throws(FixInputError) {
+                maximumLineLength: Int = 1 << 20) throws(InputError) {
         let lines = LineStream(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName,
                                maximumLineLength: maximumLineLength)
         self.sourceName = sourceName
@@ -52,7 +51,7 @@ public final class FixReader {
     }
 
     /// The next record, or nil at the end of the input.
-    public func next() throws(FixInputError) -> FixRecord? {
+    public func next() throws(InputError) -> FixRecord? {
         try source.next()
     }
 
@@ -70,8 +69,8 @@ public final class FixReader {
         while index < bytes.count {
             var lineEnd = index
             while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
-            var first = index
-            while first < lineEnd, [0x20, 0x09, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[first]) { first += 1 }
+            var first = index == 0 ? ByteOrderMark.length(of: bytes) : index
+            while first < lineEnd, ASCIIBlanks.whitespace.contains(bytes[first]) { first += 1 }
             if first < lineEnd, bytes[first] != UInt8(ascii: "#"),
                !UnsafeBufferPointer(rebasing: bytes[first..<lineEnd]).starts(with: gpsdReport) {
                 return true
@@ -81,7 +80,7 @@ public final class FixReader {
         return false
     }
 
-    private static func detect(_ lines: LineStream) throws(FixInputError) -> FixFormat {
+    private static func detect(_ lines: LineStream) throws(InputError) -> FixFormat {
         while true {
             let buffered = lines.buffered
             let complete = lines.reachedEnd || buffered.count > lines.maximumLineLength

@@ -1,6 +1,6 @@
 /// What a `FixReader` reads records from, one implementation a family of formats.
 protocol FixRecordSource: AnyObject {
-    func next() throws(FixInputError) -> FixRecord?
+    func next() throws(InputError) -> FixRecord?
 }
 
 /// Records from a line-based format: splits lines, skips blank and `#` lines, turns overlong
@@ -16,7 +16,7 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
         self.decoder = decoder
     }
 
-    func next() throws(FixInputError) -> FixRecord? {
+    func next() throws(InputError) -> FixRecord? {
         while let line = try lines.nextLine() {
             switch line {
             case .overlong(let number):
@@ -36,12 +36,8 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
 
     @inline(__always)
     static func isBlankOrComment(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes {
-            switch byte {
-            case 0x20, 0x09, 0x0D: continue
-            case UInt8(ascii: "#"): return true
-            default: return false
-            }
+        for byte in bytes where !ASCIIBlanks.whitespace.contains(byte) {
+            return byte == UInt8(ascii: "#")
         }
         return true
     }

@@ -12,25 +12,19 @@
 /// means no sentence will follow, so it decides NDJSON at once.
 ///
 ///     FormatDetector.detect(Array("{\"class\":\"VERSION\"}\n$GPRMC,...\n".utf8)[...], isComplete: true)   // .nmea
-public enum FormatDetector {
-    public static let linesExamined = 20
+enum FormatDetector {
+    static let linesExamined = 20
 
     /// The format, or nil when `bytes` (the start of the input) does not decide it yet and more
     /// may come. With `isComplete` (end of input, or as much as will be examined) it always
     /// decides; an input with no meaningful line counts as NDJSON.
-    public static func detect(_ bytes: UnsafeBufferPointer<UInt8>, isComplete: Bool) -> FixFormat? {
-        var index = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-            index = 3
-        } else if !isComplete, bytes.count < 3, [0xEF, 0xBB, 0xBF].starts(with: bytes) {
-            return nil
-        }
+    static func detect(_ bytes: UnsafeBufferPointer<UInt8>, isComplete: Bool) -> FixFormat? {
+        if !isComplete && ByteOrderMark.mayBegin(bytes) { return nil }
+        var index = ByteOrderMark.length(of: bytes)
         var first: UInt8?
         var meaningful = 0
         while index < bytes.count {
-            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D {
-                index += 1
-            }
+            while index < bytes.count, ASCIIBlanks.whitespace.contains(bytes[index]), bytes[index] != 0x0A { index += 1 }
             guard index < bytes.count else { break }
             let lead = bytes[index]
             let lineStart = index
@@ -58,7 +52,7 @@ public enum FormatDetector {
         return isComplete ? decision(first) : nil
     }
 
-    public static func detect(_ bytes: ArraySlice<UInt8>, isComplete: Bool) -> FixFormat? {
+    static func detect(_ bytes: ArraySlice<UInt8>, isComplete: Bool) -> FixFormat? {
         bytes.withUnsafeBufferPointer { detect($0, isComplete: isComplete) }
     }
 

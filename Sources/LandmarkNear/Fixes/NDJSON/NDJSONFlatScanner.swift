@@ -10,7 +10,7 @@ enum NDJSONFlatScanner {
         let count = line.count
         var i = 0
         @inline(__always) func skipSpace() {
-            while i < count, line[i] == 0x20 || line[i] == 0x09 || line[i] == 0x0D { i += 1 }
+            while i < count, ASCIIBlanks.whitespace.contains(line[i]) { i += 1 }
         }
         /// Scans a string starting at its opening quote; the range of its contents, or nil.
         @inline(__always) func scanString() -> Range<Int>? {
@@ -52,7 +52,8 @@ enum NDJSONFlatScanner {
                 value = .text(UnsafeBufferPointer(rebasing: line[range]))
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let lower = i
-                guard scanNumber(line, &i) else { return false }
+                guard let end = JSONNumberGrammar.end(ofNumberIn: line, from: i) else { return false }
+                i = end
                 if match != nil {
                     guard let number = DecimalNumber.parseJSON(UnsafeBufferPointer(rebasing: line[lower..<i])) else { return false }
                     value = .number(number)
@@ -83,32 +84,6 @@ enum NDJSONFlatScanner {
             skipSpace()
             return i == count
         }
-    }
-
-    /// Checks JSON's number grammar (no leading zeros, digits after `.` and `e`).
-    @inline(__always)
-    private static func scanNumber(_ line: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
-        let count = line.count
-        if line[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < count, line[i] &- 0x30 < 10 else { return false }
-        if line[i] == UInt8(ascii: "0") {
-            i += 1
-            if i < count, line[i] &- 0x30 < 10 { return false }
-        } else {
-            while i < count, line[i] &- 0x30 < 10 { i += 1 }
-        }
-        if i < count, line[i] == UInt8(ascii: ".") {
-            i += 1
-            guard i < count, line[i] &- 0x30 < 10 else { return false }
-            while i < count, line[i] &- 0x30 < 10 { i += 1 }
-        }
-        if i < count, line[i] | 0x20 == UInt8(ascii: "e") {
-            i += 1
-            if i < count, line[i] == UInt8(ascii: "+") || line[i] == UInt8(ascii: "-") { i += 1 }
-            guard i < count, line[i] &- 0x30 < 10 else { return false }
-            while i < count, line[i] &- 0x30 < 10 { i += 1 }
-        }
-        return true
     }
 
     @inline(__always)

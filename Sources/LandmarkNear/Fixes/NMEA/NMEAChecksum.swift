@@ -21,7 +21,7 @@ enum NMEAChecksum: Equatable {
         bodyEnd = index
         guard index < sentence.count else { return .absent }
         var end = sentence.count
-        while end > index + 1, sentence[end - 1] == 0x20 || sentence[end - 1] == 0x09 || sentence[end - 1] == 0x0D { end -= 1 }
+        while end > index + 1, ASCIIBlanks.whitespace.contains(sentence[end - 1]) { end -= 1 }
         guard end == index + 3, let high = hexDigit(sentence[index + 1]), let low = hexDigit(sentence[index + 2]) else {
             return .malformed
         }

@@ -34,11 +34,12 @@ enum NMEAFieldParser {
     /// nil for an empty field.
     static func date(_ field: UnsafeBufferPointer<UInt8>) -> Result<Int64?, NMEAFieldError> {
         if field.isEmpty { return .success(nil) }
-        guard field.count == 6, let day = digits(field, 0, 2), let month = digits(field, 2, 2), let year = digits(field, 4, 2),
-              (1...31).contains(day), (1...12).contains(month) else {
-            return .failure(NMEAFieldError(message: "date \"\(String(decoding: field, as: UTF8.self))\" is not ddmmyy"))
+        let failure = NMEAFieldError(message: "date \"\(String(decoding: field, as: UTF8.self))\" is not ddmmyy")
+        guard field.count == 6, let day = digits(field, 0, 2), let month = digits(field, 2, 2), let year = digits(field, 4, 2) else {
+            return .failure(failure)
         }
         let fullYear = year >= 80 ? 1900 + year : 2000 + year
+        guard Timestamp.dateExists(year: fullYear, month: month, day: day) else { return .failure(failure) }
         return .success(Timestamp.daysSinceEpoch(year: fullYear, month: month, day: day))
     }
 

@@ -39,12 +39,8 @@ enum DecimalNumber {
     /// A number in JSON's grammar or the looser forms people write in CSV cells and strings
     /// (`+1.5`, `.5`, `5.`, surrounding spaces, `NaN`, `inf`); nil when it is not a number.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        var lower = 0
-        var upper = bytes.count
-        while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
-        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
-        guard lower < upper else { return nil }
-        let text = UnsafeBufferPointer(rebasing: bytes[lower..<upper])
+        let text = ASCIIBlanks.spacesAndTabs.trimming(bytes)
+        guard !text.isEmpty else { return nil }
         if let value = fastPath(text) { return value }
         return slowPath(text)
     }

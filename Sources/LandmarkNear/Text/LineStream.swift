@@ -7,18 +7,18 @@ import Glibc
 /// it arrives. A line longer than `maximumLineLength` is reported once as `.overlong` and
 /// skipped up to its newline, so memory stays bounded whatever the input. A trailing `\r`
 /// (CRLF files) is removed, and a UTF-8 byte-order mark at the very start is skipped.
-final class LineStream {
-    enum Line {
+package final class LineStream {
+    package enum Line {
         /// The bytes of line `number` (1-based), without its `\n` or `\r\n`.
         case text(UnsafeBufferPointer<UInt8>, number: Int)
         /// Line `number` was longer than the maximum; it is skipped.
         case overlong(number: Int)
     }
 
-    static let defaultMaximumLineLength = 1 << 20
+    package static let defaultMaximumLineLength = 1 << 20
     static let readSize = 1 << 16
 
-    let maximumLineLength: Int
+    package let maximumLineLength: Int
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let sourceName: String
@@ -34,7 +34,7 @@ final class LineStream {
     private(set) var reachedEnd = false
     private(set) var lineNumber = 0
 
-    init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
+    package init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
         self.sourceName = sourceName
@@ -65,9 +65,18 @@ final class LineStream {
         }
     }
 
+    /// Whether more input is at hand without waiting: a whole line in the buffer, or bytes
+    /// ready to be read (lets a reader batch its writes while input pours in).
+    package var hasPendingInput: Bool {
+        if memchr(storage + start, 0x0A, end - start) != nil { return true }
+        if reachedEnd { return false }
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) > 0 && request.revents & Int16(POLLIN) != 0
+    }
+
     /// Reads once more (blocking until some bytes arrive). Returns false at the end of input.
     @discardableResult
-    func readMore() throws(FixInputError) -> Bool {
+    func readMore() throws(InputError) -> Bool {
         if reachedEnd { return false }
         makeRoom()
         while true {
@@ -81,13 +90,13 @@ final class LineStream {
                 return false
             }
             if errno == EINTR { continue }
-            throw FixInputError.system("read", source: sourceName, errno: errno)
+            throw InputError.system("read", source: sourceName, errno: errno)
         }
     }
 
     /// Hands out all buffered bytes, then reads more; nil at the end of input. For GPX, which
     /// libxml2 reads in chunks rather than lines.
-    func nextChunk() throws(FixInputError) -> UnsafeBufferPointer<UInt8>? {
+    func nextChunk() throws(InputError) -> UnsafeBufferPointer<UInt8>? {
         if start == end {
             start = 0
             end = 0
@@ -111,29 +120,17 @@ final class LineStream {
         scanned = 0
     }
 
-    /// Whether `nextLine` can answer without reading (a whole line or the end is buffered),
-    /// so that a caller answering lines in batches knows when to write its batch out first.
-    var hasBufferedLine: Bool {
-        if reachedEnd { return true }
-        let searchFrom = start + scanned
-        return searchFrom < end && memchr(storage + searchFrom, 0x0A, end - searchFrom) != nil
-    }
-
     /// The next line, or nil at the end of input.
-    func nextLine() throws(FixInputError) -> Line? {
+    package func nextLine() throws(InputError) -> Line? {
         while true {
             if !checkedByteOrderMark {
                 // Wait for three bytes only while what came may be the start of a mark.
-                let pending = end - start
-                if pending < 3 && !reachedEnd
-                    && (pending == 0 || (storage[start] == 0xEF && (pending < 2 || storage[start + 1] == 0xBB))) {
+                if !reachedEnd && ByteOrderMark.mayBegin(buffered) {
                     try readMore()
                     continue
                 }
                 checkedByteOrderMark = true
-                if end - start >= 3, storage[start] == 0xEF, storage[start + 1] == 0xBB, storage[start + 2] == 0xBF {
-                    start += 3
-                }
+                start += ByteOrderMark.length(of: buffered)
             }
             let searchFrom = start + scanned
             if searchFrom < end, let found = memchr(storage + searchFrom, 0x0A, end - searchFrom) {

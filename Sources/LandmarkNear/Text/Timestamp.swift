@@ -59,8 +59,19 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return value < 0 ? "-" + padded : padded
     }
 
-    /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
-    public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+    /// Whether the proleptic Gregorian calendar has this date: month 1...12 and a day that the
+    /// month has (29 February only in leap years). Every reader of dates asks here, so that
+    /// 2026-02-31 is refused rather than read as 3 March.
+    static func dateExists(year: Int64, month: Int64, day: Int64) -> Bool {
+        guard (1...12).contains(month), day >= 1 else { return false }
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths: [Int64] = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return day <= lengths[Int(month - 1)]
+    }
+
+    /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm); the
+    /// date must exist (`dateExists`).
+    package static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -93,7 +104,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The same as `init?(rfc3339:)`, reading UTF-8 bytes in place (no String is built), for
     /// the fix readers' fast paths. The date and time have a fixed layout
     /// (`YYYY-MM-DDTHH:MM:SS`), read by position; the fraction and the zone follow.
-    public init?(rfc3339UTF8 bytes: UnsafeBufferPointer<UInt8>) {
+    init?(rfc3339UTF8 bytes: UnsafeBufferPointer<UInt8>) {
         @inline(__always) func twoDigits(_ at: Int) -> Int64? {
             let high = bytes[at] &- 0x30
             let low = bytes[at + 1] &- 0x30
@@ -106,7 +117,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
               bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") || bytes[10] == UInt8(ascii: " "),
               let hour = twoDigits(11), bytes[13] == UInt8(ascii: ":"), let minute = twoDigits(14),
               bytes[16] == UInt8(ascii: ":"), let second = twoDigits(17) else { return nil }
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        guard Timestamp.dateExists(year: century * 100 + yearOfCentury, month: month, day: day),
+              hour < 24, minute < 60, second <= 60 else { return nil }
         var i = 19
         var nanos: Int64 = 0
         if i < bytes.count && (bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: ",")) {

@@ -1,8 +1,9 @@
-/// Where fixes are read from.
+/// Where an input is read from: a file, or standard input. Fix readers, the payload parser
+/// and the catalog loader all take their inputs this way.
 ///
-///     FixInput(argument: "-")            // .standardInput
-///     FixInput(argument: "trace.gpx")    // .file("trace.gpx")
-public enum FixInput: Sendable, Equatable {
+///     InputSource(argument: "-")            // .standardInput
+///     InputSource(argument: "trace.gpx")    // .file("trace.gpx")
+public enum InputSource: Sendable, Equatable {
     case standardInput
     case file(String)
 
@@ -19,3 +20,6 @@ public enum FixInput: Sendable, Equatable {
         }
     }
 }
+
+/// Where fixes are read from (the name the fix readers' API has always used).
+public typealias FixInput = InputSource

@@ -1,0 +1,28 @@
+import CGEOS
+import CGeodesic
+import CLibXML2
+
+/// The version of LandmarkNear and of the C libraries it runs with, as `landmark-near --version`
+/// prints them. The libraries' versions are asked of the loaded libraries at run time, not taken
+/// from the headers the build saw, so a system upgrade shows.
+///
+///     print(Versions.current.description)
+///     // landmark-near 0.2.0 (GEOS 3.11.1-CAPI-1.17.1, PROJ 9.1.1, libxml2 20914)
+package struct Versions: Sendable, CustomStringConvertible {
+    /// This package's version (see CHANGELOG.md).
+    package static let landmarkNear = "0.2.0"
+
+    package var geos: String
+    package var proj: String
+    package var libxml2: String
+
+    package static var current: Versions {
+        Versions(geos: String(cString: GEOSversion()),
+                 proj: proj_info().release.map { String(cString: $0) }.map { $0.hasPrefix("Rel. ") ? String($0.dropFirst(5).prefix { $0 != "," }) : $0 } ?? "unknown",
+                 libxml2: __xmlParserVersion()?.pointee.map { String(cString: $0) } ?? "unknown")
+    }
+
+    package var description: String {
+        "landmark-near \(Versions.landmarkNear) (GEOS \(geos), PROJ \(proj), libxml2 \(libxml2))"
+    }
+}
