@@ -13,6 +13,7 @@ let usage = """
       \(WatchBenchmark.usage)
       \(AllCommand.usage)
       \(DistanceCheck.usage)
+      \(NearestStreamBenchmark.usage)
     """
 
 func runMain() -> Int32 {
@@ -29,6 +30,7 @@ func runMain() -> Int32 {
         case "watch": try WatchBenchmark.run(rest)
         case "all": try AllCommand.run(rest)
         case "distance": try DistanceCheck.run(rest)
+        case "nearest": try NearestStreamBenchmark.run(rest)
         case "--help", "-h", "help":
             print(usage)
         default:

@@ -196,7 +196,7 @@ public final class LandmarkIndex {
             var best = SmallestValues(capacity: limit)
             slotPoints.withUnsafeBufferPointer { points in
                 for (lowerBound, bucket) in ranked {
-                    if lowerBound > best.bound { break }
+                    if lowerBound > best.bound { continue }
                     let range = slots(ofBucket: Int(bucket))
                     var slot = firstSlot(in: range, atOrAbove: query.z - best.bound, points)
                     while slot < range.upperBound {
@@ -233,7 +233,7 @@ public final class LandmarkIndex {
             let limitSquared = chordLimit * chordLimit
             slotPoints.withUnsafeBufferPointer { points in
                 for (lowerBound, bucket) in ranked {
-                    if lowerBound > chordLimit { break }
+                    if lowerBound > chordLimit { continue }
                     let range = slots(ofBucket: Int(bucket))
                     for slot in firstSlot(in: range, atOrAbove: query.z - chordLimit, points)..<range.upperBound {
                         let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
@@ -369,15 +369,21 @@ public final class LandmarkIndex {
     }
 
     /// `buckets` with the smallest chord from `query` to each one's bounding sphere (a lower
-    /// bound of every chord to its landmarks), nearest first.
+    /// bound of every chord to its landmarks), the nearest few first: the handful of a small
+    /// cap in order, and of a large one (hundreds of buckets, where sorting would cost more
+    /// than the scan it saves) the nearest one first, so that the scan's bound is tight from
+    /// its start and prunes the rest by their lower bounds.
     private func rankedBuckets(_ buckets: [Int32], from query: EarthCenteredPoint) -> [(Double, Int32)] {
         var ranked: [(Double, Int32)] = []
         ranked.reserveCapacity(buckets.count)
+        var nearest = 0
         bucketSpheres.withUnsafeBufferPointer { spheres in
             for bucket in buckets {
                 let b = Int(bucket)
                 let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
-                ranked.append((max(0, query.chord(to: center) - spheres[4 * b + 3]), bucket))
+                let lowerBound = max(0, query.chord(to: center) - spheres[4 * b + 3])
+                if ranked.isEmpty || lowerBound < ranked[nearest].0 { nearest = ranked.count }
+                ranked.append((lowerBound, bucket))
             }
         }
         if ranked.count <= 16 {
@@ -392,7 +398,7 @@ public final class LandmarkIndex {
                 ranked[j] = item
             }
         } else {
-            ranked.sort { $0.0 < $1.0 }
+            ranked.swapAt(0, nearest)
         }
         return ranked
     }

@@ -17,12 +17,18 @@ public enum CatalogLoader {
     public static func parse(_ bytes: [UInt8], source: String) throws(CatalogError) -> LandmarkCatalog {
         var start = ByteOrderMark.length(of: bytes)
         while start < bytes.count, ASCIIBlanks.whitespace.contains(bytes[start]) { start += 1 }
-        let body = Array(bytes[start...])
-        guard let first = body.first else {
+        guard start < bytes.count else {
             throw CatalogError(source: source, reason: "is empty")
         }
+        // Tutorial JSON: the byte scanner first; it gives up on anything unusual (escapes,
+        // nested values, an entry to refuse), and the full parser then decides, with its errors.
+        if bytes[start] == UInt8(ascii: "["),
+           let scanned = bytes.withUnsafeBufferPointer({ TutorialCatalogScanner.landmarks(in: UnsafeBufferPointer(rebasing: $0[start...])) }) {
+            return try LandmarkCatalog(scanned, source: source)
+        }
+        let body = Array(bytes[start...])
         let landmarks: [Landmark]
-        switch first {
+        switch body[0] {
         case UInt8(ascii: "["), UInt8(ascii: "{"):
             let json: JSONValue
             do {
