@@ -6,8 +6,8 @@ import Glibc
 /// several times the file's size in memory).
 ///
 /// Like the NDJSON fix scanner, it decides nothing it is not sure of: it returns nil as soon as
-/// the file is anything but a valid array of flat objects (strings without escapes, numbers,
-/// booleans, null; `coordinates` a flat object), or an entry would be refused (no name, an id
+/// the file is anything but a valid array of flat objects (strings, numbers, booleans, null;
+/// `coordinates` a flat object; keys without escapes), or an entry would be refused (no name, an id
 /// or a coordinate of the wrong type), and the loader then takes the full parser, which gives
 /// the same entries or the error with its message. Where it returns landmarks they are those
 /// of `TutorialCatalogFormat` over `JSONParser`'s tree (`CatalogReaderEquivalenceTests`):
@@ -21,6 +21,8 @@ enum TutorialCatalogScanner {
     /// One scalar JSON value as scanned.
     enum Value {
         case absent, null, bool(Bool), number(Double), string(Range<Int>)
+        /// A string that had escapes (`T\"boli`), decoded.
+        case decoded(String)
     }
 
     /// The members of an entry (or of its `coordinates`) that a landmark is made of.
@@ -120,6 +122,69 @@ enum TutorialCatalogScanner {
             return nil
         }
 
+        /// A string value with escapes, decoded as the parser decodes it; nil for a lone or
+        /// invalid surrogate, a bad escape, a control character or invalid UTF-8 (the parser's
+        /// errors).
+        mutating func escapedString() -> String? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            var utf8: [UInt8] = []
+            while i < bytes.count {
+                let byte = bytes[i]
+                i += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return String(validating: utf8, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard i < bytes.count else { return nil }
+                    let escape = bytes[i]
+                    i += 1
+                    switch escape {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+                    case UInt8(ascii: "b"): utf8.append(0x08)
+                    case UInt8(ascii: "f"): utf8.append(0x0C)
+                    case UInt8(ascii: "n"): utf8.append(0x0A)
+                    case UInt8(ascii: "r"): utf8.append(0x0D)
+                    case UInt8(ascii: "t"): utf8.append(0x09)
+                    case UInt8(ascii: "u"):
+                        guard var scalar = hex4() else { return nil }
+                        if (0xD800...0xDBFF).contains(scalar) {
+                            guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else if (0xDC00...0xDFFF).contains(scalar) {
+                            return nil
+                        }
+                        guard let unicode = Unicode.Scalar(scalar) else { return nil }
+                        utf8.append(contentsOf: Array(String(Character(unicode)).utf8))
+                    default:
+                        return nil
+                    }
+                case 0x00..<0x20:
+                    return nil
+                default:
+                    utf8.append(byte)
+                }
+            }
+            return nil
+        }
+
+        private mutating func hex4() -> UInt32? {
+            guard i + 4 <= bytes.count else { return nil }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = bytes[i]
+                let digit: UInt32
+                switch byte {
+                case 0x30...0x39: digit = UInt32(byte - 0x30)
+                case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
+                case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
+                default: return nil
+                }
+                value = value * 16 + digit
+                i += 1
+            }
+            return value
+        }
+
         @inline(__always) mutating func literal(_ word: StaticString) -> Bool {
             let length = word.utf8CodeUnitCount
             guard i + length <= bytes.count, memcmp(bytes.baseAddress! + i, word.utf8Start, length) == 0 else { return false }
@@ -131,7 +196,11 @@ enum TutorialCatalogScanner {
         @inline(__always) mutating func scalar() -> Value? {
             guard i < bytes.count else { return nil }
             switch bytes[i] {
-            case UInt8(ascii: "\""): return string().map { .string($0) }
+            case UInt8(ascii: "\""):
+                let start = i
+                if let range = string() { return .string(range) }
+                i = start
+                return escapedString().map { .decoded($0) }
             case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
             case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
             case UInt8(ascii: "n"): return literal("null") ? .null : nil
@@ -221,6 +290,7 @@ enum TutorialCatalogScanner {
                 case .bool(let b): return b
                 case .number(let d): return d != 0
                 case .string(let range): return CSVLine.boolean(String(decoding: Bytes(rebasing: bytes[range]), as: UTF8.self)) ?? false
+                case .decoded(let text): return CSVLine.boolean(text) ?? false
                 case .null: return false
                 }
             }
@@ -229,8 +299,11 @@ enum TutorialCatalogScanner {
 
         /// The string value as a String (nil for any other type; its UTF-8 was checked).
         private func text(_ value: Value) -> String? {
-            guard case .string(let range) = value else { return nil }
-            return String(decoding: Bytes(rebasing: bytes[range]), as: UTF8.self)
+            switch value {
+            case .string(let range): return String(decoding: Bytes(rebasing: bytes[range]), as: UTF8.self)
+            case .decoded(let text): return text
+            default: return nil
+            }
         }
     }
 }

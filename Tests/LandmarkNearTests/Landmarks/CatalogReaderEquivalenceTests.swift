@@ -57,6 +57,9 @@ import Testing
         "[{\"id\": 7, \"name\": \"A\", \"coordinates\": null, \"coordinates\": {\"lat\": 1, \"lon\": 2}}]",
         "[{\"name\": \"Tab\\there\", \"lat\": 1e1, \"lon\": -2.5E-1, \"isFavorite\": null, \"favorite\": true}]",
         "[{\"name\": \"A\", \"lat\": \"12.5\", \"lon\": 2, \"isFeatured\": \"TRUE\"}]",
+        "[{\"name\": \"T\\\"boli \\u00e9\\ud83d\\ude00\\/\\n\", \"lat\": 1, \"lon\": 2, \"city\": \"a\\\\b\", \"isFavorite\": \"y\\u0065s\"}]",
+        "[{\"name\": \"A\\ud800\", \"lat\": 1, \"lon\": 2}]", "[{\"name\": \"A\\x\", \"lat\": 1, \"lon\": 2}]",
+        "[{\"name\": \"A\\udc00\", \"lat\": 1, \"lon\": 2}]", "[{\"name\": \"A\\u12\", \"lat\": 1, \"lon\": 2}]",
         // Invalid: each refused with the full path's message.
         "[{\"id\": 1, \"lat\": 1, \"lon\": 2}]",
         "[{\"id\": 1, \"name\": 5, \"lat\": 1, \"lon\": 2}]",
@@ -88,7 +91,7 @@ import Testing
         let catalog = try CatalogLoader.load(path: url.path)
         var text = "[\n"
         for (i, landmark) in catalog.landmarks.enumerated() {
-            text += "{\"id\": \(landmark.id), \"name\": \(JSONWriter.quoted(landmark.name)), \"coordinates\": {\"latitude\": \(landmark.coordinate.latitude), \"longitude\": \(landmark.coordinate.longitude)}, \"isFavorite\": \(landmark.isFavorite)}"
+            text += "{\"id\": \(landmark.id), \"name\": \(JSONWriter.quoted(landmark.name + (i % 1000 == 0 ? " \"q\"" : ""))), \"coordinates\": {\"latitude\": \(landmark.coordinate.latitude), \"longitude\": \(landmark.coordinate.longitude)}, \"isFavorite\": \(landmark.isFavorite)}"
             text += i + 1 < catalog.count ? ",\n" : "\n]\n"
         }
         let scanned = Array(text.utf8).withUnsafeBufferPointer { TutorialCatalogScanner.landmarks(in: $0) }
