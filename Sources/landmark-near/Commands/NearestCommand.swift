@@ -9,9 +9,10 @@ enum NearestCommand: Command {
 
         Prints the k nearest landmarks to a position, nearest first (ties by index), with their
         WGS84 geodesic distances. With no LAT LON, reads one 'lat,lon' a line from stdin and
-        answers each line as it comes; blank lines and lines starting with '#' are skipped. A line
-        that cannot be read is reported on stderr as '<stdin>:LINE: reason', the others are still
-        answered, and the exit status is then 65.
+        answers each line as it comes (in blocks of up to 64 KiB while more lines are waiting);
+        blank lines and lines starting with '#' are skipped. A line that cannot be read (or is
+        longer than 1 MiB) is reported on stderr as '<stdin>:LINE: reason', the others are
+        still answered, and the exit status is then 65.
 
         Arguments:
           LAT LON            decimal degrees, latitude in [-90, 90], longitude in [-180, 180]
