@@ -107,6 +107,18 @@ enum TutorialCatalogScanner {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = i
             var ascii = true
+            // Eight bytes at a time while none is a quote, a backslash, a control character
+            // or non-ASCII (SWAR: a byte b is flagged when b < 0x20, b ^ '"' < 1, b ^ '\\' < 1
+            // or its high bit is set).
+            let base = bytes.baseAddress!
+            while i + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                let flagged = ((word &- ones &* 0x20) | (quote &- ones) | (backslash &- ones) | word) & highs
+                if flagged != 0 { break }
+                i += 8
+            }
             while i < bytes.count {
                 let byte = bytes[i]
                 if byte == UInt8(ascii: "\"") {
@@ -272,29 +284,34 @@ enum TutorialCatalogScanner {
         }
 
         /// A number (the first of the aliases present); nil for anything the full path may refuse.
-        private func degrees(_ values: Value...) -> Double? {
-            for value in values {
-                switch value {
-                case .absent: continue
-                case .number(let d): return d
-                default: return nil
-                }
+        /// (Fixed arities: a variadic list would allocate an array per call.)
+        @inline(__always)
+        private func degrees(_ first: Value, _ second: Value, _ third: Value = .absent) -> Double? {
+            if case .absent = first {
+                if case .absent = second { return degrees(third) }
+                return degrees(second)
             }
+            return degrees(first)
+        }
+
+        @inline(__always)
+        private func degrees(_ value: Value) -> Double? {
+            if case .number(let d) = value { return d }
             return nil
         }
 
-        private func flag(_ values: Value...) -> Bool {
-            for value in values {
-                switch value {
-                case .absent: continue
-                case .bool(let b): return b
-                case .number(let d): return d != 0
-                case .string(let range): return CSVLine.boolean(String(decoding: Bytes(rebasing: bytes[range]), as: UTF8.self)) ?? false
-                case .decoded(let text): return CSVLine.boolean(text) ?? false
-                case .null: return false
-                }
+        /// `CatalogFields.flag` of the first present of `first`, `second`.
+        @inline(__always)
+        private func flag(_ first: Value, _ second: Value = .absent) -> Bool {
+            let value: Value
+            if case .absent = first { value = second } else { value = first }
+            switch value {
+            case .absent, .null: return false
+            case .bool(let b): return b
+            case .number(let d): return d != 0
+            case .string(let range): return CSVLine.boolean(String(decoding: Bytes(rebasing: bytes[range]), as: UTF8.self)) ?? false
+            case .decoded(let text): return CSVLine.boolean(text) ?? false
             }
-            return false
         }
 
         /// The string value as a String (nil for any other type; its UTF-8 was checked).
