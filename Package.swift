@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -30,9 +30,18 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // SQLite: the --state database (Debian: libsqlite3-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // signalfd(2) and syncfs(2) from the C library (nothing to install).
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2"],
+            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CSQLite", "CLinux"],
             path: "Sources/LandmarkNear"
         ),
         .executableTarget(
@@ -47,7 +56,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LandmarkNearTests",
-            dependencies: ["LandmarkNear"],
+            // CGEOS: the map tests check GeoJSON geometries with GEOS's own validity test.
+            dependencies: ["LandmarkNear", "CGEOS"],
             path: "Tests/LandmarkNearTests",
             resources: [.copy("Fixtures")]
         ),

@@ -7,7 +7,7 @@ import LandmarkNear
 signal(SIGPIPE, SIG_IGN)
 
 let commands: [CommandEntry] = [
-    CommandEntry(WatchCommand.self), CommandEntry(NearestCommand.self), CommandEntry(LandmarksCommand.self),
+    CommandEntry(WatchCommand.self), CommandEntry(MapCommand.self), CommandEntry(NearestCommand.self), CommandEntry(LandmarksCommand.self),
     CommandEntry(PayloadCommand.self), CommandEntry(ParseCommand.self), CommandEntry(ValidateCommand.self),
 ]
 
@@ -62,18 +62,16 @@ let topLevelHelp = """
     let status: ExitStatus
     do {
         status = ExitStatus(try command.run(rest, output))
-    } catch let failure as CommandFailure {
-        try? output.flush()
-        Console.error(failure.message)
-        return ExitStatus(failure.kind).rawValue
     } catch {
         try? output.flush()
-        Console.error("landmark-near \(command.name): \(error)")
-        return ExitStatus.software.rawValue
+        Console.error(error.message)
+        return ExitStatus(error.kind).rawValue
     }
     do {
         try output.flush()
     } catch {
+        // A reader that went away (`| head -1`) is how pipelines end, not an error.
+        if error.code == EPIPE { return status.rawValue }
         Console.error("landmark-near: stdout: \(error.description)")
         return ExitStatus(error.kind).rawValue
     }

@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite(.timeLimit(.minutes(1))) struct EmbeddedCatalogTests {
+@Suite(.suiteTimeLimit) struct EmbeddedCatalogTests {
     @Test func embeddedHasTheTutorialTwelve() {
         let catalog = LandmarkCatalog.embedded
         #expect(catalog.count == 12)

@@ -2,17 +2,18 @@
 _landmark_near() {
     local cur=${COMP_WORDS[COMP_CWORD]} opts
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "watch nearest landmarks payload parse validate help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "watch map nearest landmarks payload parse validate help --help --version" -- "$cur"))
         return
     fi
     case "${COMP_WORDS[1]}" in
-        watch) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --format --help --hysteresis --landmarks --max-accuracy --profiles --radius --strict --thread-id -h" ;;
+        watch) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --profiles --radius --state --strict --thread-id -h" ;;
+        map) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --out --profiles --radius --state --strict --thread-id -h" ;;
         nearest) opts="--help --json --landmarks --within -h -k" ;;
         landmarks) opts="--help --json --landmarks -h" ;;
         payload) opts="--bundle-id --help --id --index --landmarks --out --radius --thread-id -h" ;;
         parse) opts="--help --json --landmarks --ndjson --strings -h" ;;
         validate) opts="--help --ndjson -h" ;;
-        help) COMPREPLY=($(compgen -W "watch nearest landmarks payload parse validate" -- "$cur")); return ;;
+        help) COMPREPLY=($(compgen -W "watch map nearest landmarks payload parse validate" -- "$cur")); return ;;
         *) opts="" ;;
     esac
     if [[ "$cur" == -* ]]; then

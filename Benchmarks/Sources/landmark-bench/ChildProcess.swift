@@ -20,6 +20,9 @@ struct ChildProcess {
         var peakRSSBytes: Int
         var maxRSSBytes: Int
         var stderr: String
+        /// User + system CPU time of the child (wait4's rusage): what a loaded machine's wall
+        /// time hides.
+        var cpuSeconds: Double = 0
     }
 
     static func run(_ executable: String, _ arguments: [String], stdin: String, stderrPath: String) throws(BenchError) -> Outcome {
@@ -58,8 +61,10 @@ struct ChildProcess {
         let seconds = MonotonicClock.now() - start
         let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let errText = (try? String(contentsOfFileAtPath: stderrPath)) ?? ""
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         return Outcome(status: exitStatus, seconds: seconds, peakRSSBytes: peak,
-                       maxRSSBytes: Int(usage.ru_maxrss) * 1024, stderr: errText)
+                       maxRSSBytes: Int(usage.ru_maxrss) * 1024, stderr: errText, cpuSeconds: cpu)
     }
 
     /// `VmHWM` of `/proc/<pid>/status` in bytes (0 once the process has exited).

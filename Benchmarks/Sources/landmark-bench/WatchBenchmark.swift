@@ -4,13 +4,15 @@ import Foundation
 /// binary run as a process (stdin from a generated file, stdout to /dev/null), its peak RSS,
 /// and memory per device from the 1k / 10k / 100k device loads.
 enum WatchBenchmark {
-    static let usage = "landmark-bench watch [--load ndjson|csv|nmea|gpx|devices|all] [--reps 3] [--binary PATH] [--out Benchmarks/out]"
+    static let usage = "landmark-bench watch [--load ndjson|csv|nmea|gpx|state|devices|all] [--reps 3] [--binary PATH] [--out Benchmarks/out]"
 
     struct Load {
         var key: String
         var label: String
         var path: String
         var format: String
+        /// With a fresh `--state` database for each run.
+        var stateful = false
     }
 
     static func run(_ arguments: [String]) throws(BenchError) {
@@ -63,6 +65,8 @@ enum WatchBenchmark {
             Load(key: "csv", label: "CSV, 10k devices", path: layout.fixesCSV, format: "csv"),
             Load(key: "nmea", label: "NMEA RMC+GGA, 1 device", path: layout.fixesNMEA, format: "nmea"),
             Load(key: "gpx", label: "GPX trkpt, 1 device", path: layout.fixesGPX, format: "gpx"),
+            Load(key: "state", label: "NDJSON, 10k devices, --state (fresh)", path: layout.fixesNDJSON, format: "ndjson",
+                 stateful: true),
         ]
         let scaling = DataLayout.deviceScaling.map {
             Load(key: "devices-\(DataLayout.short($0))",
@@ -73,8 +77,8 @@ enum WatchBenchmark {
         switch load {
         case "all": loads = single + scaling
         case "devices": loads = scaling
-        case "ndjson", "csv", "nmea", "gpx": loads = single.filter { $0.key == load }
-        default: throw BenchError("--load takes ndjson, csv, nmea, gpx, devices or all, not '\(load)'")
+        case "ndjson", "csv", "nmea", "gpx", "state": loads = single.filter { $0.key == load }
+        default: throw BenchError("--load takes ndjson, csv, nmea, gpx, state, devices or all, not '\(load)'")
         }
         for item in loads where !FileManager.default.fileExists(atPath: item.path) {
             throw BenchError("\(item.path) is missing: run `landmark-bench generate` first")
@@ -101,6 +105,7 @@ enum WatchBenchmark {
         var timesByKey: [String: [Double]] = [:]
         for item in loads {
             var times: [Double] = []
+            var cpuTimes: [Double] = []
             var peak = 0, upperBound = 0
             var summary = ""
             // devices-10k is the very file fixes.ndjson (a hard link): reuse its runs.
@@ -113,13 +118,19 @@ enum WatchBenchmark {
             }
             for rep in 0..<(reused == nil ? reps : 0) {
                 Stderr.write("\rwatch \(item.label): run \(rep + 1)/\(reps)…\u{1B}[K")
-                let outcome = try ChildProcess.run(binary, ["watch", "--format", item.format, "--landmarks", catalog],
-                                                   stdin: item.path, stderrPath: scratch + "/\(item.key).err")
+                var arguments = ["watch", "--format", item.format, "--landmarks", catalog]
+                if item.stateful {
+                    let state = scratch + "/state.db"
+                    for suffix in ["", "-wal", "-shm", "-lock"] { try? FileManager.default.removeItem(atPath: state + suffix) }
+                    arguments += ["--state", state]
+                }
+                let outcome = try ChildProcess.run(binary, arguments, stdin: item.path, stderrPath: scratch + "/\(item.key).err")
                 guard outcome.status == 0 || outcome.status == 65 else {
                     Stderr.line("")
                     throw BenchError("landmark-near watch exited \(outcome.status) on \(item.path): \(outcome.stderr.suffix(400))")
                 }
                 times.append(outcome.seconds)
+                cpuTimes.append(outcome.cpuSeconds)
                 peak = max(peak, outcome.peakRSSBytes)
                 upperBound = max(upperBound, outcome.maxRSSBytes)
                 summary = outcome.stderr.split(separator: "\n").last.map(String.init) ?? ""
@@ -133,9 +144,10 @@ enum WatchBenchmark {
             timesByKey[item.key] = times
             let excluding = seconds > startup ? Double(fixes) / (seconds - startup) : .nan
             let notified = notificationCount(summary).map { "; \($0.grouped) notifications" } ?? ""
+            let cpu = cpuTimes.isEmpty ? "" : String(format: "; %.0f fixes per CPU second (user + sys, median)", Double(fixes) / Statistics.median(cpuTimes))
             results.append(Measurement(key: "watch.\(item.key)", what: "watch end to end", dataset: item.label,
                                        value: Double(fixes) / seconds, unit: "fixes/s",
-                                       note: "\(fixes.grouped) fixes, median of \(reps); \(String(format: "%.0f", excluding)) fixes/s without start-up\(notified)"))
+                                       note: "\(fixes.grouped) fixes, median of \(reps); \(String(format: "%.0f", excluding)) fixes/s without start-up\(notified)\(cpu)"))
             results.append(Measurement(key: "watch.rss.\(item.key)", what: "watch peak RSS", dataset: item.label,
                                        value: Double(peak) / 1_048_576, unit: "MiB",
                                        note: "VmHWM polled each ms, max of \(reps); wait4 ru_maxrss \(String(format: "%.1f", Double(upperBound) / 1_048_576)) MiB"))
@@ -147,6 +159,10 @@ enum WatchBenchmark {
             results.append(Measurement(key: "watch.perdevice", what: "memory per device", dataset: "NDJSON, 1k → 100k devices",
                                        value: Double(high - low) / Double(devices), unit: "B",
                                        note: "(peak RSS 100k − peak RSS 1k) / 99,000"))
+        }
+        if load == "all" || load == "state" {
+            results += DeviceBenchmark.measure(catalogPath: catalog)
+            if let latency = LiveLatency.measure(binary: binary, scratch: scratch) { results.append(latency) }
         }
         return results
     }

@@ -1,24 +1,61 @@
 /// What the engine remembers about one device: bounded by its favourites, not by the length
-/// of the stream.
+/// of the stream, and packed (64 bytes, one favourite entry inline) because a service tracks
+/// millions of devices.
 struct DeviceState {
-    /// The time of the latest used timed fix.
-    var latestTime: Timestamp?
+    /// The latest used timed fix; `latestNanoseconds < 0` means none yet.
+    private var latestSeconds: Int64 = 0
+    private var latestNanoseconds: Int32 = -1
+    /// Used fixes of this device so far: names the `.apns` files of untimed fixes.
+    var fixCount: UInt32 = 0
+    /// Candidate cache centre, rounded to Float (the cache test keeps a margin for it);
+    /// NaN latitude means no cache.
+    private var cacheLatitude: Float = .nan
+    private var cacheLongitude: Float = .nan
+    private var cacheCosine: Float = 1
     /// Which favourite set applies (0 = the default favourites).
-    var favoriteSet: Int32
-    var prefersNotifications: Bool
-    /// Favourites (positions in the engine's favourite list) currently `inside`.
-    var inside: [Int32] = []
-    /// Latest notification per favourite; a nil time means it was notified by an untimed fix.
-    var notified: [(favorite: Int32, time: Timestamp?)] = []
-    /// Candidate cache: favourites within radius + slack of `cacheCenter`. While the device
-    /// stays within `slack` of the centre, no other favourite can be within the radius.
-    var cacheCenter: Coordinate?
-    var cacheCenterCosine = 1.0
-    var candidates: [Int32] = []
+    let favoriteSet: UInt16
+    private var flags: UInt8
+    /// The favourites that matter to this device: candidates (within radius + slack of the
+    /// cache centre), those it is inside, and those it was notified about. The first is kept
+    /// inline, the rest (rarely any) in `more`.
+    private var first = FavoriteEntry.none
+    private var more: [FavoriteEntry] = []
 
-    init(favoriteSet: Int32, prefersNotifications: Bool) {
+    private static let prefersNotificationsFlag: UInt8 = 1
+    private static let changedFlag: UInt8 = 2
+    private static let favoritesChangedFlag: UInt8 = 4
+
+    /// How far (metres) the Float-rounded cache centre and cosine may be from the exact ones.
+    static let cacheRoundingMargin = 5.0
+
+    init(favoriteSet: UInt16, prefersNotifications: Bool) {
         self.favoriteSet = favoriteSet
-        self.prefersNotifications = prefersNotifications
+        flags = prefersNotifications ? DeviceState.prefersNotificationsFlag : 0
+    }
+
+    var prefersNotifications: Bool { flags & DeviceState.prefersNotificationsFlag != 0 }
+
+    var latestTime: Timestamp? {
+        get { latestNanoseconds < 0 ? nil : Timestamp(seconds: latestSeconds, nanoseconds: latestNanoseconds) }
+        set {
+            latestSeconds = newValue?.seconds ?? 0
+            latestNanoseconds = newValue?.nanoseconds ?? -1
+        }
+    }
+
+    // MARK: change tracking (for --state)
+
+    /// Whether the device changed since the last `clearChanged()`; returns true the first time.
+    mutating func markChanged(favorites: Bool) -> Bool {
+        let wasChanged = flags & DeviceState.changedFlag != 0
+        flags |= DeviceState.changedFlag | (favorites ? DeviceState.favoritesChangedFlag : 0)
+        return !wasChanged
+    }
+
+    var favoritesChanged: Bool { flags & DeviceState.favoritesChangedFlag != 0 }
+
+    mutating func clearChanged() {
+        flags &= ~(DeviceState.changedFlag | DeviceState.favoritesChangedFlag)
     }
 
     enum Admission: Equatable {
@@ -34,25 +71,132 @@ struct DeviceState {
     /// and whether the candidate cache (still) rules out any event.
     mutating func admit(time: Timestamp?, at coordinate: Coordinate, slack: Double) -> Admission {
         if let time {
-            if let latestTime, time <= latestTime { return .stale }
-            latestTime = time
+            if latestNanoseconds >= 0, (time.seconds, time.nanoseconds) <= (latestSeconds, latestNanoseconds) { return .stale }
+            latestSeconds = time.seconds
+            latestNanoseconds = time.nanoseconds
         }
-        guard let cacheCenter else { return .active(cacheHolds: false) }
-        let holds = CacheBound.distanceUpperBound(from: coordinate, to: cacheCenter,
-                                                  cosineOfCenterLatitude: cacheCenterCosine) <= slack
-        return holds && inside.isEmpty && candidates.isEmpty ? .idle : .active(cacheHolds: holds)
+        guard !cacheLatitude.isNaN else { return .active(cacheHolds: false) }
+        let center = Coordinate(latitude: Double(cacheLatitude), longitude: Double(cacheLongitude))
+        let holds = CacheBound.distanceUpperBound(from: coordinate, to: center, cosineOfCenterLatitude: Double(cacheCosine))
+            <= slack - DeviceState.cacheRoundingMargin
+        return holds && isQuiet ? .idle : .active(cacheHolds: holds)
+    }
+
+    // MARK: favourite entries
+
+    @inline(__always)
+    var entryCount: Int { first.isNone ? 0 : 1 + more.count }
+
+    @inline(__always)
+    subscript(entry position: Int) -> FavoriteEntry {
+        get { position == 0 ? first : more[position - 1] }
+        set { if position == 0 { first = newValue } else { more[position - 1] = newValue } }
+    }
+
+    func position(of favorite: Int32) -> Int? {
+        if first.isNone { return nil }
+        if first.favorite == favorite { return 0 }
+        for (offset, entry) in more.enumerated() where entry.favorite == favorite { return offset + 1 }
+        return nil
+    }
+
+    /// The entry for `favorite`, created (with no role yet) when missing.
+    mutating func positionCreating(_ favorite: Int32) -> Int {
+        if let position = position(of: favorite) { return position }
+        if first.isNone {
+            first = FavoriteEntry(favorite: favorite)
+            return 0
+        }
+        more.append(FavoriteEntry(favorite: favorite))
+        return more.count
+    }
+
+    /// Drops entries that no longer play any role, keeping the first slot filled.
+    mutating func compact() {
+        if !more.isEmpty { more.removeAll { !$0.isUseful } }
+        if !first.isUseful {
+            first = more.isEmpty ? .none : more.removeFirst()
+        }
+    }
+
+    /// No favourite is a candidate or inside: a fix within the cache cannot cause an event.
+    private var isQuiet: Bool {
+        if first.isNone { return true }
+        if first.isActive { return false }
+        for entry in more where entry.isActive { return false }
+        return true
+    }
+
+    var isInsideAny: Bool {
+        if first.isNone { return false }
+        if first.isInside { return true }
+        return more.contains { $0.isInside }
+    }
+
+    /// Replaces the candidate set (a fresh index query around `center`).
+    mutating func setCandidates(_ favorites: [Int32], center: Coordinate, cosine: Double) {
+        for position in 0..<entryCount { self[entry: position].isCandidate = false }
+        for favorite in favorites {
+            let position = positionCreating(favorite)
+            self[entry: position].isCandidate = true
+        }
+        compact()
+        cacheLatitude = Float(center.latitude)
+        cacheLongitude = Float(center.longitude)
+        // Rounded up: the cache bound must not shrink.
+        cacheCosine = min(1, Float(cosine).nextUp)
     }
 
     func lastNotification(of favorite: Int32) -> (found: Bool, time: Timestamp?) {
-        for entry in notified where entry.favorite == favorite { return (true, entry.time) }
-        return (false, nil)
+        guard let position = position(of: favorite) else { return (false, nil) }
+        let entry = self[entry: position]
+        return entry.isNotified ? (true, entry.notifiedTime) : (false, nil)
     }
 
     mutating func recordNotification(of favorite: Int32, at time: Timestamp?) {
-        if let slot = notified.firstIndex(where: { $0.favorite == favorite }) {
-            notified[slot].time = time
-        } else {
-            notified.append((favorite, time))
+        let position = positionCreating(favorite)
+        self[entry: position].notifiedTime = time
+        self[entry: position].isNotified = true
+    }
+}
+
+/// One favourite as one device sees it: a candidate of its cache, inside, notified (and when).
+struct FavoriteEntry {
+    /// Position in the engine's favourite list; -1 for an empty slot.
+    var favorite: Int32
+    private var notifiedNanoseconds: Int32 = -1
+    private var notifiedSeconds: Int64 = 0
+    private var roles: UInt8 = 0
+
+    static let none = FavoriteEntry(favorite: -1)
+
+    init(favorite: Int32) { self.favorite = favorite }
+
+    var isNone: Bool { favorite < 0 }
+    var isUseful: Bool { roles != 0 }
+    /// A candidate or inside: fixes near the cache centre must look at it.
+    var isActive: Bool { roles & (FavoriteEntry.candidateRole | FavoriteEntry.insideRole) != 0 }
+
+    private static let candidateRole: UInt8 = 1, insideRole: UInt8 = 2, notifiedRole: UInt8 = 4
+
+    var isCandidate: Bool {
+        get { roles & FavoriteEntry.candidateRole != 0 }
+        set { roles = newValue ? roles | FavoriteEntry.candidateRole : roles & ~FavoriteEntry.candidateRole }
+    }
+    var isInside: Bool {
+        get { roles & FavoriteEntry.insideRole != 0 }
+        set { roles = newValue ? roles | FavoriteEntry.insideRole : roles & ~FavoriteEntry.insideRole }
+    }
+    var isNotified: Bool {
+        get { roles & FavoriteEntry.notifiedRole != 0 }
+        set { roles = newValue ? roles | FavoriteEntry.notifiedRole : roles & ~FavoriteEntry.notifiedRole }
+    }
+    /// The fix time of the latest notification; nil when it was an untimed fix.
+    var notifiedTime: Timestamp? {
+        get { notifiedNanoseconds < 0 ? nil : Timestamp(seconds: notifiedSeconds, nanoseconds: notifiedNanoseconds) }
+        set {
+            notifiedSeconds = newValue?.seconds ?? 0
+            notifiedNanoseconds = newValue?.nanoseconds ?? -1
         }
     }
 }

@@ -22,12 +22,24 @@ public final class ProximityEngine {
     private let favorites: [Int]
     private let favoriteVectors: [UnitVector]
     private let favoriteIndex: LandmarkIndex
+    /// The candidate query of the per-device cache (the index answers when it cannot).
+    private let favoriteGrid: FavoriteGrid
+    private var candidateScratch: [Int32] = []
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     private let favoriteSets: [[Bool]?]
-    private let profileSlots: [String: (set: Int32, prefersNotifications: Bool)]
+    private let profileSlots: [String: (set: UInt16, prefersNotifications: Bool)]
+    /// Favourite position of each catalog landmark id, for snapshots.
+    private let favoritePositionOfID: [Int: Int32]
 
     private var deviceSlots: [String: Int32] = [:]
     private var devices: [DeviceState] = []
+
+    /// Whether changed devices are collected for `takeChanges()` (on with `--state`).
+    public var tracksChanges = false
+    private var changed: [(device: String, slot: Int32)] = []
+    /// The device's number of the latest used fix (1 for its first): names `.apns` files of
+    /// untimed fixes.
+    public private(set) var lastFixNumber = 0
 
     private let slack: Double
     private let enterSurelyBeyond: Double
@@ -59,9 +71,16 @@ public final class ProximityEngine {
         self.favorites = favorites
         favoriteVectors = favorites.map { UnitVector(catalog[$0].coordinate) }
         favoriteIndex = LandmarkIndex(coordinates: favorites.map { catalog[$0].coordinate })
+        favoriteGrid = FavoriteGrid(vectors: favoriteVectors, coordinates: favorites.map { catalog[$0].coordinate },
+                                    reach: configuration.radius + slack)
 
         var positionOfCatalogIndex: [Int: Int] = [:]
-        for (position, index) in favorites.enumerated() { positionOfCatalogIndex[index] = position }
+        var positionOfID: [Int: Int32] = [:]
+        for (position, index) in favorites.enumerated() {
+            positionOfCatalogIndex[index] = position
+            positionOfID[catalog[index].id] = Int32(position)
+        }
+        favoritePositionOfID = positionOfID
         func membership(_ indices: [Int]) -> [Bool]? {
             if Set(indices).count == favorites.count { return nil }
             var member = [Bool](repeating: false, count: favorites.count)
@@ -69,11 +88,20 @@ public final class ProximityEngine {
             return member
         }
         var sets: [[Bool]?] = [membership(defaultIndices)]
-        var slots: [String: (Int32, Bool)] = [:]
+        var slots: [String: (UInt16, Bool)] = [:]
+        // Profiles with the same favourites share one set (a device keeps a 16-bit set number).
+        var setOfIndices: [[Int]: UInt16] = [:]
         for (device, profile) in configuration.profiles.byDevice {
             if let indices = profileIndexSets[device] {
-                sets.append(membership(indices))
-                slots[device] = (Int32(sets.count - 1), profile.prefersNotifications)
+                let key = Array(Set(indices)).sorted()
+                if setOfIndices[key] == nil {
+                    guard sets.count < Int(UInt16.max) else {
+                        throw EngineConfigurationError("the profiles name more than \(UInt16.max - 1) different favourite sets", kind: .badData)
+                    }
+                    sets.append(membership(key))
+                    setOfIndices[key] = UInt16(sets.count - 1)
+                }
+                slots[device] = (setOfIndices[key]!, profile.prefersNotifications)
             } else {
                 slots[device] = (0, profile.prefersNotifications)
             }
@@ -92,6 +120,10 @@ public final class ProximityEngine {
     /// Number of landmarks some device may be notified about.
     public var favoriteCount: Int { favorites.count }
 
+    /// Catalog indices of every landmark that is a favourite of some device (the defaults and
+    /// every profile's), ascending.
+    public var favoriteIndices: [Int] { favorites }
+
     /// Runs one fix through the state machine, appending its events (ordered by distance,
     /// then landmark index) to `events`.
     @discardableResult
@@ -101,13 +133,16 @@ public final class ProximityEngine {
         if let accuracy = fix.accuracy, accuracy > configuration.maxAccuracy {
             return .dropped(.accuracy)
         }
-        guard !favorites.isEmpty else {
-            return devices[slot].admit(time: fix.time, at: fix.coordinate, slack: slack) == .stale ? .dropped(.stale) : .used
-        }
+        let admission = devices[slot].admit(time: fix.time, at: fix.coordinate, slack: slack)
+        if admission == .stale { return .dropped(.stale) }
+        // Used fixes only: a rerun of a timed input (its old fixes now stale) counts the same.
+        devices[slot].fixCount &+= 1
+        lastFixNumber = Int(devices[slot].fixCount)
+        if tracksChanges, devices[slot].markChanged(favorites: false) { changed.append((fix.device, Int32(slot))) }
+        guard !favorites.isEmpty else { return .used }
         let cacheHolds: Bool
-        switch devices[slot].admit(time: fix.time, at: fix.coordinate, slack: slack) {
-        case .stale: return .dropped(.stale)
-        case .idle: return .used
+        switch admission {
+        case .stale, .idle: return .used
         case .active(let holds): cacheHolds = holds
         }
 
@@ -115,35 +150,45 @@ public final class ProximityEngine {
         let firstEvent = events.count
         let radius = configuration.radius
         let exitDistance = radius + configuration.hysteresis
+        var favoritesChanged = false
 
         // Exits: every inside favourite is checked, cached or not.
-        var i = 0
-        while i < devices[slot].inside.count {
-            let favorite = Int(devices[slot].inside[i])
+        for position in 0..<devices[slot].entryCount {
+            let entry = devices[slot][entry: position]
+            guard entry.isInside else { continue }
+            let favorite = Int(entry.favorite)
             if point.squaredChord(to: favoriteVectors[favorite]) > staySurelyWithin {
                 let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[favorites[favorite]].coordinate)
                 if distance > exitDistance {
-                    devices[slot].inside.remove(at: i)
+                    devices[slot][entry: position].isInside = false
+                    favoritesChanged = true
                     events.append(ProximityEvent(kind: .exit, landmarkIndex: favorites[favorite], distance: distance))
-                    continue
                 }
             }
-            i += 1
         }
 
         // Enters, among the cached candidates.
         if !cacheHolds {
-            refreshCandidates(slot: slot, around: fix.coordinate)
+            refreshCandidates(slot: slot, around: fix.coordinate, point: point)
+        } else if favoritesChanged {
+            devices[slot].compact()
         }
-        for candidate in devices[slot].candidates {
-            if point.squaredChord(to: favoriteVectors[Int(candidate)]) > enterSurelyBeyond { continue }
-            if devices[slot].inside.contains(candidate) { continue }
-            let landmarkIndex = favorites[Int(candidate)]
+        var position = 0
+        while position < devices[slot].entryCount {
+            let entry = devices[slot][entry: position]
+            position += 1
+            guard entry.isCandidate, !entry.isInside,
+                  point.squaredChord(to: favoriteVectors[Int(entry.favorite)]) <= enterSurelyBeyond else { continue }
+            let landmarkIndex = favorites[Int(entry.favorite)]
             let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[landmarkIndex].coordinate)
             guard distance <= radius else { continue }
-            devices[slot].inside.append(candidate)
+            devices[slot][entry: position - 1].isInside = true
+            favoritesChanged = true
             events.append(ProximityEvent(kind: .enter, landmarkIndex: landmarkIndex, distance: distance,
-                                         suppression: suppression(slot: slot, favorite: candidate, time: fix.time)))
+                                         suppression: suppression(slot: slot, favorite: entry.favorite, time: fix.time)))
+        }
+        if favoritesChanged, tracksChanges, devices[slot].markChanged(favorites: true) {
+            changed.append((fix.device, Int32(slot)))
         }
         if events.count - firstEvent > 1 {
             events[firstEvent...].sort { ($0.distance, $0.landmarkIndex) < ($1.distance, $1.landmarkIndex) }
@@ -165,26 +210,36 @@ public final class ProximityEngine {
         return nil
     }
 
-    private func refreshCandidates(slot: Int, around coordinate: Coordinate) {
-        let found = favoriteIndex.within(configuration.radius + slack, of: coordinate)
-        var candidates: [Int32] = []
-        candidates.reserveCapacity(found.count)
+    private func refreshCandidates(slot: Int, around coordinate: Coordinate, point: UnitVector) {
+        candidateScratch.removeAll(keepingCapacity: true)
         let membership = favoriteSets[Int(devices[slot].favoriteSet)]
-        for neighbor in found where membership?[neighbor.index] ?? true {
-            candidates.append(Int32(neighbor.index))
+        if favoriteGrid.isUsable {
+            favoriteGrid.candidates(near: coordinate, point: point, vectors: favoriteVectors, into: &candidateScratch)
+            if let membership { candidateScratch.removeAll { !membership[Int($0)] } }
+        } else {
+            for neighbor in favoriteIndex.within(configuration.radius + slack, of: coordinate)
+            where membership?[neighbor.index] ?? true {
+                candidateScratch.append(Int32(neighbor.index))
+            }
         }
-        devices[slot].candidates = candidates
-        devices[slot].cacheCenter = coordinate
-        devices[slot].cacheCenterCosine = cos(coordinate.latitude * .pi / 180)
+        devices[slot].setCandidates(candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
     }
 
     private func deviceSlot(for device: String) -> Int {
-        if let slot = deviceSlots[device] { return Int(slot) }
-        let profile = profileSlots[device]
-        devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
-        deviceSlots[device] = Int32(devices.count - 1)
-        return devices.count - 1
+        // One hash lookup whether the device is known or new (the dictionary's in-place
+        // default subscript inserts the next slot number when the name is missing).
+        let next = Int32(devices.count)
+        var slot: Int32 = 0
+        ProximityEngine.claim(&deviceSlots[device, default: next], into: &slot)
+        if slot == next {
+            let profile = profileSlots.isEmpty ? nil : profileSlots[device]
+            devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
+        }
+        return Int(slot)
     }
+
+    @inline(__always)
+    private static func claim(_ stored: inout Int32, into slot: inout Int32) { slot = stored }
 
     /// For `--explain`: the device's nearest favourite to `coordinate`, and whether the
     /// device is inside it.
@@ -196,11 +251,78 @@ public final class ProximityEngine {
         while true {
             let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
             if let hit = nearest.first(where: { membership?[$0.index] ?? true }) {
-                let inside = slot.map { devices[$0].inside.contains(Int32(hit.index)) } ?? false
+                let inside = slot.map { slot in
+                    devices[slot].position(of: Int32(hit.index)).map { devices[slot][entry: $0].isInside } ?? false
+                } ?? false
                 return (favorites[hit.index], hit.distance, inside)
             }
             if nearest.count < limit { return nil }
             limit *= 4
         }
+    }
+
+    // MARK: snapshots (--state, reloads)
+
+    /// The devices changed since the last call (every fix changes its device's counter), and
+    /// forgets that they changed. Only collected while `tracksChanges` is on.
+    public func takeChanges() -> [DeviceSnapshot] {
+        defer { changed.removeAll(keepingCapacity: true) }
+        return changed.map { device, slot in
+            var snapshot = snapshot(device: device, slot: Int(slot))
+            snapshot.favoritesChanged = devices[Int(slot)].favoritesChanged
+            devices[Int(slot)].clearChanged()
+            return snapshot
+        }
+    }
+
+    /// Every device's state, in no particular order.
+    public func snapshots() -> [DeviceSnapshot] {
+        deviceSlots.map { snapshot(device: $0.key, slot: Int($0.value)) }
+    }
+
+    private func snapshot(device: String, slot: Int) -> DeviceSnapshot {
+        let state = devices[slot]
+        var favoritesOut: [FavoriteSnapshot] = []
+        for position in 0..<state.entryCount {
+            let entry = state[entry: position]
+            guard entry.isInside || entry.isNotified else { continue }
+            favoritesOut.append(FavoriteSnapshot(landmarkID: catalog[favorites[Int(entry.favorite)]].id,
+                                                 isInside: entry.isInside, isNotified: entry.isNotified,
+                                                 notifiedTime: entry.notifiedTime))
+        }
+        return DeviceSnapshot(device: device, latestTime: state.latestTime, fixCount: Int(state.fixCount),
+                              favorites: favoritesOut)
+    }
+
+    /// Takes over a device's saved state (replacing what the engine has for it). Landmarks that
+    /// are not (or no longer) among the device's favourites are forgotten; returns false when
+    /// something was, and then counts the device as changed.
+    @discardableResult
+    public func restore(_ snapshot: DeviceSnapshot) -> Bool {
+        let slot = deviceSlot(for: snapshot.device)
+        let profile = profileSlots[snapshot.device]
+        var state = DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true)
+        state.latestTime = snapshot.latestTime
+        state.fixCount = UInt32(clamping: snapshot.fixCount)
+        let membership = favoriteSets[Int(state.favoriteSet)]
+        var complete = true
+        for favorite in snapshot.favorites {
+            guard let position = favoritePositionOfID[favorite.landmarkID], membership?[Int(position)] ?? true else {
+                complete = false
+                continue
+            }
+            let entry = state.positionCreating(position)
+            state[entry: entry].isInside = favorite.isInside
+            if favorite.isNotified {
+                state[entry: entry].isNotified = true
+                state[entry: entry].notifiedTime = favorite.notifiedTime
+            }
+        }
+        state.compact()
+        devices[slot] = state
+        if !complete, tracksChanges, devices[slot].markChanged(favorites: true) {
+            changed.append((snapshot.device, Int32(slot)))
+        }
+        return complete
     }
 }

@@ -16,6 +16,10 @@ public enum ErrorKind: String, Sendable, CaseIterable {
     case io
     /// Try again later: a resource is busy or locked by another process. 75.
     case temporaryFailure
+    /// Stopped by SIGINT at a record boundary, after flushing what was decided. 130.
+    case interrupted
+    /// Stopped by SIGTERM at a record boundary, after flushing what was decided. 143.
+    case terminated
 }
 
 /// An error of this library: it says what kind of failure it is, and what happened in words

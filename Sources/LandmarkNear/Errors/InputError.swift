@@ -12,11 +12,20 @@ public struct InputError: LandmarkNearError, Sendable, Equatable {
     public var source: String
     public var reason: String
     public var kind: ErrorKind
+    /// Reading stopped because an `InputPauseHandler` said so (a signal, a closed output):
+    /// not a fault of the input.
+    public var isInterrupted = false
 
     public init(source: String, reason: String, kind: ErrorKind) {
         self.source = source
         self.reason = reason
         self.kind = kind
+    }
+
+    static func interrupted(source: String) -> InputError {
+        var error = InputError(source: source, reason: "reading stopped", kind: .temporaryFailure)
+        error.isInterrupted = true
+        return error
     }
 
     /// `<source>: <reason>`

@@ -100,7 +100,8 @@ public final class LandmarkIndex {
     /// (48 bytes each: an envelope, an item and a child pointer) for the bucket leaves and the
     /// levels above them. Allocator overheads are not counted.
     ///
-    ///     LandmarkIndex(coordinates: places).approximateByteCount / places.count   // about 46
+    ///     LandmarkIndex(coordinates: places).approximateByteCount / places.count
+    ///     // about 48 on the benchmark's 144,563 places (buckets of 32)
     package var approximateByteCount: Int {
         var nodes = 0
         var level = tree.count

@@ -22,16 +22,9 @@ struct JSONParser {
 
     /// Parses one JSON document; whitespace may surround it, nothing else may follow it.
     static func parse(_ data: some Collection<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> JSONValue {
-        let array = Array(data)
-        do {
-            return try array.withUnsafeBufferPointer { buffer in
-                var parser = JSONParser(bytes: buffer, maximumDepth: maximumDepth)
-                return try parser.parseDocument()
-            }
-        } catch let error as JSONParseError {
-            throw error
-        } catch {
-            throw JSONParseError("\(error)", at: 0)
+        try Array(data).withUnsafeBufferPointer { buffer throws(JSONParseError) in
+            var parser = JSONParser(bytes: buffer, maximumDepth: maximumDepth)
+            return try parser.parseDocument()
         }
     }
 

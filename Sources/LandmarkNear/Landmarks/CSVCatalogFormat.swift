@@ -8,16 +8,7 @@
 enum CSVCatalogFormat {
     /// `bytes` must be valid UTF-8.
     static func landmarks(from bytes: [UInt8], source: String) throws(CatalogError) -> [Landmark] {
-        let result: Result<[Landmark], CatalogError> = bytes.withUnsafeBufferPointer { buffer in
-            do {
-                return .success(try landmarks(in: buffer, source: source))
-            } catch let error as CatalogError {
-                return .failure(error)
-            } catch {
-                return .failure(CatalogError(source: source, reason: "\(error)"))
-            }
-        }
-        return try result.get()
+        try bytes.withUnsafeBufferPointer { buffer throws(CatalogError) in try landmarks(in: buffer, source: source) }
     }
 
     private typealias Bytes = UnsafeBufferPointer<UInt8>

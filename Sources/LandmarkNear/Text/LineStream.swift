@@ -33,6 +33,10 @@ package final class LineStream {
     private var checkedByteOrderMark = false
     private(set) var reachedEnd = false
     private(set) var lineNumber = 0
+    /// Whether the input is a pipe, terminal or socket rather than a regular file.
+    let isLive: Bool
+    /// Called before each read (see `InputPauseHandler`).
+    weak var pauseHandler: (any InputPauseHandler)?
 
     package init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
         self.descriptor = descriptor
@@ -41,6 +45,8 @@ package final class LineStream {
         self.maximumLineLength = maximumLineLength
         capacity = 4 * LineStream.readSize
         storage = .allocate(capacity: capacity)
+        var status = stat()
+        isLive = fstat(descriptor, &status) != 0 || (status.st_mode & S_IFMT) != S_IFREG
     }
 
     deinit {
@@ -78,6 +84,7 @@ package final class LineStream {
     @discardableResult
     func readMore() throws(InputError) -> Bool {
         if reachedEnd { return false }
+        if let pauseHandler { try waitForInput(pauseHandler) }
         makeRoom()
         while true {
             let count = read(descriptor, storage + end, capacity - end)
@@ -91,6 +98,30 @@ package final class LineStream {
             }
             if errno == EINTR { continue }
             throw InputError.system("read", source: sourceName, errno: errno)
+        }
+    }
+
+    /// Polls the input with the handler's wake descriptor: tells the handler when the input
+    /// pauses, and throws `interrupted` when it says to stop.
+    private func waitForInput(_ handler: any InputPauseHandler) throws(FixInputError) {
+        var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: handler.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        var paused = false
+        while true {
+            let ready = poll(&descriptors, 2, paused ? -1 : 0)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            if descriptors[1].revents != 0 {
+                guard handler.wakeDescriptorIsReadable() else { throw .interrupted(source: sourceName) }
+                continue
+            }
+            if descriptors[0].revents != 0 { return }
+            if !paused {
+                paused = true
+                guard handler.inputWillPause() else { throw .interrupted(source: sourceName) }
+            }
         }
     }
 

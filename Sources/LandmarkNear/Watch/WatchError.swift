@@ -15,6 +15,11 @@ public struct WatchError: LandmarkNearError, Sendable {
         case output
         /// Strict reading stopped at this unreadable record.
         case record(FixReadIssue)
+        /// The `--state` database cannot be opened, read or written (`.temporaryFailure`: another
+        /// process holds it).
+        case state
+        /// stdout's reader went away (`| head -1`): not a failure, the run just ends there.
+        case closedOutput
     }
 
     public var kind: ErrorKind
@@ -29,4 +34,13 @@ public struct WatchError: LandmarkNearError, Sendable {
     }
 
     public var description: String { message }
+
+    /// The session's error for a state database failure.
+    init(_ error: StateError) {
+        self.init(kind: error.kind, origin: .state, message: error.description)
+    }
+
+    static let closedOutput = WatchError(kind: .io, origin: .closedOutput, message: "stdout was closed")
+
+    var isClosedOutput: Bool { origin == .closedOutput }
 }

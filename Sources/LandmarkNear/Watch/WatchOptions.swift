@@ -1,4 +1,4 @@
-/// Everything `landmark-near watch` can be told (SPEC §4–5).
+/// Everything `landmark-near watch` can be told (SPEC §4–5, 9).
 public struct WatchOptions: Sendable {
     /// Which events reach stdout.
     public enum EventSelection: String, Sendable {
@@ -19,8 +19,12 @@ public struct WatchOptions: Sendable {
     public var apnsDirectory: String?
     /// Force an input format instead of detecting it.
     public var format: FixFormat?
-    /// Flush stdout after every fix that printed something (for pipes and terminals).
+    /// Flush stdout after every fix that printed something even when the input is a regular
+    /// file (live inputs are always flushed per notification).
     public var flushEachEvent = false
+    /// Where the catalog and profiles came from: SIGHUP reads them again.
+    public var landmarksPath: String?
+    public var profilesPath: String?
 
     public init() {}
 }

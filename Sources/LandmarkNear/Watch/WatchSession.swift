@@ -3,34 +3,80 @@ import Glibc
 #endif
 import Foundation
 
-/// Wires fix readers, the proximity engine, event lines, payloads and `.apns` files
-/// together: the whole of `landmark-near watch`, minus argument parsing.
+/// Wires fix readers, the proximity engine, event lines, payloads, `.apns` files and the
+/// `--state` database together: the whole of `landmark-near watch`, minus argument parsing.
 ///
 ///     let session = try WatchSession(catalog: .embedded, options: WatchOptions(),
 ///                                    output: OutputWriter(), diagnostics: OutputWriter(descriptor: 2))
 ///     let statistics = try session.run(inputs: [.file("drive.gpx")])
+///
+/// Other feeders (an HTTP server, a delivery queue's owner) drive it one record at a time on
+/// one thread, which keeps the engine deterministic:
+///
+///     try session.resumeUndone()                    // once, before the first record
+///     try session.process(.fix(fix, line: 1), source: "http", isLive: true)
+///     try session.commit()                          // when the input pauses
+///     try session.finish()                          // at the end
+///
+/// With a `StateStore`, outputs go in group commits: the notifications of a batch of records
+/// are recorded as decided, then printed and written, then marked done (in the next commit),
+/// so a crash loses none; a batch is committed when the input pauses, every 50 ms on a live
+/// input (1 s on a file), and at the end.
 public final class WatchSession {
-    public let catalog: LandmarkCatalog
-    public let options: WatchOptions
-    private let engine: ProximityEngine
+    public private(set) var catalog: LandmarkCatalog
+    public private(set) var options: WatchOptions
+    private var engine: ProximityEngine
     private let output: OutputWriter
     private let diagnostics: OutputWriter
     private let apnsWriter: APNsFileWriter?
+    private let store: StateStore?
     private var payloads: PayloadCache
     public private(set) var statistics = WatchStatistics()
-    private var fixNumber = 0
     private var events: [ProximityEvent] = []
+    /// Told of every fix after the engine decided it, with the events it caused (in engine
+    /// order, whatever `--events` prints). `map` and `watch --geojson` draw the run from it.
+    ///
+    ///     session.fixObserver = { fix, disposition, events in
+    ///         if disposition == .used { track.append(fix.coordinate) }
+    ///     }
+    public var fixObserver: ((Fix, FixDisposition, [ProximityEvent]) -> Void)?
 
-    public init(catalog: LandmarkCatalog, options: WatchOptions, output: OutputWriter, diagnostics: OutputWriter) throws(WatchError) {
+    /// Catalog indices of every device's favourites (the landmarks the engine watches).
+    public var favoriteIndices: [Int] { engine.favoriteIndices }
+
+    /// Outputs decided and not yet emitted (only with a store; without one they go at once).
+    private var pending: [PendingOutput] = []
+    /// Device changes taken from an engine replaced by a reload, for the next commit.
+    private var carriedChanges: [DeviceSnapshot] = []
+    /// Notifications emitted and not yet marked done in the store.
+    private var emittedIDs: [Int64] = []
+    private var lastCommit = MonotonicTime.now()
+    private var recordsSinceClockCheck = 0
+    /// Whether the record being processed came from a live input.
+    private var currentInputIsLive = false
+    private var signals: SignalInbox?
+    private var stop: WatchStop?
+    /// An error met inside a pause callback, thrown once the reader has stopped.
+    private var deferredError: WatchError?
+    private lazy var pauseBridge = PauseBridge(session: self)
+
+    static let liveCommitInterval = 0.05
+    static let fileCommitInterval = 1.0
+    static let maximumPendingOutputs = 8192
+
+    private enum PendingOutput {
+        case line(String)
+        case notification(NotificationRecord)
+    }
+
+    public init(catalog: LandmarkCatalog, options: WatchOptions, output: OutputWriter, diagnostics: OutputWriter,
+                store: StateStore? = nil) throws(WatchError) {
         self.catalog = catalog
         self.options = options
         self.output = output
         self.diagnostics = diagnostics
-        do {
-            engine = try ProximityEngine(catalog: catalog, configuration: options.engine)
-        } catch {
-            throw WatchError(kind: error.kind, origin: .favorites, message: error.description)
-        }
+        self.store = store
+        engine = try WatchSession.makeEngine(catalog: catalog, configuration: options.engine)
         if let directory = options.apnsDirectory {
             do {
                 apnsWriter = try APNsFileWriter(directory: directory)
@@ -41,54 +87,100 @@ public final class WatchSession {
             apnsWriter = nil
         }
         payloads = PayloadCache(options: options.payload)
+        if let store {
+            engine.tracksChanges = true
+            do {
+                for device in try store.loadDevices() { engine.restore(device) }
+            } catch {
+                throw WatchError(error)
+            }
+        }
     }
 
+    private static func makeEngine(catalog: LandmarkCatalog, configuration: EngineConfiguration) throws(WatchError) -> ProximityEngine {
+        do {
+            return try ProximityEngine(catalog: catalog, configuration: configuration)
+        } catch {
+            throw WatchError(kind: error.kind, origin: .favorites, message: error.description)
+        }
+    }
+
+    // MARK: running over inputs
+
     /// Reads every input in order (stdin for `.standardInput`) through one engine, so device
-    /// state carries across files. Missing files are reported before anything is read.
+    /// state carries across files. Missing files are reported before anything is read. With
+    /// `signals`, SIGINT and SIGTERM stop at a record boundary (`statistics.stoppedBy`) and
+    /// SIGHUP reloads `--landmarks` and `--profiles`.
     @discardableResult
-    public func run(inputs: [FixInput]) throws(WatchError) -> WatchStatistics {
+    public func run(inputs: [FixInput], signals: SignalInbox? = nil) throws(WatchError) -> WatchStatistics {
         for case .file(let path) in inputs where !FileManager.default.fileExists(atPath: path) {
             throw WatchError(kind: .missingInput, origin: .input, message: "\(path): no such file")
         }
+        self.signals = signals
         defer {
-            apnsWriter?.synchronizeDirectory()
+            self.signals = nil
             statistics.devices = engine.deviceCount
-            try? output.flush()
             try? diagnostics.flush()
         }
-        for input in inputs {
-            let reader: FixReader
-            do {
-                reader = try FixReader(input: input, format: options.format)
-            } catch {
-                throw WatchError(kind: error.kind, origin: .input, message: error.description)
+        do throws(WatchError) {
+            try resumeUndone()
+            for input in inputs where stop == nil {
+                let reader: FixReader
+                do {
+                    reader = try FixReader(input: input, format: options.format, pauseHandler: pauseBridge)
+                } catch {
+                    if error.isInterrupted { break }
+                    throw WatchError(kind: error.kind, origin: .input, message: error.description)
+                }
+                currentInputIsLive = reader.isLive
+                try run(reader)
             }
-            try run(reader)
+            try finish()
+        } catch {
+            // What could not be printed stays decided (emitted again next time); save the rest.
+            try? saveWithoutEmitting()
+            guard error.isClosedOutput else {
+                try? output.flush()
+                throw error
+            }
+            stop = .outputClosed
         }
+        statistics.stoppedBy = stop
         return statistics
     }
 
     private func run(_ reader: FixReader) throws(WatchError) {
-        while true {
+        while stop == nil {
             let record: FixRecord?
             do {
                 record = try reader.next()
             } catch {
+                if let deferredError { throw deferredError }
+                if error.isInterrupted { return }
                 throw WatchError(kind: error.kind, origin: .input, message: error.description)
             }
             guard let record else { return }
-            statistics.recordsRead += 1
-            switch record {
-            case .invalid(let issue):
-                statistics.unreadable += 1
-                if options.strict { throw WatchError(kind: issue.kind, origin: .record(issue), message: issue.description) }
-                diagnostics.writeLine(TerminalText.safe(issue.description))
-                if options.flushEachEvent { try? diagnostics.flush() }
-            case .fix(let fix, let line):
-                fixNumber += 1
-                try process(fix, location: "\(reader.sourceName):\(line)")
-            }
+            try process(record, source: reader.sourceName, isLive: reader.isLive)
         }
+    }
+
+    // MARK: one record at a time
+
+    /// Runs one record through the engine (an unreadable one is reported and counted), and
+    /// commits when the batch is due.
+    public func process(_ record: FixRecord, source: String, isLive: Bool) throws(WatchError) {
+        currentInputIsLive = isLive
+        statistics.recordsRead += 1
+        switch record {
+        case .invalid(let issue):
+            statistics.unreadable += 1
+            if options.strict { throw WatchError(kind: issue.kind, origin: .record(issue), message: issue.description) }
+            diagnostics.writeLine(TerminalText.safe(issue.description))
+            if isLive || options.flushEachEvent { try? diagnostics.flush() }
+        case .fix(let fix, let line):
+            try process(fix, location: "\(source):\(line)")
+        }
+        try commitIfDue()
     }
 
     private func process(_ fix: Fix, location: @autoclosure () -> String) throws(WatchError) {
@@ -101,8 +193,9 @@ public final class WatchSession {
             statistics.used += 1
         }
         if options.explain { explain(fix, disposition: disposition, location: location()) }
+        fixObserver?(fix, disposition, events)
         guard !events.isEmpty else { return }
-        var printed = false
+        let fixNumber = engine.lastFixNumber
         for event in events {
             switch event.kind {
             case .exit: statistics.exits += 1
@@ -116,35 +209,253 @@ public final class WatchSession {
             }
             guard event.isNotification || options.events == .all else { continue }
             let landmark = catalog[event.landmarkIndex]
-            var payload: String?
-            if event.isNotification {
-                let text = payloadText(for: event.landmarkIndex)
-                payload = text
-                if let apnsWriter {
-                    do {
-                        _ = try apnsWriter.write(text, device: fix.device, landmarkID: landmark.id, time: fix.time, fixNumber: fixNumber)
-                        statistics.apnsFilesWritten += 1
-                    } catch {
-                        throw WatchError(kind: error.kind, origin: .apnsDirectory, message: error.description)
-                    }
-                }
+            guard event.isNotification else {
+                pending.append(.line(EventLine.make(event: event, fix: fix, landmark: landmark, payload: nil,
+                                                    includeNotified: options.events == .all)))
+                continue
             }
-            output.writeLine(EventLine.make(event: event, fix: fix, landmark: landmark, payload: payload,
-                                            includeNotified: options.events == .all))
-            printed = true
+            let payload = payloads.json(for: landmark, index: event.landmarkIndex)
+            let line = EventLine.make(event: event, fix: fix, landmark: landmark, payload: payload,
+                                      includeNotified: options.events == .all)
+            let fileName = apnsWriter != nil || store != nil
+                ? APNsFileName.make(device: fix.device, landmarkID: landmark.id, time: fix.time, fixNumber: fixNumber) : ""
+            pending.append(.notification(NotificationRecord(
+                id: store?.takeNotificationID() ?? 0, device: fix.device, landmarkID: landmark.id,
+                landmarkIndex: event.landmarkIndex, landmarkName: landmark.name, fixTime: fix.time,
+                fixNumber: fixNumber, coordinate: fix.coordinate, distance: event.distance,
+                payload: payload, line: line, apnsFileName: fileName)))
         }
-        if printed && options.flushEachEvent {
+        if store == nil {
+            // No log to write first: emit at once.
+            try emitPending()
+        }
+    }
+
+    private func commitIfDue() throws(WatchError) {
+        guard store != nil else { return }
+        if pending.count >= WatchSession.maximumPendingOutputs { try commit(); return }
+        recordsSinceClockCheck += 1
+        guard recordsSinceClockCheck >= 64 || (currentInputIsLive && !pending.isEmpty) else { return }
+        recordsSinceClockCheck = 0
+        let interval = currentInputIsLive ? WatchSession.liveCommitInterval : WatchSession.fileCommitInterval
+        if MonotonicTime.now() - lastCommit >= interval { try commit() }
+    }
+
+    /// Commits the batch: device changes and decided notifications go to the store in one
+    /// transaction (with the previous batch's done marks), then the batch is printed and
+    /// written. Without a store, flushes what was printed.
+    public func commit() throws(WatchError) {
+        lastCommit = MonotonicTime.now()
+        guard let store else {
+            try emitPending()
+            return
+        }
+        let changes = carriedChanges + engine.takeChanges()
+        carriedChanges = []
+        let batch = pending
+        pending = []
+        let decided = batch.compactMap { item -> NotificationRecord? in
+            if case .notification(let record) = item { return record }
+            return nil
+        }
+        do {
+            try store.commit(changes: changes, decided: decided, done: emittedIDs)
+        } catch {
+            throw WatchError(error)
+        }
+        emittedIDs = []
+        try emit(batch, durable: true)
+        emittedIDs = decided.map(\.id)
+    }
+
+    /// The last commit, then the done marks of what it emitted.
+    public func finish() throws(WatchError) {
+        try commit()
+        if let store, !emittedIDs.isEmpty {
+            do {
+                try store.markDone(emittedIDs)
+            } catch {
+                throw WatchError(error)
+            }
+            emittedIDs = []
+        }
+        apnsWriter?.synchronizeDirectory()
+        do {
+            try output.flush()
+        } catch {
+            throw WatchSession.outputError(error)
+        }
+    }
+
+    /// Emits again what an earlier run decided and did not mark done (it died before), then
+    /// marks it done. Call it once, before the first record.
+    public func resumeUndone() throws(WatchError) {
+        guard let store else { return }
+        let undone: [NotificationRecord]
+        do {
+            undone = try store.undoneNotifications()
+        } catch {
+            throw WatchError(error)
+        }
+        guard !undone.isEmpty else { return }
+        try emit(undone.map { .notification($0) }, durable: true)
+        statistics.reemitted += undone.count
+        do {
+            try store.markDone(undone.map(\.id))
+        } catch {
+            throw WatchError(error)
+        }
+    }
+
+    /// Saves device changes and records what is pending as decided, without printing it:
+    /// for a run that cannot print any more (it is emitted again by the next run).
+    private func saveWithoutEmitting() throws(WatchError) {
+        guard let store else { return }
+        let decided = pending.compactMap { item -> NotificationRecord? in
+            if case .notification(let record) = item { return record }
+            return nil
+        }
+        pending = []
+        do {
+            try store.commit(changes: carriedChanges + engine.takeChanges(), decided: decided, done: emittedIDs)
+        } catch {
+            throw WatchError(error)
+        }
+        carriedChanges = []
+        emittedIDs = []
+    }
+
+    private func emitPending() throws(WatchError) {
+        guard !pending.isEmpty else { return }
+        let batch = pending
+        pending = []
+        try emit(batch, durable: false)
+    }
+
+    /// Writes `.apns` files and stdout lines in order. `durable` (a store will mark them
+    /// done): stdout is flushed and the directory synced before returning.
+    private func emit(_ batch: [PendingOutput], durable: Bool) throws(WatchError) {
+        if let apnsWriter {
+            // Files first (one batch: about one fsync), then the lines that announce them.
+            var files: [(name: String, bytes: [UInt8])] = []
+            for case .notification(let record) in batch {
+                let name = record.apnsFileName.isEmpty
+                    ? APNsFileName.make(device: record.device, landmarkID: record.landmarkID,
+                                        time: record.fixTime, fixNumber: record.fixNumber)
+                    : record.apnsFileName
+                files.append((name, Array(record.payload.utf8)))
+            }
+            if !files.isEmpty {
+                do {
+                    try apnsWriter.write(batch: files)
+                } catch {
+                    throw WatchError(kind: error.kind, origin: .apnsDirectory, message: error.description)
+                }
+                statistics.apnsFilesWritten += files.count
+                if durable { apnsWriter.synchronizeDirectory() }
+            }
+        }
+        for item in batch {
+            switch item {
+            case .line(let line): output.writeLine(line)
+            case .notification(let record): output.writeLine(record.line)
+            }
+        }
+        if durable || currentInputIsLive || options.flushEachEvent || output.failure != nil {
             do {
                 try output.flush()
             } catch {
-                throw WatchError(kind: error.kind, origin: .output, message: "stdout: \(error.description)")
+                throw WatchSession.outputError(error)
             }
         }
     }
 
-    private func payloadText(for landmarkIndex: Int) -> String {
-        payloads.json(for: catalog[landmarkIndex], index: landmarkIndex)
+    private static func outputError(_ error: OutputError) -> WatchError {
+        error.code == EPIPE ? .closedOutput : WatchError(kind: error.kind, origin: .output, message: "stdout: \(error.description)")
     }
+
+    // MARK: reloading (SIGHUP)
+
+    /// Replaces the catalog and profiles, keeping every device's state (landmarks that left
+    /// the catalog, or a device's favourites, are forgotten). On error nothing changes.
+    public func reload(catalog newCatalog: LandmarkCatalog, profiles: DeviceProfiles) throws(WatchError) {
+        var configuration = options.engine
+        configuration.profiles = profiles
+        let fresh = try WatchSession.makeEngine(catalog: newCatalog, configuration: configuration)
+        fresh.tracksChanges = store != nil
+        carriedChanges += engine.takeChanges()
+        for device in engine.snapshots() { fresh.restore(device) }
+        engine = fresh
+        catalog = newCatalog
+        options.engine = configuration
+        payloads = PayloadCache(options: options.payload)
+    }
+
+    /// Reads `--landmarks` and `--profiles` again; a file that cannot be used is reported and
+    /// the old one kept.
+    func reloadFromFiles() {
+        let prefix = "landmark-near watch: SIGHUP: "
+        guard options.landmarksPath != nil || options.profilesPath != nil else {
+            diagnostics.writeLine(prefix + "nothing to reload (the catalog and profiles did not come from files)")
+            try? diagnostics.flush()
+            return
+        }
+        var newCatalog = catalog
+        var newProfiles = options.engine.profiles
+        do {
+            if let path = options.landmarksPath { newCatalog = try CatalogLoader.load(path: path) }
+        } catch {
+            diagnostics.writeLine(TerminalText.safe(prefix + "\(error.description); keeping the previous catalog and profiles"))
+            try? diagnostics.flush()
+            return
+        }
+        do {
+            if let path = options.profilesPath { newProfiles = try DeviceProfiles.load(path: path) }
+        } catch {
+            diagnostics.writeLine(TerminalText.safe(prefix + "\(error.description); keeping the previous catalog and profiles"))
+            try? diagnostics.flush()
+            return
+        }
+        do {
+            try reload(catalog: newCatalog, profiles: newProfiles)
+            diagnostics.writeLine(prefix + "reloaded \(newCatalog.landmarks.count) landmarks"
+                                  + (options.profilesPath != nil ? " and \(newProfiles.byDevice.count) profiles" : ""))
+        } catch {
+            diagnostics.writeLine(TerminalText.safe(prefix + "\(error.description); keeping the previous catalog and profiles"))
+        }
+        try? diagnostics.flush()
+    }
+
+    // MARK: pauses and signals
+
+    /// Called by the reader when the input pauses: commit now, so a live notification is
+    /// out at once.
+    fileprivate func inputWillPause() -> Bool {
+        do {
+            try commit()
+            return true
+        } catch {
+            deferredError = error
+            return false
+        }
+    }
+
+    /// Called by the reader when a signal is pending: SIGHUP reloads, SIGINT/SIGTERM stop.
+    fileprivate func signalArrived() -> Bool {
+        guard let signals else { return true }
+        while let signal = signals.take() {
+            if signal == SIGHUP {
+                reloadFromFiles()
+            } else {
+                stop = .signal(signal)
+            }
+        }
+        return stop == nil
+    }
+
+    fileprivate var wakeDescriptor: Int32 { signals?.descriptor ?? -1 }
+
+    // MARK: --explain
 
     private func explain(_ fix: Fix, disposition: FixDisposition, location: String) {
         var line = "explain: \(location) device \(JSONWriter.quoted(fix.device))"
@@ -184,5 +495,23 @@ public final class WatchSession {
             }
         }
         diagnostics.writeLine(TerminalText.safe(line))
+    }
+}
+
+/// The reader's pause handler for a session (the reader holds it weakly, the session owns it).
+private final class PauseBridge: InputPauseHandler {
+    unowned let session: WatchSession
+    init(session: WatchSession) { self.session = session }
+    var wakeDescriptor: Int32 { session.wakeDescriptor }
+    func inputWillPause() -> Bool { session.inputWillPause() }
+    func wakeDescriptorIsReadable() -> Bool { session.signalArrived() }
+}
+
+/// Seconds on the monotonic clock, for commit pacing.
+enum MonotonicTime {
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -12,6 +12,10 @@ public struct WatchStatistics: Sendable, Equatable {
     public var suppressed: [ProximityEvent.Suppression: Int] = [:]
     public var devices = 0
     public var apnsFilesWritten = 0
+    /// Notifications an earlier run decided and did not mark done, emitted again at start.
+    public var reemitted = 0
+    /// Why the run ended before the end of its input, if it did.
+    public var stoppedBy: WatchStop?
 
     public init() {}
 
@@ -28,6 +32,29 @@ public struct WatchStatistics: Sendable, Equatable {
         }
         text += "; \(exits) exit\(exits == 1 ? "" : "s")); \(devices) device\(devices == 1 ? "" : "s")"
         if apnsFilesWritten > 0 { text += "; \(apnsFilesWritten) .apns file\(apnsFilesWritten == 1 ? "" : "s") written" }
+        if reemitted > 0 { text += "; \(reemitted) undone notification\(reemitted == 1 ? "" : "s") of an earlier run emitted again" }
+        switch stoppedBy {
+        case .signal(let number)?: text += "; interrupted by \(WatchStop.name(ofSignal: number))"
+        case .outputClosed?: text += "; stopped: stdout was closed"
+        case nil: break
+        }
         return text
+    }
+}
+
+/// Why a run ended before the end of its input.
+public enum WatchStop: Sendable, Equatable {
+    /// SIGINT or SIGTERM (exit 128 + the number).
+    case signal(Int32)
+    /// The reader of stdout went away (exit 0).
+    case outputClosed
+
+    static func name(ofSignal number: Int32) -> String {
+        switch number {
+        case 1: return "SIGHUP"
+        case 2: return "SIGINT"
+        case 15: return "SIGTERM"
+        default: return "signal \(number)"
+        }
     }
 }

@@ -33,25 +33,65 @@ enum WatchCommand: Command {
                                enters ("notified":false, "reason":"cooldown"|"profile")
           --format FMT         ndjson, csv, nmea or gpx (default: detected)
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file
+          --geojson FILE       at the end, write the run as GeoJSON: tracks, favourite circles
+                               and every event (see 'landmark-near map --help')
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads (for simctl push)
+          --state FILE         keep device state and a notification log in FILE (SQLite,
+                               created when missing): a restart resumes where the last run
+                               stopped, and re-emits what a killed run had decided and not
+                               yet printed or written; one process per FILE
           --strict             stop at the first unreadable record (exit 65)
           --explain            tell on stderr, for each fix, why it did or did not notify
           -h, --help           show this help
 
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
-        At the end a summary line goes to stderr.
+        At the end a summary line goes to stderr. On a live input (pipe, terminal, socket)
+        each notification is flushed at once, whatever stdout is.
+        Signals: SIGINT/SIGTERM stop at a record boundary, flush, print the summary and exit
+        130/143; SIGHUP reads --landmarks and --profiles again, keeping every device's state
+        (a file that cannot be used is reported and the old one kept). A closed stdout
+        (| head -1) ends the run quietly with status 0.
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error.
+        64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error;
+        75 the --state file is in use by another process; 130 SIGINT; 143 SIGTERM.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near watch"
-        let args = try ArgumentScanner(
-            arguments, command: command,
-            valued: ["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown", "max-accuracy",
-                     "events", "format", "apns-dir", "thread-id", "bundle-id"],
-            flags: ["strict", "explain"])
+        let signals = try signalInbox(command: command)
+        let args = try ArgumentScanner(arguments, command: command, valued: valuedOptions.union(["geojson"]), flags: flagOptions)
+        let (session, inputs) = try startSession(args, command: command, output: output)
+        let recorder = args.value("geojson").map { _ in RunRecorder() }
+        if let recorder {
+            session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
+        }
+        let (stopped, outcome) = try finish(session, inputs: inputs, signals: signals, command: command)
+        // What was decided is drawn even when reading stopped early.
+        if let recorder, let path = args.value("geojson") {
+            try MapCommand.write(MapGeoJSON.document(for: MapCommand.drawing(recorder, session)), to: path,
+                                 option: "--geojson", command: command, stopped: stopped)
+        }
+        if let stopped { throw stopped }
+        return outcome
+    }
+
+    /// The options every engine run takes (`watch`, `map`).
+    static let valuedOptions: Set<String> = ["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown",
+                                             "max-accuracy", "events", "format", "apns-dir", "thread-id", "bundle-id", "state"]
+    static let flagOptions: Set<String> = ["strict", "explain"]
+
+    /// First, before anything may start a thread: signals become data on a descriptor.
+    static func signalInbox(command: String) throws(CommandFailure) -> SignalInbox {
+        do {
+            return try SignalInbox(signals: [SIGINT, SIGTERM, SIGHUP])
+        } catch {
+            throw CommandFailure(error, context: "\(command): ")
+        }
+    }
+
+    /// Parses the watch options (shared by `watch` and `map`) and opens the session on them.
+    static func startSession(_ args: ArgumentScanner, command: String, output: OutputWriter) throws(CommandFailure) -> (WatchSession, [InputSource]) {
         var options = WatchOptions()
         let radius = try args.length("radius", default: .fiveMiles)
         options.engine.radius = radius.meters
@@ -81,6 +121,8 @@ enum WatchCommand: Command {
         options.strict = args.has("strict")
         options.explain = args.has("explain")
         options.apnsDirectory = args.value("apns-dir")
+        options.landmarksPath = args.value("landmarks")
+        options.profilesPath = args.value("profiles")
         options.flushEachEvent = standardOutputIsInteractive()
 
         let catalog = try args.catalog(command: command)
@@ -94,35 +136,54 @@ enum WatchCommand: Command {
                 throw CommandFailure(error, context: "\(command): --profiles ")
             }
         }
-        let inputs = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
+        let inputs: [InputSource] = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
 
+        var store: StateStore?
+        if let path = args.value("state") {
+            do {
+                store = try StateStore(path: path)
+            } catch {
+                throw CommandFailure(error, context: "\(command): --state ")
+            }
+        }
         let diagnostics = OutputWriter(descriptor: 2)
         let session: WatchSession
         do {
-            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics)
+            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
         } catch {
             throw failure(error, command: command)
         }
+        return (session, inputs)
+    }
+
+    /// Runs the session to its end and prints the summary. An input that cannot be opened is
+    /// thrown at once; any other failure comes back as `stopped` (what was decided can still be
+    /// drawn), else the outcome's kind (nil for success).
+    static func finish(_ session: WatchSession, inputs: [InputSource], signals: SignalInbox,
+                       command: String) throws(CommandFailure) -> (stopped: CommandFailure?, outcome: ErrorKind?) {
         do {
-            try session.run(inputs: inputs)
+            try session.run(inputs: inputs, signals: signals)
         } catch {
-            let failure = failure(error, command: command)
             // An input that cannot be opened ends the run before anything was read from it.
-            if error.origin != .input || error.kind != .missingInput {
-                Console.error("\(command): \(session.statistics.summary)")
-            }
-            throw failure
+            if error.origin == .input && error.kind == .missingInput { throw failure(error, command: command) }
+            Console.error("\(command): \(session.statistics.summary)")
+            return (failure(error, command: command), nil)
         }
         Console.error("\(command): \(session.statistics.summary)")
-        return session.statistics.unreadable > 0 ? .badData : nil
+        switch session.statistics.stoppedBy {
+        case .signal(let number)?: return (nil, number == SIGTERM ? .terminated : .interrupted)
+        case .outputClosed?: return (nil, nil)
+        case nil: return (nil, session.statistics.unreadable > 0 ? .badData : nil)
+        }
     }
 
     /// The session's error with the option it concerns.
-    private static func failure(_ error: WatchError, command: String) -> CommandFailure {
+    static func failure(_ error: WatchError, command: String) -> CommandFailure {
         switch error.origin {
         case .favorites: return CommandFailure(error, context: "\(command): \(error.kind == .usage ? "--favorites" : "--profiles"): ")
         case .apnsDirectory: return CommandFailure(error, context: "\(command): --apns-dir: ")
-        case .input, .output: return CommandFailure(error, context: "\(command): ")
+        case .input, .output, .closedOutput: return CommandFailure(error, context: "\(command): ")
+        case .state: return CommandFailure(error, context: "\(command): --state ")
         case .record(let issue): return CommandFailure(error.kind, TerminalText.safe(issue.description) + " (stopped: --strict)")
         }
     }

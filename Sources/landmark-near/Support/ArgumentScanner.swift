@@ -5,7 +5,6 @@ import LandmarkNear
 /// so unknown options are usage errors (exit 64) with a one-line reason.
 struct ArgumentScanner {
     private(set) var options: [String: String] = [:]
-    private(set) var repeatedOptions: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
@@ -58,7 +57,6 @@ struct ArgumentScanner {
                     index += 1
                 }
                 options[name] = value
-                repeatedOptions[name, default: []].append(value)
             } else {
                 let known = Array(valued) + Array(allFlags)
                 throw .usage("\(command): unknown option '\(argument)'\(Suggestion.suffix(for: name, among: known, prefix: "--")) (see \(command) --help)")

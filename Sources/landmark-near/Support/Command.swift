@@ -9,8 +9,7 @@ protocol Command {
     static var help: String { get }
     /// Runs the command: nil when all went well, else the kind of what went wrong with part of
     /// the work (some records unreadable, some files missing), which sets the exit status.
-    /// Throws `CommandFailure` (typed throws through an existential crashes Swift 6.3's SILGen).
-    static func run(_ arguments: [String], output: OutputWriter) throws -> ErrorKind?
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind?
 }
 
 /// A command as the dispatcher sees it (a generic wrapper, not an existential: Swift 6.3
@@ -19,12 +18,12 @@ struct CommandEntry {
     let name: String
     let summary: String
     let help: String
-    let run: ([String], OutputWriter) throws -> ErrorKind?
+    let run: ([String], OutputWriter) throws(CommandFailure) -> ErrorKind?
 
     init<C: Command>(_ command: C.Type) {
         name = C.name
         summary = C.summary
         help = C.help
-        run = { arguments, output in try C.run(arguments, output: output) }
+        run = { (arguments, output) throws(CommandFailure) in try C.run(arguments, output: output) }
     }
 }

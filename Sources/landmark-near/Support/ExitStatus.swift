@@ -6,9 +6,11 @@ enum ExitStatus: Int32 {
     case usage = 64
     case dataError = 65
     case noInput = 66
-    case software = 70
     case ioError = 74
     case temporaryFailure = 75
+    /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15), as shells report it.
+    case interrupted = 130
+    case terminated = 143
 
     /// The one mapping from what went wrong to the exit status: nil is success.
     init(_ kind: ErrorKind?) {
@@ -19,6 +21,8 @@ enum ExitStatus: Int32 {
         case .missingInput?: self = .noInput
         case .io?: self = .ioError
         case .temporaryFailure?: self = .temporaryFailure
+        case .interrupted?: self = .interrupted
+        case .terminated?: self = .terminated
         }
     }
 }

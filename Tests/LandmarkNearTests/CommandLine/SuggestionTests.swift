@@ -1,7 +1,7 @@
 import Testing
 
 /// Mistyped commands and options get a suggestion; `help COMMAND` shows that command's help.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.suiteTimeLimit)
 struct SuggestionTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var arguments: [String]
@@ -18,8 +18,8 @@ struct SuggestionTests {
         Case(arguments: ["nearest", "-x"], suggestion: nil),
         Case(arguments: ["frobnicate"], suggestion: nil),
     ])
-    func usageErrorsSuggestTheClosestName(_ testCase: Case) throws {
-        let result = try runTool(testCase.arguments, stdin: "")
+    func usageErrorsSuggestTheClosestName(_ testCase: Case) async throws {
+        let result = try await runTool(testCase.arguments, stdin: "")
         #expect(result.status == 64)
         #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
         if let suggestion = testCase.suggestion {
@@ -30,9 +30,9 @@ struct SuggestionTests {
     }
 
     @Test(arguments: ["watch", "nearest", "parse"])
-    func helpCommandShowsThatCommandsHelp(_ command: String) throws {
-        let viaHelp = try runTool(["help", command])
-        let viaFlag = try runTool([command, "--help"])
+    func helpCommandShowsThatCommandsHelp(_ command: String) async throws {
+        let viaHelp = try await runTool(["help", command])
+        let viaFlag = try await runTool([command, "--help"])
         #expect(viaHelp.status == 0)
         #expect(viaHelp.stdout == viaFlag.stdout)
         #expect(viaHelp.stdout.hasPrefix("Usage: landmark-near \(command)"))

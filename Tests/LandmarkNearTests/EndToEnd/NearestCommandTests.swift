@@ -3,19 +3,19 @@ import Testing
 @testable import LandmarkNear
 
 /// `landmark-near nearest` run as a process.
-@Suite struct NearestCommandTests {
+@Suite(.suiteTimeLimit) struct NearestCommandTests {
     static func json(_ line: Substring) throws -> JSONValue { try JSONParser.parse(Array(line.utf8)) }
 
-    @Test func answersOnePositionWithTheNearestLandmark() throws {
-        let result = try runTool(["nearest", "34.0", "-116.0"])
+    @Test func answersOnePositionWithTheNearestLandmark() async throws {
+        let result = try await runTool(["nearest", "34.0", "-116.0"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Turtle Rock"))
         #expect(result.stdout.contains("15.466 km"))
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func jsonHasTheSpecShapeWithDistancesInMetres() throws {
-        let result = try runTool(["nearest", "34.0", "-116.0", "--json", "-k", "2"])
+    @Test func jsonHasTheSpecShapeWithDistancesInMetres() async throws {
+        let result = try await runTool(["nearest", "34.0", "-116.0", "--json", "-k", "2"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -26,28 +26,28 @@ import Testing
             + #"},{"index":5,"id":1006,"name":"Lake McDonald","distanceMeters":1626102.241}]}"#)
     }
 
-    @Test func negativeCoordinatesWorkAsPositionals() throws {
-        let result = try runTool(["nearest", "-33.9", "151.2", "--json"])
+    @Test func negativeCoordinatesWorkAsPositionals() async throws {
+        let result = try await runTool(["nearest", "-33.9", "151.2", "--json"])
         #expect(result.status == 0)
         let value = try Self.json(result.stdout.split(separator: "\n")[0])
         #expect(value["lat"] == .number(-33.9))
         #expect(value["nearest"]?.arrayValue?.count == 1)
     }
 
-    @Test func acceptsOneLatCommaLonArgument() throws {
-        let result = try runTool(["nearest", "34.0,-116.0", "--json"])
+    @Test func acceptsOneLatCommaLonArgument() async throws {
+        let result = try await runTool(["nearest", "34.0,-116.0", "--json"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix(#"{"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"#))
         // A leading minus sign reads as an option unless "--" ends the options first.
-        let south = try runTool(["nearest", "--json", "--", "-33.9,151.2"])
+        let south = try await runTool(["nearest", "--json", "--", "-33.9,151.2"])
         #expect(south.status == 0)
         #expect(south.stdout.hasPrefix(#"{"lat":-33.9,"lon":151.2,"nearest":[{"#))
-        #expect(try runTool(["nearest", "33.9,x"]).status == 64)
-        #expect(try runTool(["nearest", ","]).status == 64)
+        #expect(try await runTool(["nearest", "33.9,x"]).status == 64)
+        #expect(try await runTool(["nearest", ","]).status == 64)
     }
 
-    @Test func limitLargerThanTheCatalogListsEveryLandmark() throws {
-        let result = try runTool(["nearest", "48.7", "-113.7", "-k", "100", "--json"])
+    @Test func limitLargerThanTheCatalogListsEveryLandmark() async throws {
+        let result = try await runTool(["nearest", "48.7", "-113.7", "-k", "100", "--json"])
         #expect(result.status == 0)
         let nearest = try #require(try Self.json(result.stdout.split(separator: "\n")[0])["nearest"]?.arrayValue)
         #expect(nearest.count == 12)
@@ -55,19 +55,19 @@ import Testing
         #expect(distances == distances.sorted())
     }
 
-    @Test func withinKeepsOnlyLandmarksInTheRadius() throws {
-        let inside = try runTool(["nearest", "34.0", "-116.0", "--within", "10mi", "-k", "3", "--json"])
+    @Test func withinKeepsOnlyLandmarksInTheRadius() async throws {
+        let inside = try await runTool(["nearest", "34.0", "-116.0", "--within", "10mi", "-k", "3", "--json"])
         #expect(inside.status == 0)
         #expect(try Self.json(inside.stdout.split(separator: "\n")[0])["nearest"]?.arrayValue?.count == 1)
-        let outside = try runTool(["nearest", "34.0", "-116.0", "--within", "5mi", "--json"])
+        let outside = try await runTool(["nearest", "34.0", "-116.0", "--within", "5mi", "--json"])
         #expect(outside.stdout == #"{"lat":34.0,"lon":-116.0,"nearest":[]}"# + "\n")
-        let human = try runTool(["nearest", "34.0", "-116.0", "--within", "5mi"])
+        let human = try await runTool(["nearest", "34.0", "-116.0", "--within", "5mi"])
         #expect(human.stdout.contains("no landmark within 5mi"))
     }
 
-    @Test func stdinIsAnsweredLineByLineAndBadLinesAreCounted() throws {
+    @Test func stdinIsAnsweredLineByLineAndBadLinesAreCounted() async throws {
         let input = "# positions\n34,-116\n\nnot,a number\n59.98,-152.66\n95,0\n1,2,3\n"
-        let result = try runTool(["nearest", "--json"], stdin: input)
+        let result = try await runTool(["nearest", "--json"], stdin: input)
         #expect(result.status == 65)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 2)
@@ -79,20 +79,20 @@ import Testing
         #expect(result.stderr.contains("3 lines of stdin could not be read"))
     }
 
-    @Test func cleanStdinExitsZero() throws {
-        let result = try runTool(["nearest"], stdin: "\u{FEFF}34,-116\r\n60.1,-141.5\r\n")
+    @Test func cleanStdinExitsZero() async throws {
+        let result = try await runTool(["nearest"], stdin: "\u{FEFF}34,-116\r\n60.1,-141.5\r\n")
         #expect(result.status == 0)
         #expect(result.stdout.contains("Turtle Rock"))
         #expect(result.stdout.contains("Icy Bay"))
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func usesTheCatalogGiven() throws {
+    @Test func usesTheCatalogGiven() async throws {
         let directory = try makeTemporaryDirectory("nearest")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("places.csv")
         try "name,lat,lon\nDateline East,-16.5,179.99\nDateline West,-16.5,-179.99\n".write(to: file, atomically: true, encoding: .utf8)
-        let result = try runTool(["nearest", "-16.5", "-179.999", "--landmarks", file.path, "--json"])
+        let result = try await runTool(["nearest", "-16.5", "-179.999", "--landmarks", file.path, "--json"])
         #expect(result.status == 0)
         let nearest = try #require(try Self.json(result.stdout.split(separator: "\n")[0])["nearest"]?.arrayValue)
         #expect(nearest.first?["name"] == .string("Dateline West"))
@@ -104,21 +104,21 @@ import Testing
         ["nearest", "1", "2", "-k", "x"], ["nearest", "1", "2", "-k", "0"], ["nearest", "1", "2", "--within", "5"],
         ["nearest", "1", "2", "3"], ["nearest", "1", "2", "--bogus"], ["nearest", "nan", "0"],
     ])
-    func usageErrorsExit64WithOneLine(_ arguments: [String]) throws {
-        let result = try runTool(arguments)
+    func usageErrorsExit64WithOneLine(_ arguments: [String]) async throws {
+        let result = try await runTool(arguments)
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func missingCatalogFileExits66() throws {
-        let result = try runTool(["nearest", "1", "2", "--landmarks", "/nonexistent/landmarks.json"])
+    @Test func missingCatalogFileExits66() async throws {
+        let result = try await runTool(["nearest", "1", "2", "--landmarks", "/nonexistent/landmarks.json"])
         #expect(result.status == 66)
         #expect(result.stderr.contains("/nonexistent/landmarks.json"))
     }
 
-    @Test func helpDescribesEveryOption() throws {
-        let result = try runTool(["nearest", "--help"])
+    @Test func helpDescribesEveryOption() async throws {
+        let result = try await runTool(["nearest", "--help"])
         #expect(result.status == 0)
         for option in ["-k N", "--within", "--landmarks", "--json", "stdin"] {
             #expect(result.stdout.contains(option))

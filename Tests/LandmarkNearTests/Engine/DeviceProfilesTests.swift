@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct DeviceProfilesTests {
+@Suite(.suiteTimeLimit) struct DeviceProfilesTests {
     @Test func readsFavouritesAndPreference() throws {
         let profiles = try DeviceProfiles.parse(Array(#"""
             {"d1": {"favorites": [1002, 1003.0], "prefersNotifications": false},
@@ -40,7 +40,7 @@ import Testing
     }
 }
 
-@Suite struct FavoriteSelectionTests {
+@Suite(.suiteTimeLimit) struct FavoriteSelectionTests {
     @Test func parsesAndResolves() throws {
         #expect(try FavoriteSelection(parsing: "all") == .all)
         #expect(try FavoriteSelection(parsing: "1001, 1003") == .ids([1001, 1003]))

@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct ProximityEngineTests {
+@Suite(.suiteTimeLimit) struct ProximityEngineTests {
     typealias F = EngineFixtures
     let radius = Length.fiveMiles.meters
     let hysteresis = Length.quarterMile.meters
@@ -206,6 +206,51 @@ import Testing
     }
 }
 
+/// The candidate grid's edges: around a pole, across the antimeridian, and radii whose
+/// reach spans too many cells (the always-checked list), against the brute-force reference.
+@Suite(.timeLimit(.minutes(1)))
+struct FavoriteGridEdgeTests {
+    typealias F = EngineFixtures
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var latitude: Double
+        var longitude: Double
+        var radius: Double
+        var spread: Double
+        var testDescription: String { "centre \(latitude),\(longitude), radius \(radius) m" }
+    }
+
+    @Test(arguments: [Case(latitude: 89.97, longitude: 10, radius: 8046.72, spread: 40_000),
+                      Case(latitude: -89.9, longitude: -179.95, radius: 8046.72, spread: 40_000),
+                      Case(latitude: 0.001, longitude: 179.999, radius: 8046.72, spread: 40_000),
+                      Case(latitude: 60, longitude: -30, radius: 300_000, spread: 1_500_000)])
+    func matchesTheReference(_ test: Case) throws {
+        var rng = IndexTestSupport.SeededGenerator(seed: 17)
+        let centre = Coordinate(latitude: test.latitude, longitude: test.longitude)
+        var landmarks: [(Int, Coordinate)] = []
+        for id in 1...30 {
+            landmarks.append((id, F.point(Double.random(in: 0...test.spread, using: &rng), from: centre,
+                                          azimuth: Double.random(in: -180...180, using: &rng))))
+        }
+        let catalog = try F.catalog(landmarks)
+        var fixes: [Fix] = []
+        var positions = (0..<3).map { _ in centre }
+        let step = test.spread / 60
+        for index in 0..<1200 {
+            let device = index % 3
+            positions[device] = F.point(Double.random(in: 0...step, using: &rng), from: positions[device],
+                                        azimuth: Double.random(in: -180...180, using: &rng))
+            if Geodesic.wgs84.distance(from: positions[device], to: centre) > test.spread * 1.2 { positions[device] = centre }
+            fixes.append(F.fix(positions[device], device: "dev\(device)", at: Int64(index / 3 * 60)))
+        }
+        let actual = try F.run(fixes, catalog: catalog) { $0.cooldown = 1800; $0.radius = test.radius }
+        let expected = ReferenceEngine(catalog: catalog, radius: test.radius, hysteresis: Length.quarterMile.meters,
+                                       cooldown: 1800).run(fixes)
+        #expect(actual.map { $0.1.map(\.summary) } == expected)
+        #expect(actual.flatMap(\.1).count > 10)
+    }
+}
+
 /// A deliberately simple implementation of SPEC §4: every favourite, every fix, exact
 /// geodesic distances. Used only to check the engine's shortcuts.
 struct ReferenceEngine {
@@ -248,7 +293,7 @@ struct ReferenceEngine {
 
 typealias SeededGenerator = IndexTestSupport.SeededGenerator
 
-@Suite struct CacheBoundTests {
+@Suite(.suiteTimeLimit) struct CacheBoundTests {
     /// The trigonometry-free bound must never be below the geodesic distance, anywhere.
     @Test(arguments: [UInt64(11), 12])
     func neverUnderestimates(seed: UInt64) {

@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct CSVReaderTests {
+@Suite(.suiteTimeLimit) struct CSVReaderTests {
     @Test func gpsLoggerExport() throws {
         let result = try FixReading.read(path: FixReading.fixture("gpslogger.csv"))
         #expect(result.format == .csv)

@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct FixTimeTests {
+@Suite(.suiteTimeLimit) struct FixTimeTests {
     @Test(arguments: [
         (#""2026-05-01T12:00:02Z""#, Timestamp(seconds: 1_777_636_802)),
         (#""2026-05-01T12:00:02.123456789Z""#, Timestamp(seconds: 1_777_636_802, nanoseconds: 123_456_789)),

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct FormatDetectionTests {
+@Suite(.suiteTimeLimit) struct FormatDetectionTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var text: String

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct GPXReaderTests {
+@Suite(.suiteTimeLimit) struct GPXReaderTests {
     @Test func gpx11TrackFromAnETrex() throws {
         let result = try FixReading.read(path: FixReading.fixture("gpx/around-visnjan-with-car.gpx"))
         #expect(result.format == .gpx)

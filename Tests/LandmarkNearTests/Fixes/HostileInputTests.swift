@@ -3,7 +3,7 @@ import Testing
 @testable import LandmarkNear
 
 /// Input that must neither crash the reader nor lose the good records around it.
-@Suite struct HostileInputTests {
+@Suite(.suiteTimeLimit) struct HostileInputTests {
     static let good = #"{"device":"d1","lat":34.0,"lon":-116.0}"#
 
     @Test func fiveMegabyteLineWithoutNewlineAtTheEnd() throws {

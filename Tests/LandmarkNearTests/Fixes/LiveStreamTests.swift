@@ -4,7 +4,7 @@ import Testing
 
 /// On a live pipe (`gpspipe -w | landmark-near watch`) a record is delivered as soon as its
 /// line arrives, without waiting for more input.
-@Suite struct LiveStreamTests {
+@Suite(.suiteTimeLimit) struct LiveStreamTests {
     /// A pipe: the descriptor to read from, and a handle that writes to it.
     static func makePipe() throws -> (Int32, FileHandle) {
         var ends: [Int32] = [0, 0]
@@ -46,7 +46,7 @@ import Testing
 }
 
 /// Detection on a paused live stream: the lines that arrived decide, except gpsd's headers.
-@Suite struct LiveDetectionTests {
+@Suite(.suiteTimeLimit) struct LiveDetectionTests {
     @Test func slowPlainNDJSONStartsWithoutTwentyLines() throws {
         let (readEnd, writer) = try LiveStreamTests.makePipe()
         writer.write(Data("# live\n{\"device\":\"d1\",\"lat\":1,\"lon\":2}\n".utf8))

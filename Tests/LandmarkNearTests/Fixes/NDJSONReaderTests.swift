@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct NDJSONReaderTests {
+@Suite(.suiteTimeLimit) struct NDJSONReaderTests {
     @Test func plainFixesWithEveryKeyAlias() throws {
         let text = """
         {"device":"d1","lat":34.011286,"lon":-116.166868,"time":"2026-05-01T12:00:02Z","acc":5}

@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct NMEAReaderTests {
+@Suite(.suiteTimeLimit) struct NMEAReaderTests {
     @Test func mixedTalkersChecksumsAndNonFixes() throws {
         let path = FixReading.fixture("mixed-talkers.nmea")
         let result = try FixReading.read(path: path)

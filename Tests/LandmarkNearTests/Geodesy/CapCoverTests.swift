@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct CapCoverTests {
+@Suite(.suiteTimeLimit) struct CapCoverTests {
     /// Points at the radius in every direction (and just inside) fall in the cover.
     @Test func coverHoldsTheWholeCap() {
         var rng = IndexTestSupport.SeededGenerator(seed: 3)

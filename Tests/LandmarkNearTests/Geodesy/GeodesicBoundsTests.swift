@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct GeodesicBoundsTests {
+@Suite(.suiteTimeLimit) struct GeodesicBoundsTests {
     /// Pairs at every scale: close (metres to 100 km), far, nearly antipodal, across ±180° and at
     /// the poles; the chord bounds must hold around the computed geodesic distance.
     @Test func chordBoundsHoldEverywhere() {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct GeodesicTests {
+@Suite(.suiteTimeLimit) struct GeodesicTests {
     struct Reference: CustomTestStringConvertible, Sendable {
         var name: String
         var from: Coordinate

@@ -5,7 +5,7 @@ import Testing
 /// `ShortGeodesic` against `geod_inverse`: 100k seeded pairs worldwide in the normal suite (the
 /// release-build check of 1M+ pairs is `landmark-bench distance`), each within
 /// `ShortGeodesic.errorBound` of its chord, in every length class.
-@Suite(.timeLimit(.minutes(1))) struct ShortGeodesicBoundTests {
+@Suite(.suiteTimeLimit) struct ShortGeodesicBoundTests {
     @Test func everyPairIsWithinItsBound() {
         let report = ShortGeodesicCheck.run(pairs: 100_000, seed: 11)
         for lengthClass in report.classes {

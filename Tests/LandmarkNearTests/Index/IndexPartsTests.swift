@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct IndexPartsTests {
+@Suite(.suiteTimeLimit) struct IndexPartsTests {
     @Test(arguments: [1, 2, 3, 10, 64, 65, 150])
     func smallestValuesKeepsTheKSmallest(_ k: Int) {
         var rng = IndexTestSupport.SeededGenerator(seed: UInt64(k))
@@ -18,8 +18,8 @@ import Testing
     }
 
     /// A large k over many landmarks must not cost n·k (the CLI takes any -k).
-    @Test func largeLimitOverManyLandmarksIsExact() {
-        let points = IndexTestSupport.citySample
+    @Test func largeLimitOverManyLandmarksIsExact() throws {
+        let points = try IndexTestSupport.citySample()
         let index = LandmarkIndex(coordinates: points)
         let point = Coordinate(latitude: 48.85, longitude: 2.35)
         let answers = index.nearest(to: point, limit: 5000)
@@ -28,8 +28,8 @@ import Testing
     }
 
     /// Issue 5: at most 64 bytes a landmark.
-    @Test func indexHoldsAtMost64BytesALandmark() {
-        let points = IndexTestSupport.citySample
+    @Test func indexHoldsAtMost64BytesALandmark() throws {
+        let points = try IndexTestSupport.citySample()
         let bytes = LandmarkIndex(coordinates: points).approximateByteCount
         #expect(bytes <= 64 * points.count)
         #expect(bytes >= 44 * points.count)   // the slots' coordinates, points and indices alone are 44

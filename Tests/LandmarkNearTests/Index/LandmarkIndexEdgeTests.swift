@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct LandmarkIndexEdgeTests {
+@Suite(.suiteTimeLimit) struct LandmarkIndexEdgeTests {
     static let embedded = LandmarkCatalog.embedded.landmarks.map(\.coordinate)
 
     @Test func emptyCatalogAnswersNothing() {
@@ -96,7 +96,7 @@ import Testing
 
 /// Distances closer together than ShortGeodesic's error bound: the index must order them as
 /// `geod_inverse` does (it measures such neighbours exactly).
-@Suite struct LandmarkIndexNearTieTests {
+@Suite(.suiteTimeLimit) struct LandmarkIndexNearTieTests {
     @Test(arguments: [1e-9, 1e-8, 5e-8, 2e-7, 1e-6])
     func nearlyEqualDistancesAreOrderedExactly(_ offset: Double) {
         let point = Coordinate(latitude: 47.3, longitude: 8.5)

@@ -6,14 +6,14 @@ import Testing
 /// a quarter within 1° of the poles, a quarter within 1° of ±180°, a quarter on or near a
 /// landmark. Answers must agree: same landmarks, same order, distances within
 /// `LandmarkIndex.distanceTolerance` (3 µm) of `geod_inverse`'s.
-@Suite struct LandmarkIndexPropertyTests {
+@Suite(.suiteTimeLimit) struct LandmarkIndexPropertyTests {
     enum LandmarkSet: String, CaseIterable, CustomTestStringConvertible {
         case embedded, citySample, crowdedAtPolesAndAntimeridian
 
-        var coordinates: [Coordinate] {
+        func coordinates() throws -> [Coordinate] {
             switch self {
             case .embedded: return LandmarkCatalog.embedded.landmarks.map(\.coordinate)
-            case .citySample: return IndexTestSupport.citySample
+            case .citySample: return try IndexTestSupport.citySample()
             case .crowdedAtPolesAndAntimeridian: return IndexTestSupport.hardLandmarks(count: 3000, seed: 7)
             }
         }
@@ -33,8 +33,8 @@ import Testing
     }
 
     @Test(arguments: LandmarkSet.allCases)
-    func withinEqualsBruteForce(_ set: LandmarkSet) {
-        let coordinates = set.coordinates
+    func withinEqualsBruteForce(_ set: LandmarkSet) throws {
+        let coordinates = try set.coordinates()
         #expect(!coordinates.isEmpty)
         let index = LandmarkIndex(coordinates: coordinates)
         let reference = BruteForceReference(coordinates)
@@ -61,8 +61,8 @@ import Testing
     }
 
     @Test(arguments: LandmarkSet.allCases)
-    func nearestEqualsBruteForce(_ set: LandmarkSet) {
-        let coordinates = set.coordinates
+    func nearestEqualsBruteForce(_ set: LandmarkSet) throws {
+        let coordinates = try set.coordinates()
         let index = LandmarkIndex(coordinates: coordinates)
         let reference = BruteForceReference(coordinates)
         var rng = IndexTestSupport.SeededGenerator(seed: 2)

@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct JSONParserTests {
+@Suite(.suiteTimeLimit) struct JSONParserTests {
     @Test func keepsKeyOrderAndTypes() throws {
         let value = try JSONParser.parse(#"{"b":1,"a":[true,false,null,"x\u00e9\ud83d\ude00"],"c":{"d":-1.5e2}}"#)
         #expect(value.objectValue?.keys == ["b", "a", "c"])
@@ -47,7 +47,7 @@ import Testing
     }
 }
 
-@Suite struct JSONWriterTests {
+@Suite(.suiteTimeLimit) struct JSONWriterTests {
     @Test(arguments: [
         ("plain", #""plain""#), ("a/b", #""a/b""#), ("q\"b\\", #""q\"b\\""#), ("n\nt\tr\r", #""n\nt\tr\r""#),
         ("\u{01}\u{1F}\u{7F}", #""\u0001\u001f\u007f""#), ("é😀", "\"é😀\""),

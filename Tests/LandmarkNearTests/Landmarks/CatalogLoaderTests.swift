@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct CatalogLoaderTests {
+@Suite(.suiteTimeLimit) struct CatalogLoaderTests {
     static func parse(_ text: String) throws(CatalogError) -> LandmarkCatalog {
         try CatalogLoader.parse(Array(text.utf8), source: "test")
     }

@@ -6,7 +6,7 @@ import Testing
 /// on valid and invalid catalogs, `CatalogLoader.parse` gives the same entries or the same
 /// error message as the full path, and wherever the scanner answers, its entries are the
 /// full path's.
-@Suite(.timeLimit(.minutes(1))) struct CatalogReaderEquivalenceTests {
+@Suite(.suiteTimeLimit) struct CatalogReaderEquivalenceTests {
     /// The full path alone, as the loader took it before the scanner.
     static func fullPath(_ text: String) -> Result<LandmarkCatalog, CatalogError> {
         do {

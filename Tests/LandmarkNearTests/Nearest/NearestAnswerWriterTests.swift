@@ -4,7 +4,7 @@ import Testing
 
 /// The byte-level `nearest` output against the String-based one it replaces, fed with exact
 /// (`geod_inverse`) distances: byte for byte the same text.
-@Suite(.timeLimit(.minutes(1))) struct NearestAnswerWriterTests {
+@Suite(.suiteTimeLimit) struct NearestAnswerWriterTests {
     static func randomValues(count: Int, seed: UInt64) -> [Double] {
         var rng = IndexTestSupport.SeededGenerator(seed: seed)
         var values: [Double] = [0, 0.0005, 0.0015, 1.0625, 2.0625, 1.5e-3, 999.9995, 1000, 0.001, 1e-9, 12_345_678.9, 2.5, 0.0625]

@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct QueryPointTests {
+@Suite(.suiteTimeLimit) struct QueryPointTests {
     @Test(arguments: [
         ("34.0,-116.0", 34.0, -116.0), (" -33.9 , 151.2 ", -33.9, 151.2), ("-33.9 151.2", -33.9, 151.2),
         ("\u{FEFF}1,2", 1, 2), ("90,-180", 90, -180), ("-90,180", -90, 180), ("1e1,+2.5", 10, 2.5), ("0\t0", 0, 0),
@@ -39,7 +39,7 @@ import Testing
     }
 }
 
-@Suite struct NearestAnswerFormatTests {
+@Suite(.suiteTimeLimit) struct NearestAnswerFormatTests {
     @Test func jsonHasTheSpecShape() throws {
         let point = try QueryPoint(latitude: "34.0", longitude: "-116.0")
         let answers = [LandmarkNeighbor(index: 0, distance: 1234.56789), LandmarkNeighbor(index: 1, distance: 2)]

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct APNsFileNameTests {
+@Suite(.suiteTimeLimit) struct APNsFileNameTests {
     static let time = Timestamp(rfc3339: "2026-05-01T12:00:02Z")
 
     static let hostileDevices: [String] = [

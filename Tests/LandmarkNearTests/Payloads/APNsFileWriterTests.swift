@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct APNsFileWriterTests {
+@Suite(.suiteTimeLimit) struct APNsFileWriterTests {
     @Test func writesExactlyThePayloadAndLeavesNoTemporaryFiles() throws {
         let base = try PayloadFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: base) }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct PayloadBuilderTests {
+@Suite(.suiteTimeLimit) struct PayloadBuilderTests {
     static let tutorialNames: [(index: Int, name: String)] = [
         (0, "Turtle Rock"), (1, "Silver Salmon Creek"), (2, "Chilkoot Trail"), (3, "St. Mary Lake"),
         (4, "Twin Lake"), (5, "Lake McDonald"), (6, "Charley Rivers"), (7, "Icy Bay"),

@@ -3,7 +3,7 @@ import Testing
 @testable import LandmarkNear
 
 /// The 4096-byte limit: long names are cut to whole grapheme clusters plus "…".
-@Suite struct PayloadSizeTests {
+@Suite(.suiteTimeLimit) struct PayloadSizeTests {
     static func landmark(_ name: String) -> Landmark {
         Landmark(id: 1, name: name, coordinate: Coordinate(latitude: 0, longitude: 0))
     }

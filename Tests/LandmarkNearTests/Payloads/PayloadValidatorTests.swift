@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct PayloadValidatorTests {
+@Suite(.suiteTimeLimit) struct PayloadValidatorTests {
     static func errors(_ json: String) -> [String] {
         PayloadValidator.validate(Array(json.utf8)).filter(\.isError).map(\.description)
     }

@@ -82,11 +82,13 @@ enum IndexTestSupport {
     }
 
     /// The 20,652 places of Fixtures/cities-sample.csv (GeoNames, CC-BY 4.0).
-    static let citySample: [Coordinate] = {
-        guard let url = Bundle.module.url(forResource: "cities-sample", withExtension: "csv", subdirectory: "Fixtures"),
-              let catalog = try? CatalogLoader.load(path: url.path) else { return [] }
-        return catalog.landmarks.map(\.coordinate)
-    }()
+    /// A missing or unreadable fixture fails the test that asks, rather than giving nothing.
+    static func citySample() throws -> [Coordinate] {
+        let url = try #require(Bundle.module.url(forResource: "cities-sample", withExtension: "csv", subdirectory: "Fixtures"))
+        let coordinates = try CatalogLoader.load(path: url.path).landmarks.map(\.coordinate)
+        try #require(coordinates.count == 20_652)
+        return coordinates
+    }
 }
 
 /// The answers `LandmarkIndex` must give, by a scan of every landmark. A prefilter that owes

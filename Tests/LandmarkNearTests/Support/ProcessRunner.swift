@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a finished child process produced.
-struct ProcessResult {
+struct ProcessResult: Sendable {
     var status: Int32
     var stdout: String
     var stderr: String
@@ -16,12 +16,36 @@ enum ProcessRunnerError: Error, CustomStringConvertible {
     }
 }
 
+/// A child that does not read its stdin makes our write fail with EPIPE once it is gone; that
+/// must be an error to ignore, not a SIGPIPE that ends the whole test run.
+private let ignoringBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
 /// Runs a program to its end with optional stdin, extra environment variables and a timeout:
-/// a child that outlives `timeout` is killed and the call throws, so a blocked pipe fails the
-/// test instead of hanging the run.
+/// a child that outlives `timeout` is killed and the call throws, so a blocked pipe (a child
+/// that stops reading its stdin, or never ends) fails the test instead of hanging the run.
+/// stdin is written and stdout and stderr are read on threads of their own, so that no pipe
+/// can fill up and block either side.
+///
+/// It is async and does its waiting on a thread of its own: tests run on Swift's cooperative
+/// pool (two threads on a 2-core machine), and a test that blocks one of them holds up every
+/// other test, whose time limits run all the same.
 func runProcess(_ executable: String, _ arguments: [String], stdin: Data? = nil,
                 environment: [String: String] = [:], currentDirectory: URL? = nil,
-                timeout: Double = 60) throws -> ProcessResult {
+                timeout: Double = 60) async throws -> ProcessResult {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result {
+                try runProcessWaiting(executable, arguments, stdin: stdin, environment: environment,
+                                      currentDirectory: currentDirectory, timeout: timeout)
+            })
+        }
+    }
+}
+
+private func runProcessWaiting(_ executable: String, _ arguments: [String], stdin: Data?,
+                               environment: [String: String], currentDirectory: URL?,
+                               timeout: Double) throws -> ProcessResult {
+    _ = ignoringBrokenPipes
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -46,11 +70,16 @@ func runProcess(_ executable: String, _ arguments: [String], stdin: Data? = nil,
         collected.setStderr(errors.fileHandleForReading.readDataToEndOfFile())
         group.leave()
     }
-    if let stdin { input.fileHandleForWriting.write(stdin) }
-    try input.fileHandleForWriting.close()
+    group.enter()
+    DispatchQueue.global().async {
+        // A child that exits without reading all of stdin breaks the pipe: not our error.
+        if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
+        try? input.fileHandleForWriting.close()
+        group.leave()
+    }
     if group.wait(timeout: .now() + timeout) == .timedOut {
-        process.terminate()
         kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
         throw ProcessRunnerError.timedOut(([executable] + arguments).joined(separator: " "), seconds: timeout)
     }
     process.waitUntilExit()

@@ -3,11 +3,7 @@ import Synchronization
 import Testing
 
 /// What a run of the built `landmark-near` executable produced.
-struct ToolResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
+typealias ToolResult = ProcessResult
 
 enum ToolRunnerError: Error, CustomStringConvertible {
     case executableNotFound([String])
@@ -36,43 +32,14 @@ func toolExecutableURL() throws -> URL {
     throw ToolRunnerError.executableNotFound(candidates.map(\.path))
 }
 
-/// Runs `landmark-near` with arguments and optional stdin, waiting for it to end.
-func runTool(_ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil) throws -> ToolResult {
-    try runTool(arguments, stdinData: stdin.map { Data($0.utf8) }, currentDirectory: currentDirectory)
+/// Runs `landmark-near` with arguments and optional stdin, waiting for it to end; a run that
+/// takes longer than `timeout` seconds is killed and throws (see `runProcess`).
+func runTool(_ arguments: [String], stdin: String? = nil, currentDirectory: URL? = nil, timeout: Double = 60) async throws -> ToolResult {
+    try await runTool(arguments, stdinData: stdin.map { Data($0.utf8) }, currentDirectory: currentDirectory, timeout: timeout)
 }
 
-func runTool(_ arguments: [String], stdinData: Data?, currentDirectory: URL? = nil) throws -> ToolResult {
-    let process = Process()
-    process.executableURL = try toolExecutableURL()
-    process.arguments = arguments
-    if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-    let input = Pipe(), output = Pipe(), errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    // Read both streams concurrently so neither pipe fills up and blocks the child.
-    let group = DispatchGroup()
-    let collected = CollectedOutput()
-    group.enter()
-    DispatchQueue.global().async {
-        collected.setStdout(output.fileHandleForReading.readDataToEndOfFile())
-        group.leave()
-    }
-    group.enter()
-    DispatchQueue.global().async {
-        collected.setStderr(errors.fileHandleForReading.readDataToEndOfFile())
-        group.leave()
-    }
-    if let stdinData {
-        input.fileHandleForWriting.write(stdinData)
-    }
-    try input.fileHandleForWriting.close()
-    group.wait()
-    process.waitUntilExit()
-    return ToolResult(status: process.terminationStatus,
-                      stdout: String(decoding: collected.stdout, as: UTF8.self),
-                      stderr: String(decoding: collected.stderr, as: UTF8.self))
+func runTool(_ arguments: [String], stdinData: Data?, currentDirectory: URL? = nil, timeout: Double = 60) async throws -> ToolResult {
+    try await runProcess(toolExecutableURL().path, arguments, stdin: stdinData, currentDirectory: currentDirectory, timeout: timeout)
 }
 
 /// Output gathered by reader threads.

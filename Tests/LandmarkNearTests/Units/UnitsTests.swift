@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct LengthTests {
+@Suite(.suiteTimeLimit) struct LengthTests {
     @Test(arguments: [
         ("5mi", 8046.72, "5"), ("5.0mi", 8046.72, "5"), ("2.5mi", 4023.36, "2.5"), ("8km", 8000, "8"),
         ("500m", 500, "500"), ("1000ft", 304.8, "1000"), ("0.25mi", 402.336, "0.25"), (" 3 km ", 3000, "3"),
@@ -22,7 +22,7 @@ import Testing
     }
 }
 
-@Suite struct TimeSpanTests {
+@Suite(.suiteTimeLimit) struct TimeSpanTests {
     @Test(arguments: [("90s", 90.0), ("30m", 1800), ("1h", 3600), ("2d", 172_800), ("0", 0), ("1.5h", 5400),
                       ("90 seconds", 90), ("30 min", 1800), ("1H", 3600), ("2 hours", 7200), ("1 day", 86400), ("0s", 0)])
     func parses(text: String, seconds: Double) throws {
@@ -35,7 +35,7 @@ import Testing
     }
 }
 
-@Suite struct TimestampTests {
+@Suite(.suiteTimeLimit) struct TimestampTests {
     @Test(arguments: [
         ("2026-05-01T12:00:02Z", "2026-05-01T12:00:02Z"),
         ("2026-05-01T12:00:02.500Z", "2026-05-01T12:00:02.5Z"),

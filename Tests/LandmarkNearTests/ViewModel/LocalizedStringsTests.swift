@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct LocalizedStringsTests {
+@Suite(.suiteTimeLimit) struct LocalizedStringsTests {
     @Test func readsEntriesCommentsAndEscapes() throws {
         let text = """
             /* A block

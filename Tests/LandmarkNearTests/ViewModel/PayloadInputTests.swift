@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct PayloadInputTests {
+@Suite(.suiteTimeLimit) struct PayloadInputTests {
     static func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
         let directory = try PayloadFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LandmarkNear
 
-@Suite struct PayloadParserTests {
+@Suite(.suiteTimeLimit) struct PayloadParserTests {
     static let catalog = LandmarkCatalog.embedded
     static let defaultMessage = "You are within 5 miles of one of your favorite landmarks."
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import LandmarkNear
 
-@Suite struct EventLineTests {
+@Suite(.suiteTimeLimit) struct EventLineTests {
     let landmark = LandmarkCatalog.embedded[1]
     let payload = #"{"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within 5 miles of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}"#
 

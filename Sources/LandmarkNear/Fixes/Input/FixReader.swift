@@ -19,25 +19,40 @@ public final class FixReader {
     /// The file path as given, or `<stdin>`: the source named in issues.
     public let sourceName: String
     private let source: any FixRecordSource
+    private let lines: LineStream
+
+    /// Whether the input is a pipe, terminal or socket (a live stream) rather than a regular file.
+    public var isLive: Bool { lines.isLive }
+
+    /// Called before each read of more input, from then on (see `InputPauseHandler`); held weakly.
+    public var pauseHandler: (any InputPauseHandler)? {
+        get { lines.pauseHandler }
+        set { lines.pauseHandler = newValue }
+    }
 
     /// Opens `input` and, when `format` is nil, detects its format from its first lines
     /// (which may wait for up to 20 lines on a live NDJSON or CSV stream; see `FormatDetector`).
-    public convenience init(input: FixInput, format: FixFormat?) throws(InputError) {
+    public convenience init(input: FixInput, format: FixFormat?, pauseHandler: (any InputPauseHandler)? = nil) throws(InputError) {
         switch input {
         case .standardInput:
-            try self.init(descriptor: STDIN_FILENO, ownsDescriptor: false, sourceName: input.sourceName, format: format)
+            try self.init(descriptor: STDIN_FILENO, ownsDescriptor: false, sourceName: input.sourceName, format: format,
+                          pauseHandler: pauseHandler)
         case .file(let path):
             let descriptor = try InputFile.open(path)
-            try self.init(descriptor: descriptor, ownsDescriptor: true, sourceName: path, format: format)
+            try self.init(descriptor: descriptor, ownsDescriptor: true, sourceName: path, format: format,
+                          pauseHandler: pauseHandler)
         }
     }
 
     /// Reads from an open file descriptor (a pipe, a socket, a file), closing it at the end
     /// when `ownsDescriptor`.
     public init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, format: FixFormat?,
-                maximumLineLength: Int = 1 << 20) throws(InputError) {
+                maximumLineLength: Int = 1 << 20, pauseHandler: (any InputPauseHandler)? = nil) throws(InputError) {
         let lines = LineStream(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName,
                                maximumLineLength: maximumLineLength)
+        // Set before detection, so that a signal during detection is seen too.
+        lines.pauseHandler = pauseHandler
+        self.lines = lines
         self.sourceName = sourceName
         let chosen: FixFormat
         if let format { chosen = format } else { chosen = try FixReader.detect(lines) }

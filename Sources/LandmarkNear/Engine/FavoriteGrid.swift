@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The favourites near a point, for the engine's candidate cache: a grid of 0.25° cells, each
+/// listing the favourites whose reach (radius + slack) may touch it. A query returns a
+/// superset of the favourites within the reach — every one that a chord test cannot rule out —
+/// with no GEOS call and no geodesic: a device's first fix (a new device) then costs a hash
+/// lookup and a few dot products instead of an index query with exact distances.
+///
+/// The cells of a favourite come from the spherical bounds of `UnitVector` (geodesic
+/// distances are within 1% of spherical ones): a point at geodesic distance <= d lies within
+/// the great-circle angle θ = d / (R0 (1 − margin)), hence |Δφ| <= θ, and by the haversine
+/// formula hav Δλ <= hav θ / (cos φ₁ cos φ₂). A favourite whose cells would be too many (a
+/// huge radius, near a pole) goes on a short list checked on every query; when that list is
+/// long, `isUsable` is false and the engine uses its index instead.
+struct FavoriteGrid {
+    static let cellDegrees = 0.25
+    static let rows = 720, columns = 1440
+    /// Favourites spanning more cells than this go on the always-checked list.
+    static let maximumCellsPerFavorite = 64
+    static let maximumWideFavorites = 64
+
+    /// Cell number -> offset in `lists`, where the cell's count and then its favourites are.
+    private var cellOffsets: [Int32: Int32] = [:]
+    private var lists: [Int32] = []
+    private var wide: [Int32] = []
+    private let chordLimit: Double
+    let isUsable: Bool
+
+    init(vectors: [UnitVector], coordinates: [Coordinate], reach: Double) {
+        chordLimit = UnitVector.squaredChord(surelyBeyond: reach)
+        let angle = reach / (UnitVector.meanRadius * (1 - UnitVector.margin)) * (1 + 1e-9)
+        let angleDegrees = angle * 180 / .pi
+        var cells: [Int32: [Int32]] = [:]
+        var wide: [Int32] = []
+        for (position, coordinate) in coordinates.enumerated() {
+            let favorite = Int32(position)
+            let south = coordinate.latitude - angleDegrees, north = coordinate.latitude + angleDegrees
+            guard angle < .pi / 2, south > -90, north < 90 else { wide.append(favorite); continue }
+            let cosine = cos(max(abs(south), abs(north)) * .pi / 180)
+            let haversine = sin(angle / 2) * sin(angle / 2) / (cosine * cosine)
+            guard haversine < 1 else { wide.append(favorite); continue }
+            let longitudeDegrees = 2 * asin(haversine.squareRoot()) * 180 / .pi * (1 + 1e-9)
+            let firstRow = FavoriteGrid.row(south), lastRow = FavoriteGrid.row(north)
+            let firstColumn = Int(((coordinate.longitude - longitudeDegrees + 180) / FavoriteGrid.cellDegrees).rounded(.down))
+            let lastColumn = Int(((coordinate.longitude + longitudeDegrees + 180) / FavoriteGrid.cellDegrees).rounded(.down))
+            let columnCount = min(lastColumn - firstColumn + 1, FavoriteGrid.columns)
+            guard (lastRow - firstRow + 1) * columnCount <= FavoriteGrid.maximumCellsPerFavorite else {
+                wide.append(favorite)
+                continue
+            }
+            for row in firstRow...lastRow {
+                for step in 0..<columnCount {
+                    let column = ((firstColumn + step) % FavoriteGrid.columns + FavoriteGrid.columns) % FavoriteGrid.columns
+                    cells[Int32(row * FavoriteGrid.columns + column), default: []].append(favorite)
+                }
+            }
+        }
+        for (cell, favorites) in cells {
+            cellOffsets[cell] = Int32(lists.count)
+            lists.append(Int32(favorites.count))
+            lists += favorites
+        }
+        self.wide = wide
+        isUsable = wide.count <= FavoriteGrid.maximumWideFavorites
+    }
+
+    private static func row(_ latitude: Double) -> Int {
+        min(rows - 1, max(0, Int(((latitude + 90) / cellDegrees).rounded(.down))))
+    }
+
+    private static func cell(of coordinate: Coordinate) -> Int32 {
+        var column = Int(((coordinate.longitude + 180) / cellDegrees).rounded(.down))
+        if column >= columns { column -= columns }
+        return Int32(row(coordinate.latitude) * columns + max(0, column))
+    }
+
+    /// Appends the favourites (positions) that may be within the reach of `point`.
+    func candidates(near coordinate: Coordinate, point: UnitVector, vectors: [UnitVector], into found: inout [Int32]) {
+        if let offset = cellOffsets[FavoriteGrid.cell(of: coordinate)] {
+            let start = Int(offset) + 1, end = start + Int(lists[Int(offset)])
+            for index in start..<end {
+                let favorite = lists[index]
+                if point.squaredChord(to: vectors[Int(favorite)]) <= chordLimit { found.append(favorite) }
+            }
+        }
+        for favorite in wide where point.squaredChord(to: vectors[Int(favorite)]) <= chordLimit {
+            found.append(favorite)
+        }
+    }
+}

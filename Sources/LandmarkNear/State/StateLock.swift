@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An exclusive `flock` on `<state file>-lock`, held for as long as this object lives: a
+/// second process on the same state file is refused at once, with the holder's pid. The lock
+/// file holds that pid; the kernel drops the lock when the process dies, even by `kill -9`.
+final class StateLock {
+    private let descriptor: Int32
+
+    init(statePath: String) throws(StateError) {
+        let path = statePath + "-lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw StateError(.io, path: path, reason: "cannot open the lock file: \(String(cString: strerror(errno)))")
+        }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            var bytes = [UInt8](repeating: 0, count: 32)
+            let count = pread(descriptor, &bytes, bytes.count, 0)
+            close(descriptor)
+            if code == EWOULDBLOCK {
+                let pid = count > 0 ? String(decoding: bytes[..<count], as: UTF8.self).filter(\.isNumber) : ""
+                throw StateError(.temporaryFailure, path: statePath,
+                                 reason: "in use by another landmark-near process" + (pid.isEmpty ? "" : " (pid \(pid))")
+                                    + "; one process at a time may use a state file")
+            }
+            throw StateError(.io, path: path, reason: "cannot lock: \(String(cString: strerror(code)))")
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = pwrite(descriptor, pid, pid.count, 0)
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        // Closing releases the lock; the file stays (removing it would race a new locker).
+        close(descriptor)
+    }
+}

@@ -1,0 +1,60 @@
+/// The `--state` database's tables (documented in the README, "State database"). Times are
+/// kept twice: exact integers for the engine (`*_seconds`, `*_nanos`) and RFC 3339 text for
+/// people (`*_time`, which SQLite's date functions read).
+enum StateSchema {
+    static let version = 1
+
+    static let create = """
+        CREATE TABLE IF NOT EXISTS meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS devices (
+            device TEXT PRIMARY KEY,             -- the device name, byte for byte (UTF-8)
+            latest_seconds INTEGER,              -- latest used timed fix (NULL: none yet)
+            latest_nanos INTEGER,
+            latest_time TEXT,                    -- the same, RFC 3339 UTC
+            fix_count INTEGER NOT NULL           -- used fixes (names .apns files of untimed fixes)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS device_landmarks (
+            device TEXT NOT NULL,
+            landmark_id INTEGER NOT NULL,        -- catalog id
+            inside INTEGER NOT NULL,             -- 1: the device is inside (an exit is pending)
+            notified INTEGER NOT NULL,           -- 1: notified at least once (cooldown applies)
+            notified_seconds INTEGER,            -- fix time of the latest notification
+            notified_nanos INTEGER,              --   (NULL: notified by an untimed fix)
+            notified_time TEXT,
+            PRIMARY KEY (device, landmark_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS notifications (
+            id INTEGER PRIMARY KEY,              -- stable, in decision order
+            device TEXT NOT NULL,
+            landmark_id INTEGER NOT NULL,
+            landmark_index INTEGER NOT NULL,     -- landmarkIndex of the payload
+            landmark_name TEXT NOT NULL,
+            fix_time TEXT,                       -- RFC 3339 UTC; NULL for an untimed fix
+            fix_number INTEGER NOT NULL,         -- the device's used-fix number
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            distance_m REAL NOT NULL,
+            payload TEXT NOT NULL,               -- the APNs payload JSON
+            line TEXT NOT NULL,                  -- the stdout line
+            apns_file TEXT NOT NULL,             -- its .apns file name
+            status TEXT NOT NULL DEFAULT 'decided' CHECK (status IN ('decided', 'done')),
+            decided_at TEXT NOT NULL,            -- wall clock, RFC 3339 UTC
+            done_at TEXT                         -- when printed and written (wall clock)
+        );
+        CREATE INDEX IF NOT EXISTS notifications_undone ON notifications(id) WHERE status = 'decided';
+        CREATE INDEX IF NOT EXISTS notifications_by_device ON notifications(device, fix_time);
+        CREATE TABLE IF NOT EXISTS deliveries (
+            notification_id INTEGER NOT NULL REFERENCES notifications(id),
+            target TEXT NOT NULL,                -- e.g. 'apns:<last 8 hex of token>', 'webhook:<url>'
+            status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'retried', 'failed', 'retired')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            reason TEXT,                         -- why it failed or was retired
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (notification_id, target)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS deliveries_open ON deliveries(status) WHERE status IN ('pending', 'retried');
+        """
+}

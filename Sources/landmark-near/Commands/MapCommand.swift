@@ -1,0 +1,107 @@
+import Foundation
+import LandmarkNear
+
+enum MapCommand: Command {
+    static let name = "map"
+    static let summary = "run fixes through the engine like watch and draw the run (HTML map, GeoJSON)"
+    static let help = """
+        Usage: landmark-near map [FILE...] --out run.html [--geojson run.geojson] [watch options]
+
+        Runs the fixes through the engine exactly as 'watch' does (same events, same options,
+        the same lines on stdout and summary on stderr), then draws the run. At least one of
+        --out and --geojson is needed.
+
+            landmark-near map Samples/road-trip.nmea --out road-trip.html
+            gpspipe -w | landmark-near map --out live.html --events all
+
+        Drawing:
+          --out FILE           one self-contained HTML page (no network request, works
+                               offline, prints): a Web Mercator map of each device's track, the
+                               favourites and their radius circles, every event (notified and
+                               suppressed enters, exits) with details on hover, a legend, a
+                               scale bar, pan and zoom, and the notifications linked to their
+                               markers
+          --geojson FILE       the same as RFC 7946 GeoJSON (geojson.io, QGIS, kepler.gl):
+                               tracks as LineStrings (split at ±180°), favourites as Points,
+                               their radius as geodesic circle Polygons, events as Points with
+                               event, device, landmark, time, distanceMeters, notified
+
+        Over 60,000 used fixes, tracks are thinned for drawing (Douglas-Peucker, per device,
+        keeping every fix that caused an event), and the page says so. With more than 500
+        favourites, only those with an event are drawn.
+
+        Watch options (see 'landmark-near watch --help'):
+          --landmarks FILE     landmark catalog (default: the tutorial's twelve)
+          --favorites LIST     favourite ids for every device, or 'all'
+          --profiles FILE      per-device favourites and prefersNotifications
+          --radius LEN         enter distance, with mi/km/m/ft (default 5mi); the circles' radius
+          --hysteresis LEN     exit beyond radius + this (default 0.25mi)
+          --cooldown DUR       s/m/h/d, 0 disables (default 1h)
+          --max-accuracy LEN   drop fixes with a worse known accuracy (default 1000m)
+          --events KIND        stdout lines: 'notifications' (default) or 'all' (the map always
+                               shows every event)
+          --format FMT         ndjson, csv, nmea or gpx (default: detected)
+          --apns-dir DIR       also write each notification's payload to DIR as a .apns file
+          --thread-id ID       payload thread-id (default 5280)
+          --bundle-id ID       add "Simulator Target Bundle" to payloads
+          --state FILE         keep device state and a notification log in FILE (SQLite); the
+                               map draws this run's fixes
+          --strict             stop at the first unreadable record (exit 65); what was read is drawn
+          --explain            tell on stderr, for each fix, why it did or did not notify
+          -h, --help           show this help
+
+        SIGINT and SIGTERM stop reading; what was decided is drawn, then the status is 130 or 143.
+        Exit status: as watch; 74 when a map file cannot be written.
+        """
+
+    static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
+        let command = "landmark-near map"
+        let signals = try WatchCommand.signalInbox(command: command)
+        let args = try ArgumentScanner(arguments, command: command,
+                                       valued: WatchCommand.valuedOptions.union(["out", "geojson"]),
+                                       flags: WatchCommand.flagOptions)
+        let htmlPath = args.value("out"), geoJSONPath = args.value("geojson")
+        guard htmlPath != nil || geoJSONPath != nil else {
+            throw .usage("\(command): say where to draw the run: --out FILE (HTML) and/or --geojson FILE")
+        }
+        let (session, inputs) = try WatchCommand.startSession(args, command: command, output: output)
+        let recorder = RunRecorder()
+        session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
+        let (stopped, outcome) = try WatchCommand.finish(session, inputs: inputs, signals: signals, command: command)
+        // What was decided is drawn even when reading stopped early.
+        let drawing = self.drawing(recorder, session)
+        if let geoJSONPath {
+            try write(MapGeoJSON.document(for: drawing), to: geoJSONPath, option: "--geojson", command: command, stopped: stopped)
+        }
+        if let htmlPath {
+            let title = args.positionals.isEmpty ? "stdin" : args.positionals.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")
+            try write(MapPage.html(for: drawing, title: title), to: htmlPath, option: "--out", command: command, stopped: stopped)
+        }
+        var note = "\(command): drew \(drawing.drawnPointCount) of \(drawing.fixCount) used fix\(drawing.fixCount == 1 ? "" : "es")"
+        if let tolerance = drawing.thinningTolerance {
+            note += " (thinned within \(tolerance == tolerance.rounded() ? String(Int(tolerance)) : String(tolerance)) m)"
+        }
+        note += ", \(drawing.favorites.count) favourite circle\(drawing.favorites.count == 1 ? "" : "s"), \(drawing.events.count) event\(drawing.events.count == 1 ? "" : "s")"
+        Console.error(note)
+        if let stopped { throw stopped }
+        return outcome
+    }
+
+    /// The run ready to draw, each favourite with the engine's radius.
+    static func drawing(_ recorder: RunRecorder, _ session: WatchSession) -> MapDrawing {
+        let radius = session.options.engine.radius
+        return MapDrawing(recorder: recorder, catalog: session.catalog, favoriteIndices: session.favoriteIndices,
+                          radius: { _ in radius })
+    }
+
+    /// Writes a map file atomically (a reader never sees half of it); when reading had stopped
+    /// early, that failure is the one reported.
+    static func write(_ text: String, to path: String, option: String, command: String, stopped: CommandFailure?) throws(CommandFailure) {
+        do {
+            try MapFile.write(text, to: path)
+        } catch {
+            if let stopped { throw stopped }
+            throw CommandFailure(error, context: "\(command): \(option) ")
+        }
+    }
+}

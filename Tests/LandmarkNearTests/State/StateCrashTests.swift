@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import LandmarkNear
+
+/// SPEC 9, crash: `kill -9` at random moments, each time rerunning the whole timed input
+/// with the same `--state` file; then one run to the end. No notification is lost (every
+/// line of a clean run was printed at least once, and nothing else was), and the `.apns`
+/// directory ends with exactly a clean run's files.
+@Suite(.timeLimit(.minutes(2)))
+struct StateCrashTests {
+    @Test func killedRunsLoseNoNotification() async throws {
+        let directory = try makeTemporaryDirectory("crash")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = ServiceTrace.lines(fixes: 3000).joined()
+        let options = ServiceTrace.options
+
+        let referenceApns = directory.appendingPathComponent("reference-apns")
+        let referenceStart = monotonicSeconds()
+        let reference = try await runTool(["watch"] + options + ["--apns-dir", referenceApns.path,
+                                    "--state", directory.appendingPathComponent("reference.db").path], stdin: trace)
+        // Kill moments spread over a run's length on this machine (it may be loaded): the window
+        // starts at a whole run's time, shrinks after a kill that came too late and grows
+        // after one that hit.
+        var window = min(0.3, max(0.02, monotonicSeconds() - referenceStart))
+        #expect(reference.status == 0, "\(reference.stderr)")
+        let referenceLines = ServiceTrace.lines(of: reference.stdout)
+        let referenceFiles = ServiceTrace.files(in: referenceApns)
+        #expect(referenceLines.count > 1000)
+
+        let state = directory.appendingPathComponent("state.db").path
+        let apns = directory.appendingPathComponent("apns")
+        let arguments = ["watch"] + options + ["--state", state, "--apns-dir", apns.path]
+        var generator = IndexTestSupport.SeededGenerator(seed: 9)
+        var printed: [String] = []
+        var kills = 0, attempts = 0
+        let started = monotonicSeconds()
+        while kills < 60 && attempts < 200 && monotonicSeconds() - started < 35 {
+            attempts += 1
+            let tool = try LiveTool(arguments)
+            // The whole trace, written in pieces from another thread: the tool sees a live
+            // pipe that pauses now and then, so it commits in many small batches.
+            let handle = tool.inputHandle
+            let writer = Thread { [trace] in
+                let bytes = Data(trace.utf8)
+                var offset = 0
+                while offset < bytes.count {
+                    let end = min(bytes.count, offset + 8192)
+                    do { try handle.write(contentsOf: bytes[offset..<end]) } catch { break }
+                    offset = end
+                }
+                try? handle.close()
+            }
+            writer.start()
+            usleep(UInt32(Double.random(in: 0.001...window, using: &generator) * 1_000_000))
+            let wasRunning = tool.isRunning
+            tool.signal(SIGKILL)
+            let status = tool.wait()
+            if wasRunning && status == 128 + SIGKILL {
+                kills += 1
+                window = min(1, window * 1.1)
+            } else {
+                window = max(0.005, window / 2)
+            }
+            while !writer.isFinished { usleep(1_000) }
+            printed += tool.completeStdoutLines
+        }
+        #expect(kills >= 50, "only \(kills) of \(attempts) kills hit a running process")
+        // The killed runs committed along the way (they printed), so later runs resumed.
+        #expect(printed.count > 0, "no killed run got as far as a commit in \(attempts) runs")
+
+        let final = try await runTool(arguments, stdin: trace)
+        #expect(final.status == 0, "\(final.stderr)")
+        printed += ServiceTrace.lines(of: final.stdout)
+
+        let referenceSet = Set(referenceLines)
+        let lost = referenceSet.subtracting(printed).count, invented = Set(printed).subtracting(referenceSet).count
+        #expect(lost == 0 && invented == 0, "\(lost) notifications lost, \(invented) lines that a clean run does not print")
+        #expect(ServiceTrace.files(in: apns) == referenceFiles)
+        #expect(try StateStore(path: state).undoneNotifications().isEmpty)
+    }
+}
