@@ -24,15 +24,24 @@ enum AllCommand {
         } else {
             notes.append("\n`watch`: not available in this build (see above).")
         }
+        // nearest as a stream and catalog loading, with the pykdtree pipeline interleaved.
+        let stream = try NearestStreamBenchmark.measure(
+            layout: layout, queries: try options.int("queries", default: DataLayout.queryCount),
+            reps: try options.int("watch-reps", default: 3), binary: options.string("binary", default: ""), python: "")
+        BenchResults.merge(stream.ours, prefix: "nearest.", path: layout.benchResults)
+        measurements += stream.ours
         let machine = MachineInfo.current
         print("\nMachine: \(machine.cores) cores (nproc), \(machine.cpu)\n")
-        let peers = PeerResults.load(path: layout.peersResults)
-        print(ReportTable.matrix(ours: measurements, peers: peers))
+        var peers = PeerResults.load(path: layout.peersResults) ?? PeerResults(results: [], python: nil)
+        let fresh = Set(stream.peers.map(\.key))
+        peers.results = peers.results.filter { !fresh.contains($0.key) } + stream.peers
+        let prefixes = ["index.", "watch.", "nearest.", "catalog."]
+        print(ReportTable.matrix(ours: measurements, peers: peers, prefixes: prefixes))
         print((notes + ["", "×N: LandmarkNear is N times faster (time, rate) or smaller (bytes) than that peer; below ×1 the peer wins.",
                         "Peers are spherical, LandmarkNear WGS84 ellipsoidal. Peers' queries are batched (one call for all points) unless",
                         "marked per call; LandmarkNear's are one call per point. shapely STRtree's nearest is planar in degrees.",
                         "", "<details><summary>Details: every figure with its notes</summary>", ""]).joined(separator: "\n"))
-        print(ReportTable.markdown(ours: measurements, peers: peers))
+        print(ReportTable.markdown(ours: measurements, peers: peers, prefixes: prefixes))
         print("\n</details>")
     }
 }

@@ -5,7 +5,7 @@ import LandmarkNear
 /// build time and bytes per landmark, over the embedded 12, the 144,563 GeoNames places and
 /// the synthetic 10k / 100k / 1M sets.
 enum IndexBenchmark {
-    static let usage = "landmark-bench index [--landmarks cities|synthetic|all] [--queries 1000000] [--reps 5] [--budget 2] [--out Benchmarks/out]"
+    static let usage = "landmark-bench index [--landmarks embedded|cities|synthetic|all] [--queries 1000000] [--reps 5] [--budget 2] [--out Benchmarks/out]"
     static let fiveMiles = 8046.72
 
     struct DataSet {
@@ -29,17 +29,19 @@ enum IndexBenchmark {
     }
 
     static func dataSets(layout: DataLayout, which: String) throws(BenchError) -> [DataSet] {
-        guard ["cities", "synthetic", "all"].contains(which) else {
-            throw BenchError("--landmarks takes cities, synthetic or all, not '\(which)'")
+        guard ["embedded", "cities", "synthetic", "all"].contains(which) else {
+            throw BenchError("--landmarks takes embedded, cities, synthetic or all, not '\(which)'")
         }
         var sets: [DataSet] = []
-        if which != "synthetic" {
+        if which == "embedded" || which == "all" {
             sets.append(DataSet(key: "embedded", label: "embedded 12",
                                 coordinates: LandmarkCatalog.embedded.landmarks.map(\.coordinate)))
+        }
+        if which == "cities" || which == "all" {
             let cities = try CoordinateFile.read(path: DataLayout.citiesSource, latColumn: 0)
             sets.append(DataSet(key: "cities", label: "GeoNames \(cities.coordinates.count.grouped)", coordinates: cities.coordinates))
         }
-        if which != "cities" {
+        if which == "synthetic" || which == "all" {
             for size in DataLayout.subsetSizes + [DataLayout.syntheticCount] {
                 let path = size == DataLayout.syntheticCount ? layout.syntheticCatalog : layout.syntheticSubset(size)
                 guard FileManager.default.fileExists(atPath: path) else {

@@ -14,6 +14,8 @@ let usage = """
       \(ServeBenchmark.usage)
       \(PushBenchmark.usage)
       \(AllCommand.usage)
+      \(DistanceCheck.usage)
+      \(NearestStreamBenchmark.usage)
     """
 
 func runMain() -> Int32 {
@@ -31,6 +33,8 @@ func runMain() -> Int32 {
         case "serve": try ServeBenchmark.run(rest)
         case "push": try PushBenchmark.run(rest)
         case "all": try AllCommand.run(rest)
+        case "distance": try DistanceCheck.run(rest)
+        case "nearest": try NearestStreamBenchmark.run(rest)
         case "--help", "-h", "help":
             print(usage)
         default:

@@ -1,26 +1,34 @@
 /// A spatial index of landmark coordinates with two exact geodesic queries: every landmark
-/// within a radius, and the k nearest. "Exact" means equal to a brute-force scan with
-/// `Geodesic.wgs84.distance` everywhere (across ±180°, at the poles, for a point on a
-/// landmark), ties in distance ordered by index.
+/// within a radius, and the k nearest. "Exact" means the same landmarks in the same order as a
+/// brute-force scan with `Geodesic.wgs84.distance` everywhere (across ±180°, at the poles, for
+/// a point on a landmark), ties in distance ordered by index; each distance is within
+/// `distanceTolerance` (3 µm) of `geod_inverse`'s.
 ///
 /// GEOS's STRtree is the spatial index. The landmarks are packed (sort-tile-recursive) into
-/// buckets of a few neighbours, and the tree holds each bucket's longitude/latitude box. A
-/// query asks the tree for the buckets meeting a box that covers the search cap (`CapCover`:
-/// it grows with latitude and splits at ±180°), skips buckets by their bounding sphere, rejects
-/// landmarks by their chord (`GeodesicBounds`), and computes geodesic distances only for
-/// landmarks near the boundary or in the answer. `nearest` first probes a few landmarks next to
-/// the point in the packing order for a radius that surely holds k landmarks, then asks the
-/// tree once for that cap. The tree is built in `init`; queries only read the index.
-///
-/// A neighbour's distance is `Geodesic.wgs84.distance(from: point, to: landmark)`.
+/// buckets of `bucketSize` neighbours, and the tree holds each bucket's longitude/latitude box.
+/// A query asks the tree for the buckets meeting a box that covers the search cap (`CapCover`:
+/// it grows with latitude and splits at ±180°), ranks and skips buckets by their bounding
+/// sphere, rejects landmarks by their chord (`GeodesicBounds`), and measures the rest with
+/// `ShortGeodesic` (20 ns, from the Earth-centred points kept in the index) where the chord is
+/// short, `geod_inverse` beyond. Where a measured distance lies within its error bound of the
+/// radius, or of another answer's distance (the order could flip), `geod_inverse` decides.
+/// `nearest` first probes a few landmarks next to the point in the packing order for a radius
+/// that surely holds k landmarks, then asks the tree once for that cap. The tree is built in
+/// `init`; queries only read the index.
 ///
 ///     let index = LandmarkIndex(catalog: .embedded)
 ///     let here = Coordinate(latitude: 34.0, longitude: -116.0)
 ///     index.nearest(to: here, limit: 1)          // [LandmarkNeighbor(index: 0, distance: 15_465.79…)]
 ///     index.within(8046.72, of: here)            // [] : Turtle Rock is 15.5 km away
 public final class LandmarkIndex {
-    /// Landmarks per bucket (one tree item).
-    static let bucketSize = 8
+    /// Landmarks per bucket (one tree item). 32 rather than 8: the tree has a quarter of the
+    /// items and GEOS's traversal, the largest cost of a query, shrinks with it, while the scan of a
+    /// bucket's 32 packed points costs less than one more tree level.
+    static let bucketSize = 32
+
+    /// The largest difference between an answer's distance and `geod_inverse`'s, metres:
+    /// `ShortGeodesic.errorBound` up to 100 km; beyond, answers are `geod_inverse`'s own.
+    public static let distanceTolerance = ShortGeodesic.errorBound(chord: 100_000)
 
     /// The number of indexed landmarks.
     public let count: Int
@@ -51,11 +59,12 @@ public final class LandmarkIndex {
         sliceLength = layout.sliceLength
         let slots = layout.order.map { coordinates[Int($0)] }
         slotCoordinates = slots
-        var points: [Double] = []
-        points.reserveCapacity(slots.count * 3)
-        for coordinate in slots {
+        var points = [Double](repeating: 0, count: slots.count * 3)
+        for (slot, coordinate) in slots.enumerated() {
             let p = EarthCenteredPoint(coordinate)
-            points += [p.x, p.y, p.z]
+            points[3 * slot] = p.x
+            points[3 * slot + 1] = p.y
+            points[3 * slot + 2] = p.z
         }
         slotPoints = points
         var boxes: [GeoBox] = []
@@ -92,7 +101,7 @@ public final class LandmarkIndex {
     /// levels above them. Allocator overheads are not counted.
     ///
     ///     LandmarkIndex(coordinates: places).approximateByteCount / places.count
-    ///     // 54.7 on the tests' 20,652 GeoNames cities; 58.9 on the benchmark's 144,563 places
+    ///     // about 48 on the benchmark's 144,563 places (buckets of 32)
     package var approximateByteCount: Int {
         var nodes = 0
         var level = tree.count
@@ -118,43 +127,84 @@ public final class LandmarkIndex {
     /// (distance, index). Empty for an invalid point or a negative or NaN radius.
     public func within(_ radius: Double, of point: Coordinate) -> [LandmarkNeighbor] {
         guard count > 0, radius >= 0, point.isValid else { return [] }
+        let query = EarthCenteredPoint(point)
         let buckets = bucketsMeeting(CapCover(center: point, radius: radius))
-        var found: [LandmarkNeighbor] = []
-        forEachSlot(in: buckets, near: EarthCenteredPoint(point), chordLimit: radius + GeodesicBounds.margin) { slot in
-            let distance = Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot])
-            if distance <= radius {
-                found.append(LandmarkNeighbor(index: Int(slotIndex[slot]), distance: distance))
+        var found: [Candidate] = []
+        let chordLimit = radius + GeodesicBounds.margin
+        let limitSquared = chordLimit * chordLimit
+        slotPoints.withUnsafeBufferPointer { points in
+            bucketSpheres.withUnsafeBufferPointer { spheres in
+                for bucket in buckets {
+                    let b = Int(bucket)
+                    let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
+                    if query.chord(to: center) - spheres[4 * b + 3] > chordLimit { continue }
+                    let range = slots(ofBucket: b)
+                    for slot in firstSlot(in: range, atOrAbove: query.z - chordLimit, points)..<range.upperBound {
+                        let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                        if p.z - query.z > chordLimit { break }
+                        let chordSquared = query.chordSquared(to: p)
+                        guard chordSquared <= limitSquared else { continue }
+                        var candidate = measure(slot, p, chordSquared: chordSquared, from: query, point)
+                        // Only a distance within its error bound of the radius needs geod_inverse.
+                        if candidate.distance - candidate.error > radius { continue }
+                        if candidate.distance + candidate.error > radius {
+                            makeExact(&candidate, from: point)
+                            if candidate.distance > radius { continue }
+                        }
+                        found.append(candidate)
+                    }
+                }
             }
         }
-        found.sort(by: LandmarkNeighbor.precedes)
-        return found
+        return answers(&found, from: point, limit: found.count)
     }
 
     /// The `limit` landmarks nearest to `point` (all of them when `limit` >= `count`), sorted
     /// by (distance, index). Empty for an invalid point or `limit` <= 0.
     public func nearest(to point: Coordinate, limit: Int) -> [LandmarkNeighbor] {
-        guard count > 0, limit > 0, point.isValid else { return [] }
-        if limit >= count { return everyLandmark(from: point) }
+        nearest(to: point, limit: limit, within: .infinity)
+    }
+
+    /// `nearest(to:limit:)` without those farther than `radius` metres (the boundary decided
+    /// with exact distances).
+    ///
+    ///     index.nearest(to: here, limit: 3, within: 8046.72)   // at most 3, all within 5 mi
+    public func nearest(to point: Coordinate, limit: Int, within cutoff: Double) -> [LandmarkNeighbor] {
+        guard count > 0, limit > 0, point.isValid, cutoff >= 0 else { return [] }
         let query = EarthCenteredPoint(point)
-        // The probe's radius surely holds `limit` landmarks. Where landmarks are sparse it is
-        // often much too large (its landmarks are only near in the packing order), and a box
-        // of half of it is tried first.
+        if limit >= count {
+            var all: [Candidate] = []
+            all.reserveCapacity(count)
+            slotPoints.withUnsafeBufferPointer { points in
+                for slot in 0..<count {
+                    let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                    all.append(measure(slot, p, chordSquared: query.chordSquared(to: p), from: query, point))
+                }
+            }
+            return answers(&all, from: point, limit: limit, radius: cutoff)
+        }
+        // The probe's radius surely holds `limit` landmarks, but it is often much too large
+        // (its landmarks are only near in the packing order, up to a slice's width away), and
+        // the tree's answer grows with the box: a cap of about the landmarks' mean spacing is
+        // tried first, then the probe's (or, once `limit` chords are known, the sure bound).
         let probed = probeRadius(around: point, query, limit: limit)
-        var radius = probed.map { $0 > 4 * firstRadius ? $0 / 2 : $0 } ?? firstRadius * Double(limit).squareRoot()
+        let first = firstRadius * Double(limit).squareRoot()
+        var radius = probed.map { min($0, first) } ?? first
         while true {
-            let buckets = bucketsMeeting(CapCover(center: point, radius: radius), expected: 32)
-            // The `limit` smallest chords in the box.
+            // Buckets nearest first (by the chord to their bounding sphere), so that the `limit`
+            // smallest chords come early and the farther buckets are skipped on that bound.
+            let ranked = rankedBuckets(bucketsMeeting(CapCover(center: point, radius: radius), expected: 32), from: query)
             var best = SmallestValues(capacity: limit)
             slotPoints.withUnsafeBufferPointer { points in
-                bucketSpheres.withUnsafeBufferPointer { spheres in
-                    for bucket in buckets {
-                        let b = Int(bucket)
-                        let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
-                        if query.chord(to: center) - spheres[4 * b + 3] > best.bound { continue }
-                        for slot in slots(ofBucket: b) {
-                            let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
-                            best.offer(query.chordSquared(to: p).squareRoot())
-                        }
+                for (lowerBound, bucket) in ranked {
+                    if lowerBound > best.bound { continue }
+                    let range = slots(ofBucket: Int(bucket))
+                    var slot = firstSlot(in: range, atOrAbove: query.z - best.bound, points)
+                    while slot < range.upperBound {
+                        let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                        if p.z - query.z > best.bound { break }
+                        best.offer(query.chordSquared(to: p).squareRoot())
+                        slot += 1
                     }
                 }
             }
@@ -178,17 +228,110 @@ public final class LandmarkIndex {
                 continue
             }
             // Every landmark within `radius` is in the box: the answers are among those whose
-            // lower bound is <= threshold.
-            var answers: [LandmarkNeighbor] = []
-            forEachSlot(in: buckets, near: query, chordLimit: threshold + GeodesicBounds.margin) { slot in
-                answers.append(LandmarkNeighbor(
-                    index: Int(slotIndex[slot]),
-                    distance: Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot])))
+            // chord is <= threshold (a chord is never longer than its geodesic).
+            var found: [Candidate] = []
+            let chordLimit = threshold + GeodesicBounds.margin
+            let limitSquared = chordLimit * chordLimit
+            slotPoints.withUnsafeBufferPointer { points in
+                for (lowerBound, bucket) in ranked {
+                    if lowerBound > chordLimit { continue }
+                    let range = slots(ofBucket: Int(bucket))
+                    for slot in firstSlot(in: range, atOrAbove: query.z - chordLimit, points)..<range.upperBound {
+                        let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                        if p.z - query.z > chordLimit { break }
+                        let chordSquared = query.chordSquared(to: p)
+                        if chordSquared <= limitSquared {
+                            found.append(measure(slot, p, chordSquared: chordSquared, from: query, point))
+                        }
+                    }
+                }
             }
-            answers.sort(by: LandmarkNeighbor.precedes)
-            if answers.count > limit { answers.removeSubrange(limit...) }
-            return answers
+            return answers(&found, from: point, limit: limit, radius: cutoff)
         }
+    }
+
+    /// A landmark met by a query: its distance and how far that distance may be from
+    /// `geod_inverse`'s (0 once it is `geod_inverse`'s).
+    struct Candidate {
+        var slot: Int32
+        var index: Int32
+        var distance: Double
+        var error: Double
+    }
+
+    /// `ShortGeodesic` for a chord up to `ShortGeodesic.longestChord`, `geod_inverse` beyond.
+    /// Chords under a micrometre (but not 0) are measured exactly too: two spellings of one
+    /// place (a pole at two longitudes) are a nanometre apart in Cartesian rounding, and 0 apart
+    /// for `geod_inverse`.
+    @inline(__always)
+    private func measure(_ slot: Int, _ p: EarthCenteredPoint, chordSquared: Double,
+                         from query: EarthCenteredPoint, _ point: Coordinate) -> Candidate {
+        let index = slotIndex[slot]
+        guard chordSquared <= ShortGeodesic.longestChord * ShortGeodesic.longestChord,
+              chordSquared == 0 || chordSquared >= 1e-12 else {
+            return Candidate(slot: Int32(slot), index: index,
+                             distance: Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot]), error: 0)
+        }
+        let distance = ShortGeodesic.distance(query, p.x - query.x, p.y - query.y, p.z - query.z, chordSquared: chordSquared)
+        return Candidate(slot: Int32(slot), index: index, distance: distance,
+                         error: ShortGeodesic.errorBound(chord: chordSquared.squareRoot()))
+    }
+
+    @inline(__always)
+    private func makeExact(_ candidate: inout Candidate, from point: Coordinate) {
+        guard candidate.error > 0 else { return }
+        candidate.distance = Geodesic.wgs84.distance(from: point, to: slotCoordinates[Int(candidate.slot)])
+        candidate.error = 0
+    }
+
+    /// The first `limit` of `found` by (distance, index), as the exact distances would order
+    /// them: sorted by the measured distances, then wherever two neighbours' error intervals
+    /// meet (their true order is unsure), both are measured exactly and the list sorted again.
+    /// Once no two neighbours' intervals meet, each interval lies wholly below the next, so
+    /// the order is the exact one. Answers whose bound exceeds `distanceTolerance` are made
+    /// exact last (that changes no order: their intervals are apart from the others).
+    private func answers(_ found: inout [Candidate], from point: Coordinate, limit: Int,
+                         radius: Double = .infinity) -> [LandmarkNeighbor] {
+        func precedes(_ a: Candidate, _ b: Candidate) -> Bool {
+            a.distance < b.distance || (a.distance == b.distance && a.index < b.index)
+        }
+        found.sort(by: precedes)
+        if limit < found.count {
+            // `limit` landmarks are surely within the limit-th smallest upper end; whatever lies
+            // surely beyond it is out, before any of it costs an exact measurement.
+            var uppers = found.map { $0.distance + $0.error }
+            uppers.sort()
+            let cut = uppers[limit - 1]
+            found.removeAll { $0.distance - $0.error > cut }
+        }
+        var unsure = true
+        while unsure {
+            unsure = false
+            var i = 0
+            while i + 1 < found.count {
+                if found[i].error + found[i + 1].error > 0,
+                   found[i + 1].distance - found[i + 1].error <= found[i].distance + found[i].error {
+                    makeExact(&found[i], from: point)
+                    makeExact(&found[i + 1], from: point)
+                    unsure = true
+                }
+                i += 1
+            }
+            if unsure { found.sort(by: precedes) }
+        }
+        let kept = min(limit, found.count)
+        var result: [LandmarkNeighbor] = []
+        result.reserveCapacity(kept)
+        for i in 0..<kept {
+            // Beyond `radius` (exactly so where it is near): this one and all after it are out.
+            if found[i].distance - found[i].error > radius { break }
+            if found[i].error > LandmarkIndex.distanceTolerance || found[i].distance + found[i].error > radius {
+                makeExact(&found[i], from: point)
+                if found[i].distance > radius { break }
+            }
+            result.append(LandmarkNeighbor(index: Int(found[i].index), distance: found[i].distance))
+        }
+        return result
     }
 
     /// A radius that surely holds `limit` landmarks, from the landmarks next to `point` in the
@@ -226,35 +369,39 @@ public final class LandmarkIndex {
         return GeodesicBounds.upper(chord: best.bound)
     }
 
-    /// Calls `body` with every slot of `buckets` whose chord from `query` is <= `chordLimit`,
-    /// skipping the buckets whose bounding sphere is farther.
-    private func forEachSlot(in buckets: [Int32], near query: EarthCenteredPoint, chordLimit: Double,
-                             _ body: (Int) -> Void) {
-        let limitSquared = chordLimit * chordLimit
-        slotPoints.withUnsafeBufferPointer { points in
-            bucketSpheres.withUnsafeBufferPointer { spheres in
-                for bucket in buckets {
-                    let b = Int(bucket)
-                    let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
-                    if query.chord(to: center) - spheres[4 * b + 3] > chordLimit { continue }
-                    for slot in slots(ofBucket: b) {
-                        let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
-                        if query.chordSquared(to: p) <= limitSquared { body(slot) }
-                    }
-                }
+    /// `buckets` with the smallest chord from `query` to each one's bounding sphere (a lower
+    /// bound of every chord to its landmarks), the nearest few first: the handful of a small
+    /// cap in order, and of a large one (hundreds of buckets, where sorting would cost more
+    /// than the scan it saves) the nearest one first, so that the scan's bound is tight from
+    /// its start and prunes the rest by their lower bounds.
+    private func rankedBuckets(_ buckets: [Int32], from query: EarthCenteredPoint) -> [(Double, Int32)] {
+        var ranked: [(Double, Int32)] = []
+        ranked.reserveCapacity(buckets.count)
+        var nearest = 0
+        bucketSpheres.withUnsafeBufferPointer { spheres in
+            for bucket in buckets {
+                let b = Int(bucket)
+                let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
+                let lowerBound = max(0, query.chord(to: center) - spheres[4 * b + 3])
+                if ranked.isEmpty || lowerBound < ranked[nearest].0 { nearest = ranked.count }
+                ranked.append((lowerBound, bucket))
             }
         }
-    }
-
-    private func everyLandmark(from point: Coordinate) -> [LandmarkNeighbor] {
-        var all: [LandmarkNeighbor] = []
-        all.reserveCapacity(count)
-        for slot in 0..<count {
-            all.append(LandmarkNeighbor(index: Int(slotIndex[slot]),
-                                        distance: Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot])))
+        if ranked.count <= 16 {
+            // Insertion sort: the usual handful of buckets.
+            for i in 1..<max(1, ranked.count) {
+                let item = ranked[i]
+                var j = i
+                while j > 0, ranked[j - 1].0 > item.0 {
+                    ranked[j] = ranked[j - 1]
+                    j -= 1
+                }
+                ranked[j] = item
+            }
+        } else {
+            ranked.swapAt(0, nearest)
         }
-        all.sort(by: LandmarkNeighbor.precedes)
-        return all
+        return ranked
     }
 
     /// The buckets whose boxes meet the cover's boxes, each once (room is made for `expected`
@@ -273,6 +420,20 @@ public final class LandmarkIndex {
             return unique
         }
         return buckets
+    }
+
+    /// The first slot of a bucket whose z is >= `z` (or the bucket's end). A bucket is a run
+    /// of a slice sorted by latitude, and z = N (1 − e²) sin φ grows with latitude, so the
+    /// slots within a chord c of the query form one run with |z − z_query| <= c: the scans
+    /// start there (binary search) and stop past z_query + c, skipping the rest of the bucket.
+    @inline(__always)
+    private func firstSlot(in range: Range<Int>, atOrAbove z: Double, _ points: UnsafeBufferPointer<Double>) -> Int {
+        var low = range.lowerBound, high = range.upperBound
+        while low < high {
+            let middle = (low + high) >> 1
+            if points[3 * middle + 2] < z { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     @inline(__always) private func slots(ofBucket bucket: Int) -> Range<Int> {

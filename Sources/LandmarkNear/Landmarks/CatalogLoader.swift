@@ -16,12 +16,24 @@ public enum CatalogLoader {
     }
 
     public static func parse(_ bytes: [UInt8], source: String) throws(CatalogError) -> LandmarkCatalog {
+        try parse(bytes, source: source, scanning: true)
+    }
+
+    /// `scanning: false` takes the full parser alone (the tests compare the two paths).
+    package static func parse(_ bytes: [UInt8], source: String, scanning: Bool) throws(CatalogError) -> LandmarkCatalog {
         var start = ByteOrderMark.length(of: bytes)
         while start < bytes.count, ASCIIBlanks.whitespace.contains(bytes[start]) { start += 1 }
-        let body = Array(bytes[start...])
-        guard let first = body.first else {
+        guard start < bytes.count else {
             throw CatalogError(source: source, reason: "is empty")
         }
+        // Tutorial JSON: the byte scanner first; it gives up on anything unusual (escapes,
+        // nested values, a radius, an entry to refuse), and the full parser then decides, with its errors.
+        if scanning, bytes[start] == UInt8(ascii: "["),
+           let scanned = bytes.withUnsafeBufferPointer({ TutorialCatalogScanner.landmarks(in: UnsafeBufferPointer(rebasing: $0[start...])) }) {
+            return try LandmarkCatalog(scanned, source: source)
+        }
+        let body = Array(bytes[start...])
+        let first = body[0]
         // Every entry's problems are gathered (up to 20 listed), each with its place in the file.
         var problems = CatalogProblems(source: source)
         let landmarks: [Landmark]

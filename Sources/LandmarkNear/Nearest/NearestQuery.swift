@@ -19,6 +19,8 @@ package struct NearestQuery: Sendable, Equatable {
 
     /// The answers, nearest first (ties by index).
     package func answer(_ point: Coordinate, in index: LandmarkIndex) -> [LandmarkNeighbor] {
+        // Without landmarks of their own radius, the index answers "within" itself (and stops early).
+        guard !ownRadii.isEmpty else { return index.nearest(to: point, limit: limit, within: within?.meters ?? .infinity) }
         let nearest = index.nearest(to: point, limit: limit)
         guard let within else { return nearest }
         let radius = within.meters

@@ -9,9 +9,10 @@ enum NearestCommand: Command {
 
         Prints the k nearest landmarks to a position, nearest first (ties by index), with their
         WGS84 geodesic distances. With no LAT LON, reads one 'lat,lon' a line from stdin and
-        answers each line as it comes; blank lines and lines starting with '#' are skipped. A line
-        that cannot be read is reported on stderr as '<stdin>:LINE: reason', the others are still
-        answered, and the exit status is then 65.
+        answers each line as it comes (in blocks of up to 64 KiB while more lines are waiting);
+        blank lines and lines starting with '#' are skipped. A line that cannot be read (or is
+        longer than 1 MiB) is reported on stderr as '<stdin>:LINE: reason', the others are
+        still answered, and the exit status is then 65.
 
         Arguments:
           LAT LON            decimal degrees, latitude in [-90, 90], longitude in [-180, 180]
@@ -79,61 +80,23 @@ enum NearestCommand: Command {
         }
         let catalog = try args.catalog(command: command)
         let index = LandmarkIndex(catalog: catalog)
-        let query = NearestQuery(limit: limit, within: within, ownRadii: catalog.landmarks.map { $0.radius?.meters })
-        let json = args.has("json")
-
-        func answer(_ point: QueryPoint) {
-            let neighbors = query.answer(point.coordinate, in: index)
-            if json {
-                output.writeLine(NearestAnswerFormat.json(point: point, neighbors: neighbors, catalog: catalog))
-            } else {
-                for row in NearestAnswerFormat.rows(point: point, neighbors: neighbors, catalog: catalog, within: within) {
-                    output.writeLine(row)
-                }
-            }
-        }
-
-        if !json { output.writeLine(NearestAnswerFormat.header) }
+        // Landmarks with a radius of their own (SPEC 1) are "within" at that radius.
+        let ownRadii = catalog.landmarks.contains { $0.radius != nil } ? catalog.landmarks.map { $0.radius?.meters } : []
+        let writer = NearestAnswerWriter(catalog: catalog, index: index,
+                                         query: NearestQuery(limit: limit, within: within, ownRadii: ownRadii), json: args.has("json"))
+        if !writer.json { output.writeLine(NearestAnswerFormat.header) }
         if let point {
-            answer(point)
+            writer.answer(point.coordinate, latitude: point.latitudeText, longitude: point.longitudeText)
+            output.write(bytes: writer.bytes)
             return nil
         }
-        let lines = LineStream(descriptor: 0, ownsDescriptor: false, sourceName: "<stdin>")
-        var badLines = 0
-        func bad(_ number: Int, _ reason: String) {
-            badLines += 1
-            try? output.flush()
-            Console.error("<stdin>:\(number): \(reason)")
-        }
-        while true {
-            let next: LineStream.Line?
-            do {
-                next = try lines.nextLine()
-            } catch {
-                throw CommandFailure(error, context: "\(command): ")
+        let badLines: Int
+        do {
+            badLines = try NearestStream.run(descriptor: 0, writer: writer, output: output) { line, reason in
+                Console.error("<stdin>:\(line): \(reason)")
             }
-            guard let line = next else { break }
-            switch line {
-            case .overlong(let number):
-                bad(number, "line longer than \(lines.maximumLineLength) bytes; skipped")
-            case .text(let bytes, let number):
-                do {
-                    guard let point = try QueryPoint(line: String(decoding: bytes, as: UTF8.self)) else { continue }
-                    answer(point)
-                } catch {
-                    bad(number, error.description)
-                    continue
-                }
-                // Answer as lines come: a live pipe sees each answer at once, while a file or a
-                // fast pipe (more input already waiting) is answered in large writes.
-                if !lines.hasPendingInput {
-                    do {
-                        try output.flush()
-                    } catch {
-                        throw CommandFailure(error, context: "\(command): stdout: ")
-                    }
-                }
-            }
+        } catch {
+            throw CommandFailure(error, context: "\(command): ")
         }
         if badLines > 0 {
             Console.error("\(command): \(badLines) line\(badLines == 1 ? "" : "s") of stdin could not be read")

@@ -5,7 +5,7 @@ import Testing
 /// the JWT's ES256 signature, its kid/iss/iat, the headers and the body as APNs does.
 @Suite(.timeLimit(.minutes(1)))
 struct APNsDeliveryTests {
-    @Test func everyNotificationGoesOnceToEveryTokenOfItsDevice() throws {
+    @Test func everyNotificationGoesOnceToEveryTokenOfItsDevice() async throws {
         let apns = try FakeAPNs()
         let directory = try makeTemporaryDirectory("apns-all")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -73,7 +73,7 @@ struct APNsDeliveryTests {
         #expect(Set(second) == Set(ids))
     }
 
-    @Test func retiredTokensAreNeverUsedAgain() throws {
+    @Test func retiredTokensAreNeverUsedAgain() async throws {
         let retiring = [testToken(1): ["410"], testToken(2): ["400:BadDeviceToken"], testToken(3): ["400:DeviceTokenNotForTopic"]]
         let apns = try FakeAPNs(script: retiring)
         let directory = try makeTemporaryDirectory("apns-retire")
@@ -97,7 +97,7 @@ struct APNsDeliveryTests {
         #expect(result.stderr.contains("400 DeviceTokenNotForTopic, token retired"))
     }
 
-    @Test func temporaryFailuresAreRetriedUntilDelivered() throws {
+    @Test func temporaryFailuresAreRetriedUntilDelivered() async throws {
         let apns = try FakeAPNs(script: [testToken(1): ["503", "429", "500", "200"], testToken(2): ["goaway", "200"],
                                          testToken(3): ["drop", "200"]])
         let directory = try makeTemporaryDirectory("apns-retry")
@@ -124,7 +124,7 @@ struct APNsDeliveryTests {
         #expect(result.stderr.contains("503 ServiceUnavailable; try 2 in"))
     }
 
-    @Test func retriesStopWhenTheExpirationPasses() throws {
+    @Test func retriesStopWhenTheExpirationPasses() async throws {
         let apns = try FakeAPNs(script: [testToken(1): ["503"]])
         let directory = try makeTemporaryDirectory("apns-expire")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -142,7 +142,7 @@ struct APNsDeliveryTests {
         #expect(result.stderr.contains("expired after"))
     }
 
-    @Test func expiredProviderTokenIsRenewedAtOnce() throws {
+    @Test func expiredProviderTokenIsRenewedAtOnce() async throws {
         let apns = try FakeAPNs(script: [testToken(1): ["403:ExpiredProviderToken", "200"]])
         let directory = try makeTemporaryDirectory("apns-renew")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -169,7 +169,7 @@ struct APNsDeliveryTests {
         #expect(result.stderr.contains("provider token renewed"))
     }
 
-    @Test func keysTokensAndTheJWTNeverAppearInOutput() throws {
+    @Test func keysTokensAndTheJWTNeverAppearInOutput() async throws {
         let apns = try FakeAPNs(script: [testToken(1): ["410"], testToken(2): ["503", "200"]])
         let webhook = try FakeWebhook()
         let directory = try makeTemporaryDirectory("apns-secrets")
@@ -201,7 +201,7 @@ struct APNsDeliveryTests {
         #expect(try webhook.requests().first?.header["authorization"] == secretHeader)
     }
 
-    @Test func keyFileReadableByOthersGetsAWarning() throws {
+    @Test func keyFileReadableByOthersGetsAWarning() async throws {
         let directory = try makeTemporaryDirectory("apns-key-mode")
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = directory.appendingPathComponent("AuthKey.p8")
@@ -273,7 +273,7 @@ struct APNsDeliveryTests {
     ]
 
     @Test(arguments: badSetups)
-    func badSetupsAreRefusedBeforeReading(_ setup: BadSetup) throws {
+    func badSetupsAreRefusedBeforeReading(_ setup: BadSetup) async throws {
         let directory = try makeTemporaryDirectory("apns-bad")
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = directory.appendingPathComponent("AuthKey.p8")
@@ -287,7 +287,7 @@ struct APNsDeliveryTests {
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func aBadTokenInTheProfilesIsBadDataAndIsNotPrinted() throws {
+    @Test func aBadTokenInTheProfilesIsBadDataAndIsNotPrinted() async throws {
         let directory = try makeTemporaryDirectory("apns-bad-token")
         defer { try? FileManager.default.removeItem(at: directory) }
         let secret = "zz" + testToken(1).dropFirst(2)

@@ -5,7 +5,7 @@ import Testing
 /// `kill -9` in the middle of them, and a restart that sends the rest and repeats none.
 @Suite(.timeLimit(.minutes(1)))
 struct DurableDeliveryTests {
-    @Test func aKilledRunAndARestartDeliverTheRestAndRepeatNoneThatGot200() throws {
+    @Test func aKilledRunAndARestartDeliverTheRestAndRepeatNoneThatGot200() async throws {
         // One token: its deliveries go one after another, each answered after 1 s.
         let apns = try FakeAPNs(delay: 1.0)
         let directory = try makeTemporaryDirectory("apns-durable")
@@ -59,7 +59,7 @@ struct DurableDeliveryTests {
         #expect(!human.stdout.contains(testToken(1)))
     }
 
-    @Test func retiredTokensStayRetiredAcrossRuns() throws {
+    @Test func retiredTokensStayRetiredAcrossRuns() async throws {
         let apns = try FakeAPNs(script: [testToken(1): ["410"]])
         let directory = try makeTemporaryDirectory("apns-durable-retired")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -83,7 +83,7 @@ struct DurableDeliveryTests {
         #expect(listing.stdout.contains("retired after 1 try (410 Unregistered)"), "\(listing.stdout)")
     }
 
-    @Test func theListingNeedsAStateFile() throws {
+    @Test func theListingNeedsAStateFile() async throws {
         #expect(try await runTool(["deliveries"], stdin: "", timeout: 10).status == 64)
         #expect(try await runTool(["deliveries", "--state", "/nonexistent/state.db"], stdin: "", timeout: 10).status == 66)
     }

@@ -4,7 +4,7 @@ import Testing
 /// `watch --webhook URL` against a local HTTP server (Tests/Counterparts/fake_webhook.py).
 @Suite(.timeLimit(.minutes(1)))
 struct WebhookDeliveryTests {
-    @Test func eachEventLineIsPostedAndRetriedUntilAccepted() throws {
+    @Test func eachEventLineIsPostedAndRetriedUntilAccepted() async throws {
         let webhook = try FakeWebhook(script: [503, 200])
         var fixes = FixScript()
         fixes.add("d1", FixScript.turtleRock)
@@ -32,7 +32,7 @@ struct WebhookDeliveryTests {
         #expect(result.stderr.contains("webhook http://127.0.0.1:\(webhook.server.port)/hooks/landmarks"))
     }
 
-    @Test func aPermanentErrorIsLoggedAsFailed() throws {
+    @Test func aPermanentErrorIsLoggedAsFailed() async throws {
         let webhook = try FakeWebhook(script: [404])
         var fixes = FixScript()
         fixes.add("d1", FixScript.turtleRock)
@@ -43,7 +43,7 @@ struct WebhookDeliveryTests {
         #expect(result.stderr.contains("0 delivered, 0 retried, 1 failed"), "\(result.stderr)")
     }
 
-    @Test func anUnreachableWebhookIsRetriedUntilTheExpiration() throws {
+    @Test func anUnreachableWebhookIsRetriedUntilTheExpiration() async throws {
         // A port nothing listens on: connection refused, tried again with backoff, then given up.
         let webhook = try FakeWebhook()
         let port = webhook.server.port

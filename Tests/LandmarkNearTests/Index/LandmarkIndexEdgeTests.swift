@@ -18,7 +18,7 @@ import Testing
         let all = index.nearest(to: point, limit: 50)
         #expect(all.count == 12)
         #expect(Set(all.map(\.index)) == Set(0..<12))
-        #expect(all == BruteForceReference(Self.embedded).nearest(to: point, limit: 12))
+        #expect(IndexTestSupport.agree(all, BruteForceReference(Self.embedded).nearest(to: point, limit: 12)))
         #expect(zip(all, all.dropFirst()).allSatisfy { LandmarkNeighbor.precedes($0, $1) })
     }
 
@@ -58,11 +58,11 @@ import Testing
                 let outside = Geodesic.wgs84.destination(from: landmark, azimuth: azimuth, distance: radius + 0.5)
                 let found = index.within(radius, of: inside)
                 #expect(found.contains { $0.index == i }, "landmark \(i) from \(inside) at R-0.5")
-                #expect(found == reference.within(radius, of: inside))
+                #expect(IndexTestSupport.agree(found, reference.within(radius, of: inside)))
                 let notFound = index.within(radius, of: outside)
                 #expect(!notFound.contains { $0.index == i }, "landmark \(i) from \(outside) at R+0.5")
-                #expect(notFound == reference.within(radius, of: outside))
-                #expect(index.nearest(to: inside, limit: 2) == reference.nearest(to: inside, limit: 2))
+                #expect(IndexTestSupport.agree(notFound, reference.within(radius, of: outside)))
+                #expect(IndexTestSupport.agree(index.nearest(to: inside, limit: 2), reference.nearest(to: inside, limit: 2)))
             }
         }
     }
@@ -91,5 +91,27 @@ import Testing
         let answers = index.within(12_000, of: Coordinate(latitude: 90, longitude: -45))
         #expect(answers.map(\.index) == [1, 0, 2])
         #expect(answers[0].distance == 0)
+    }
+}
+
+/// Distances closer together than ShortGeodesic's error bound: the index must order them as
+/// `geod_inverse` does (it measures such neighbours exactly).
+@Suite(.suiteTimeLimit) struct LandmarkIndexNearTieTests {
+    @Test(arguments: [1e-9, 1e-8, 5e-8, 2e-7, 1e-6])
+    func nearlyEqualDistancesAreOrderedExactly(_ offset: Double) {
+        let point = Coordinate(latitude: 47.3, longitude: 8.5)
+        var landmarks: [Coordinate] = []
+        for step in 0..<12 {
+            // Twelve landmarks about 3 km away, their distances `offset` m apart.
+            let azimuth = Double(step) * 30 - 180
+            landmarks.append(Geodesic.wgs84.destination(from: point, azimuth: azimuth, distance: 3000 + Double(step % 4) * offset))
+        }
+        let index = LandmarkIndex(coordinates: landmarks)
+        let reference = BruteForceReference(landmarks)
+        for limit in [1, 2, 5, 12] {
+            #expect(IndexTestSupport.agree(index.nearest(to: point, limit: limit), reference.nearest(to: point, limit: limit)))
+        }
+        #expect(IndexTestSupport.agree(index.within(3000 + offset, of: point), reference.within(3000 + offset, of: point)))
+        #expect(IndexTestSupport.agree(index.within(3000, of: point), reference.within(3000, of: point)))
     }
 }

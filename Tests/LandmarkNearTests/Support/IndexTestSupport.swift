@@ -74,6 +74,13 @@ enum IndexTestSupport {
         return coordinates
     }
 
+    /// Whether the index's answers are the reference's: the same landmarks in the same order,
+    /// each distance within `LandmarkIndex.distanceTolerance` of `geod_inverse`'s.
+    static func agree(_ actual: [LandmarkNeighbor], _ expected: [LandmarkNeighbor]) -> Bool {
+        actual.map(\.index) == expected.map(\.index)
+            && zip(actual, expected).allSatisfy { abs($0.distance - $1.distance) <= LandmarkIndex.distanceTolerance }
+    }
+
     /// The 20,652 places of Fixtures/cities-sample.csv (GeoNames, CC-BY 4.0).
     /// A missing or unreadable fixture fails the test that asks, rather than giving nothing.
     static func citySample() throws -> [Coordinate] {

@@ -1,0 +1,34 @@
+import Foundation
+import LandmarkNear
+
+/// `landmark-bench distance`: `ShortGeodesic.distance` against `geod_inverse` over many seeded
+/// random pairs worldwide (poles, ±180°, every chord class up to `ShortGeodesic.longestChord`),
+/// the largest error per class next to the bound the index relies on, and the cost of both.
+/// Exits non-zero when a bound is broken. The unit tests run the same check on 100k pairs.
+enum DistanceCheck {
+    static let usage = "landmark-bench distance [--pairs 1000000] [--seed 1]"
+
+    static func run(_ arguments: [String]) throws(BenchError) {
+        let options = try Options(arguments, allowed: ["pairs", "seed"])
+        let pairs = try options.int("pairs", default: 1_000_000)
+        let seed = UInt64(try options.int("seed", default: 1))
+        let (report, seconds) = MonotonicClock.time { ShortGeodesicCheck.run(pairs: pairs, seed: seed) }
+        print("ShortGeodesic vs geod_inverse, \(pairs.grouped) pairs, seed \(seed) (\(String(format: "%.1f", seconds)) s)\n")
+        print("| chord class | pairs | largest error | bound | largest error / bound |")
+        print("|---|---:|---:|---:|---:|")
+        for c in report.classes {
+            print(String(format: "| %.0f–%.0f km | %@ | %.3g m | %.3g m | %.3f |", c.lower / 1000, c.upper / 1000,
+                         c.pairs.grouped, c.worstError, c.bound, c.worstShareOfBound))
+        }
+        for c in report.classes {
+            if let (a, b) = c.worstPair { print("worst pair ≤ \(Int(c.upper / 1000)) km: \(a) → \(b)") }
+        }
+        // Cost: the same 100k short pairs (<= 10 km) both ways.
+        let timed = ShortGeodesicCheck.ShortPairs(count: 100_000, seed: seed)
+        let (fastSum, fast) = MonotonicClock.time { timed.sumOfShortGeodesics() }
+        let (exactSum, exact) = MonotonicClock.time { timed.sumOfGeodInverses() }
+        print(String(format: "\ncost per pair (<= 10 km, from cached ECEF points): ShortGeodesic %.1f ns, geod_inverse %.1f ns (sums %.3f, %.3f m)",
+                     fast / Double(timed.count) * 1e9, exact / Double(timed.count) * 1e9, fastSum, exactSum))
+        guard report.holds else { throw BenchError("a bound of ShortGeodesic.errorBound is broken (see the table)") }
+    }
+}
