@@ -47,7 +47,9 @@ package final class NearestAnswerWriter {
 
     /// Appends the answer for `coordinate`, echoing the numbers' texts (ASCII) as given.
     package func answer(_ coordinate: Coordinate, latitude: UnsafeBufferPointer<UInt8>, longitude: UnsafeBufferPointer<UInt8>) {
-        let neighbors = index.nearest(to: coordinate, limit: query.limit, within: radius)
+        // Landmarks with a radius of their own (SPEC 1) need the query's per-landmark filter.
+        let neighbors = query.ownRadii.isEmpty
+            ? index.nearest(to: coordinate, limit: query.limit, within: radius) : query.answer(coordinate, in: index)
         if json {
             append(#"{"lat":"#)
             appendJSONNumber(latitude, coordinate.latitude)

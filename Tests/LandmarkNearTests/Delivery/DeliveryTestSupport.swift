@@ -182,41 +182,6 @@ func writeProfiles(_ tokens: [String: [String]], in directory: URL) throws -> St
     return url.path
 }
 
-/// Runs `landmark-near` and kills it when it has not ended after `timeout` seconds.
-func runTool(_ arguments: [String], stdin: String, timeout: Double) async throws -> ToolResult {
-    let process = Process()
-    process.executableURL = try toolExecutableURL()
-    process.arguments = arguments
-    let input = Pipe(), output = Pipe(), errors = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let collected = CollectedOutput()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-        collected.setStdout(output.fileHandleForReading.readDataToEndOfFile())
-        group.leave()
-    }
-    group.enter()
-    DispatchQueue.global().async {
-        collected.setStderr(errors.fileHandleForReading.readDataToEndOfFile())
-        group.leave()
-    }
-    input.fileHandleForWriting.write(Data(stdin.utf8))
-    try input.fileHandleForWriting.close()
-    if group.wait(timeout: .now() + timeout) == .timedOut {
-        kill(process.processIdentifier, SIGKILL)
-        // Another child may hold a copy of our pipes: do not wait for their end for ever.
-        _ = group.wait(timeout: .now() + 5)
-        Issue.record("landmark-near \(arguments.first ?? "") did not end within \(timeout) s")
-    }
-    process.waitUntilExit()
-    return ToolResult(status: process.terminationStatus,
-                      stdout: String(decoding: collected.stdout, as: UTF8.self),
-                      stderr: String(decoding: collected.stderr, as: UTF8.self))
-}
 
 extension Array where Element == [String: Any] {
     func forToken(_ token: String) -> [[String: Any]] { filter { $0["token"] as? String == token } }
