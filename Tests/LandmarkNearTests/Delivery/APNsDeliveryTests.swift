@@ -3,7 +3,7 @@ import Testing
 
 /// `watch --push apns` against the fake APNs (Tests/Counterparts/fake_apns.py), which verifies
 /// the JWT's ES256 signature, its kid/iss/iat, the headers and the body as APNs does.
-@Suite(.suiteTimeLimit, .disabled("hangs in the full suite: the runner never reaps the exited landmark-near while the fake server runs (Foundation Process on Linux); issue 12 stays open"))
+@Suite(.suiteTimeLimit)
 struct APNsDeliveryTests {
     @Test func everyNotificationGoesOnceToEveryTokenOfItsDevice() async throws {
         let apns = try FakeAPNs()
@@ -228,9 +228,9 @@ struct APNsDeliveryTests {
         let input = directory.appendingPathComponent("in.ndjson"), stdout = directory.appendingPathComponent("out"),
             stderr = directory.appendingPathComponent("err")
         try fixes.text.write(to: input, atomically: true, encoding: .utf8)
-        FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        let process = Process()
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        let process = ChildProcess()
         process.executableURL = try toolExecutableURL()
         process.arguments = ["watch", "--profiles", profiles, "--apns-topic", FakeAPNs.topic] + apns.watchArguments
         process.standardInput = FileHandle(forReadingAtPath: input.path)
