@@ -53,6 +53,13 @@ public final class WatchSession {
     /// Notifications emitted and not yet marked done in the store.
     private var emittedIDs: [Int64] = []
     private var lastCommit = MonotonicTime.now()
+    /// The reader being read (by `run`), whose NMEA date goes into each commit.
+    private var currentReader: FixReader?
+    /// The latest NMEA RMC's date and time: carried from one input to the next, and with a
+    /// store across restarts, so that a GGA after the split of a stream is dated as in one run.
+    private var nmeaRMCTime: Timestamp?
+    /// The one the store holds.
+    private var savedNMEARMCTime: Timestamp?
     private var recordsSinceClockCheck = 0
     /// Whether the record being processed came from a live input.
     private var currentInputIsLive = false
@@ -93,6 +100,8 @@ public final class WatchSession {
             engine.tracksChanges = true
             do {
                 for device in try store.loadDevices() { engine.restore(device) }
+                nmeaRMCTime = try store.loadNMEADates()[Fix.defaultDevice]
+                savedNMEARMCTime = nmeaRMCTime
             } catch {
                 throw WatchError(error)
             }
@@ -163,6 +172,12 @@ public final class WatchSession {
                     throw WatchError(kind: error.kind, origin: .input, message: error.description)
                 }
                 currentInputIsLive = reader.isLive
+                reader.nmeaLatestRMCTime = nmeaRMCTime
+                currentReader = reader
+                defer {
+                    nmeaRMCTime = reader.nmeaLatestRMCTime
+                    currentReader = nil
+                }
                 try run(reader)
             }
             try finish()
@@ -302,11 +317,13 @@ public final class WatchSession {
             if case .notification(let record) = item { return record }
             return nil
         }
+        let nmeaDates = changedNMEADate()
         do {
-            try store.commit(changes: changes, decided: decided, done: emittedIDs)
+            try store.commit(changes: changes, decided: decided, done: emittedIDs, nmeaDates: nmeaDates)
         } catch {
             throw WatchError(error)
         }
+        savedNMEARMCTime = nmeaRMCTime
         emittedIDs = []
         try emit(batch, durable: true)
         emittedIDs = decided.map(\.id)
@@ -361,12 +378,22 @@ public final class WatchSession {
         }
         pending = []
         do {
-            try store.commit(changes: carriedChanges + engine.takeChanges(), decided: decided, done: emittedIDs)
+            try store.commit(changes: carriedChanges + engine.takeChanges(), decided: decided, done: emittedIDs,
+                             nmeaDates: changedNMEADate())
         } catch {
             throw WatchError(error)
         }
+        savedNMEARMCTime = nmeaRMCTime
         carriedChanges = []
         emittedIDs = []
+    }
+
+    /// The NMEA date to save, when it changed since the last commit (read from the reader
+    /// now: it has decoded exactly the lines whose records were processed).
+    private func changedNMEADate() -> [String: Timestamp] {
+        if let currentReader { nmeaRMCTime = currentReader.nmeaLatestRMCTime }
+        guard let nmeaRMCTime, nmeaRMCTime != savedNMEARMCTime else { return [:] }
+        return [Fix.defaultDevice: nmeaRMCTime]
     }
 
     private func emitPending() throws(WatchError) {

@@ -40,6 +40,29 @@ struct StateStoreTests {
         #expect(try store.undoneNotifications() == [Self.record(2)])
     }
 
+    /// The NMEA reader's latest RMC date: saved with a commit, replaced by a later one, read
+    /// back by the next store on the file; a file from before the table existed has none.
+    @Test func nmeaDatesReadBackAndAreReplaced() throws {
+        let directory = try makeTemporaryDirectory("store-nmea")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.db").path
+        do {
+            let store = try StateStore(path: path)
+            #expect(try store.loadNMEADates().isEmpty)
+            try store.commit(changes: [], decided: [], done: [], nmeaDates: ["default": Timestamp(seconds: 1_777_636_800)])
+            try store.commit(changes: [], decided: [], done: [], nmeaDates: ["default": Timestamp(seconds: 1_777_723_205)])
+        }
+        #expect(try StateStore(path: path).loadNMEADates() == ["default": Timestamp(seconds: 1_777_723_205)])
+    }
+
+    /// The decoder's date round-trips through seconds, before the epoch too.
+    @Test(arguments: [Int64(1_777_723_205), 0, -1, -86_400, -86_401])
+    func nmeaDecoderDateRoundTrips(_ seconds: Int64) {
+        let decoder = NMEALineDecoder()
+        decoder.latestRMCTime = Timestamp(seconds: seconds)
+        #expect(decoder.latestRMCTime == Timestamp(seconds: seconds))
+    }
+
     @Test func aSecondStoreOnTheSameFileIsATemporaryFailure() throws {
         let directory = try makeTemporaryDirectory("store-lock")
         defer { try? FileManager.default.removeItem(at: directory) }

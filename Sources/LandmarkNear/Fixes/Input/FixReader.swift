@@ -27,6 +27,8 @@ public final class FixReader {
     private let forced: FixFormat?
     private var opened: Opened?
     private var reportedGzipProblem = false
+    /// The NMEA date to start from, until the NMEA decoder exists (see `nmeaLatestRMCTime`).
+    private var initialNMEARMCTime: Timestamp?
 
     /// The record source chosen for the input, and the streams under it.
     private struct Opened {
@@ -126,7 +128,9 @@ public final class FixReader {
             return LineRecordSource(lines: lines, sourceName: sourceName, decoder: CSVLineDecoder())
         case .nmea:
             format = .nmea
-            return LineRecordSource(lines: lines, sourceName: sourceName, decoder: NMEALineDecoder())
+            let decoder = NMEALineDecoder()
+            decoder.latestRMCTime = initialNMEARMCTime
+            return LineRecordSource(lines: lines, sourceName: sourceName, decoder: decoder)
         case .geojson:
             format = .geojson
             return GeoJSONRecordSource(stream: lines, sourceName: sourceName)
@@ -149,6 +153,20 @@ public final class FixReader {
             return .invalid(FixReadIssue(source: sourceName, line: opened.lines.lineNumber + 1, reason: problem))
         }
         return nil
+    }
+
+    /// NMEA: the date and time of the latest RMC read, which dates the GGA, GLL and GNS
+    /// sentences after it (SPEC §3). Set it before the first record to go on from an earlier
+    /// input (the previous file, or the run before a restart); another format keeps it as set.
+    var nmeaLatestRMCTime: Timestamp? {
+        get {
+            // Another format passes the date it was given on to the next input.
+            (opened?.source as? LineRecordSource<NMEALineDecoder>)?.decoder.latestRMCTime ?? initialNMEARMCTime
+        }
+        set {
+            initialNMEARMCTime = newValue
+            (opened?.source as? LineRecordSource<NMEALineDecoder>)?.decoder.latestRMCTime = newValue
+        }
     }
 
     /// Records skipped because they are not fixes (RMC with status V, gpsd SKY reports, ...),

@@ -13,7 +13,7 @@ protocol FixRecordSource: AnyObject {
 final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
     private let lines: LineStream
     private let sourceName: String
-    private let decoder: Decoder
+    let decoder: Decoder
     private(set) var skipped = SkipTally()
     private var linesDecoded = 0
 
