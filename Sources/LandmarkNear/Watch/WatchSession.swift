@@ -16,12 +16,14 @@ import Foundation
 ///     try session.resumeUndone()                    // once, before the first record
 ///     try session.process(.fix(fix, line: 1), source: "http", isLive: true)
 ///     try session.commit()                          // when the input pauses
+///     try session.markEmittedDone()                 // and nothing more is waiting
 ///     try session.finish()                          // at the end
 ///
 /// With a `StateStore`, outputs go in group commits: the notifications of a batch of records
 /// are recorded as decided, then printed and written, then marked done (in the next commit),
 /// so a crash loses none; a batch is committed when the input pauses, every 50 ms on a live
-/// input (1 s on a file), and at the end.
+/// input (1 s on a file), and at the end. When the input pauses, the batch just emitted is
+/// marked done at once (`markEmittedDone()`), without waiting for the next one.
 public final class WatchSession {
     public private(set) var catalog: LandmarkCatalog
     public private(set) var options: WatchOptions
@@ -329,17 +331,23 @@ public final class WatchSession {
         emittedIDs = decided.map(\.id)
     }
 
+    /// Marks done, in a transaction of its own, what the last commit emitted (the next commit
+    /// would otherwise do it): for when the input is idle, so that a kill at a quiet moment
+    /// repeats nothing. Nothing to do without a store or when nothing waits for its mark.
+    public func markEmittedDone() throws(WatchError) {
+        guard let store, !emittedIDs.isEmpty else { return }
+        do {
+            try store.markDone(emittedIDs)
+        } catch {
+            throw WatchError(error)
+        }
+        emittedIDs = []
+    }
+
     /// The last commit, then the done marks of what it emitted.
     public func finish() throws(WatchError) {
         try commit()
-        if let store, !emittedIDs.isEmpty {
-            do {
-                try store.markDone(emittedIDs)
-            } catch {
-                throw WatchError(error)
-            }
-            emittedIDs = []
-        }
+        try markEmittedDone()
         apnsWriter?.synchronizeDirectory()
         do {
             try output.flush()
@@ -521,11 +529,14 @@ public final class WatchSession {
 
     // MARK: pauses and signals
 
-    /// Called by the reader when the input pauses: commit now, so a live notification is
-    /// out at once.
+    /// Called by the reader when the input pauses (no byte is waiting): commit now, so a live
+    /// notification is out at once, and mark it done at once too, since no next batch is
+    /// coming soon to carry the mark. A regular file never pauses, so a replay keeps one
+    /// commit a batch.
     fileprivate func inputWillPause() -> Bool {
         do {
             try commit()
+            try markEmittedDone()
             return true
         } catch {
             deferredError = error
