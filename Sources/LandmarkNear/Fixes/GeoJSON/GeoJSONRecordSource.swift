@@ -29,7 +29,7 @@ final class GeoJSONRecordSource: FixRecordSource {
     var skipped: SkipTally { converter.skipped }
 
     func noFixExplanation() -> String? {
-        guard documents > 0 else { return nil }
+        guard documents > 0 else { return stream.bytesRead > 0 ? NothingReadExplanation.whiteSpace : nil }
         if !converter.skipped.isEmpty { return "no GeoJSON feature had a point or line: \(converter.skipped)" }
         return "the GeoJSON has no Point, MultiPoint, LineString or MultiLineString coordinates"
     }

@@ -175,7 +175,13 @@ public final class FixReader {
 
     /// Why the input gave no fix, for an input that gave neither a fix nor an error: the one
     /// warning `watch` prints then (SPEC §3). nil for an empty input.
-    public func noFixExplanation() -> String? { opened?.source.noFixExplanation() }
+    public func noFixExplanation() -> String? {
+        guard let opened else { return nil }
+        if let gzip = opened.gzip, gzip.inflatedBytes == 0, gzip.problem == nil { return NothingReadExplanation.emptyGzip }
+        if let why = opened.source.noFixExplanation() { return why }
+        // Bytes that made no line: a byte-order mark alone.
+        return opened.lines.bytesRead > 0 ? NothingReadExplanation.byteOrderMark : nil
+    }
 
     /// Bytes inflated from a gzip input so far (0 when it is not compressed).
     public var inflatedBytes: Int { opened?.gzip?.inflatedBytes ?? 0 }
