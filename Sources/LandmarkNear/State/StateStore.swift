@@ -26,6 +26,7 @@ public final class StateStore {
     private let insertNotification: SQLiteStatement
     private let markNotificationDone: SQLiteStatement
     private let upsertNMEADate: SQLiteStatement
+    private let deleteNMEADate: SQLiteStatement
     /// The id the next decided notification gets.
     public private(set) var nextNotificationID: Int64
 
@@ -72,6 +73,7 @@ public final class StateStore {
             "UPDATE notifications SET status = 'done', done_at = ?2 WHERE id = ?1 AND status = 'decided'")
         upsertNMEADate = try database.prepare(
             "INSERT OR REPLACE INTO nmea_dates (device, rmc_seconds, rmc_time) VALUES (?1, ?2, ?3)")
+        deleteNMEADate = try database.prepare("DELETE FROM nmea_dates WHERE device = ?1")
         let maximum = try database.prepare("SELECT COALESCE(MAX(id), 0) FROM notifications")
         _ = try maximum.step()
         nextNotificationID = (maximum.int64(0) ?? 0) + 1
@@ -153,15 +155,20 @@ public final class StateStore {
     }
 
     /// One transaction: the notifications `done` are marked done, the device changes (and
-    /// NMEA dates) saved and the `decided` notifications recorded. Nothing of it is saved when
-    /// it throws.
+    /// NMEA dates: nil removes one) saved and the `decided` notifications recorded. Nothing of
+    /// it is saved when it throws.
     public func commit(changes: [DeviceSnapshot], decided: [NotificationRecord], done: [Int64],
-                       nmeaDates: [String: Timestamp] = [:]) throws(StateError) {
+                       nmeaDates: [String: Timestamp?] = [:]) throws(StateError) {
         guard !changes.isEmpty || !decided.isEmpty || !done.isEmpty || !nmeaDates.isEmpty else { return }
         try database.execute("BEGIN IMMEDIATE")
         do {
             let now = StateStore.wallClock()
             for (device, time) in nmeaDates {
+                guard let time else {
+                    deleteNMEADate.bind(1, device)
+                    try deleteNMEADate.run()
+                    continue
+                }
                 upsertNMEADate.bind(1, device)
                 upsertNMEADate.bind(2, time.seconds)
                 upsertNMEADate.bind(3, time.rfc3339)

@@ -57,11 +57,14 @@ public final class WatchSession {
     private var lastCommit = MonotonicTime.now()
     /// The reader being read (by `run`), whose NMEA date goes into each commit.
     private var currentReader: FixReader?
-    /// The latest NMEA RMC's date and time: carried from one input to the next, and with a
-    /// store across restarts, so that a GGA after the split of a stream is dated as in one run.
+    /// The latest RMC's date and time in the NMEA input read last. With a store it is
+    /// restored for the first input of the next run, which goes on with the stream the last
+    /// run was reading: a GGA after a split is dated as in one run. Each further input is a
+    /// stream of its own and starts without one (SPEC 3).
     private var nmeaRMCTime: Timestamp?
     /// The one the store holds.
     private var savedNMEARMCTime: Timestamp?
+    private var inputsStarted = 0
     private var recordsSinceClockCheck = 0
     /// Whether the record being processed came from a live input.
     private var currentInputIsLive = false
@@ -174,7 +177,8 @@ public final class WatchSession {
                     throw WatchError(kind: error.kind, origin: .input, message: error.description)
                 }
                 currentInputIsLive = reader.isLive
-                reader.nmeaLatestRMCTime = nmeaRMCTime
+                reader.nmeaLatestRMCTime = inputsStarted == 0 ? nmeaRMCTime : nil
+                inputsStarted += 1
                 currentReader = reader
                 defer {
                     nmeaRMCTime = reader.nmeaLatestRMCTime
@@ -396,11 +400,11 @@ public final class WatchSession {
         emittedIDs = []
     }
 
-    /// The NMEA date to save, when it changed since the last commit (read from the reader
-    /// now: it has decoded exactly the lines whose records were processed).
-    private func changedNMEADate() -> [String: Timestamp] {
+    /// The NMEA date to save (nil: none, the row goes), when it changed since the last commit
+    /// (read from the reader now: it has decoded the lines whose records were processed).
+    private func changedNMEADate() -> [String: Timestamp?] {
         if let currentReader { nmeaRMCTime = currentReader.nmeaLatestRMCTime }
-        guard let nmeaRMCTime, nmeaRMCTime != savedNMEARMCTime else { return [:] }
+        guard nmeaRMCTime != savedNMEARMCTime else { return [:] }
         return [Fix.defaultDevice: nmeaRMCTime]
     }
 

@@ -41,7 +41,7 @@ struct StateStoreTests {
     }
 
     /// The NMEA reader's latest RMC date: saved with a commit, replaced by a later one, read
-    /// back by the next store on the file; a file from before the table existed has none.
+    /// back by the next store on the file, removed by nil.
     @Test func nmeaDatesReadBackAndAreReplaced() throws {
         let directory = try makeTemporaryDirectory("store-nmea")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -52,7 +52,10 @@ struct StateStoreTests {
             try store.commit(changes: [], decided: [], done: [], nmeaDates: ["default": Timestamp(seconds: 1_777_636_800)])
             try store.commit(changes: [], decided: [], done: [], nmeaDates: ["default": Timestamp(seconds: 1_777_723_205)])
         }
-        #expect(try StateStore(path: path).loadNMEADates() == ["default": Timestamp(seconds: 1_777_723_205)])
+        let store = try StateStore(path: path)
+        #expect(try store.loadNMEADates() == ["default": Timestamp(seconds: 1_777_723_205)])
+        try store.commit(changes: [], decided: [], done: [], nmeaDates: ["default": nil])
+        #expect(try store.loadNMEADates().isEmpty)
     }
 
     /// The decoder's date round-trips through seconds, before the epoch too.

@@ -156,8 +156,8 @@ public final class FixReader {
     }
 
     /// NMEA: the date and time of the latest RMC read, which dates the GGA, GLL and GNS
-    /// sentences after it (SPEC §3). Set it before the first record to go on from an earlier
-    /// input (the previous file, or the run before a restart); another format keeps it as set.
+    /// sentences after it (SPEC §3). Set it before the first record to go on with a stream an
+    /// earlier run was reading (`--state`); another format keeps it as set.
     var nmeaLatestRMCTime: Timestamp? {
         get {
             // Another format passes the date it was given on to the next input.

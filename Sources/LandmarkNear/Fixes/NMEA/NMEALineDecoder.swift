@@ -15,8 +15,8 @@ final class NMEALineDecoder: LineDecoder {
     private var latestDate: (day: Int64, secondOfDay: Int64)?
 
     /// The latest RMC's date and time of day (to the second; nil before the first): what dates
-    /// the GGA, GLL and GNS sentences after it. Carried from one input to the next and across
-    /// restarts (`--state`), so that a split stream reads as one.
+    /// the GGA, GLL and GNS sentences after it. Carried across restarts (`--state`), so that a
+    /// stream split in two runs reads as one.
     var latestRMCTime: Timestamp? {
         get { latestDate.map { Timestamp(seconds: $0.day * 86400 + $0.secondOfDay) } }
         set {
