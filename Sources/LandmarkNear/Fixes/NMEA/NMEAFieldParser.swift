@@ -44,6 +44,16 @@ enum NMEAFieldParser {
     }
 
     /// Degrees from `ddmm.mmmm` (latitude) or `dddmm.mmmm` (longitude) and its hemisphere letter.
+    ///
+    /// The minutes are turned into degrees on a decimal grid as fine as the input: with k
+    /// decimals of minutes, the degrees are rounded to max(k + 2, 6) decimals (`3402.9756` ->
+    /// 34.049593, `3402.97560` -> 34.0495933), and the fix holds the double nearest that
+    /// decimal. A step of 10^-(k+2) degrees is finer than the input's own step of
+    /// 10^-k / 60, so different sentences keep different positions, the rounding stays within
+    /// 0.3 of the input's last digit (and within 6 cm: 10^-6 degrees at the least), and every
+    /// output (event lines, `fixes`, the state, maps) prints the position with no more digits
+    /// than the sentence had (for k >= 4) instead of the 17 of the repeating quotient
+    /// (34.049593333333334). The rounding is done in integers, so it is exact.
     static func angle(_ field: UnsafeBufferPointer<UInt8>, hemisphere: UnsafeBufferPointer<UInt8>, isLatitude: Bool) -> Result<Double, NMEAFieldError> {
         let name = isLatitude ? "latitude" : "longitude"
         if field.isEmpty { return .failure(NMEAFieldError(message: "missing \(name)")) }
@@ -61,7 +71,7 @@ enum NMEAFieldParser {
         guard minutes < 60 else {
             return .failure(NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm"): 60 minutes or more"))
         }
-        let magnitude = degrees + minutes / 60
+        let magnitude = gridDegrees(field, integerDigits: integerDigits) ?? degrees + minutes / 60
         let letter = hemisphere.count == 1 ? hemisphere[0] : 0
         switch (isLatitude, letter) {
         case (true, UInt8(ascii: "N")), (false, UInt8(ascii: "E")): return .success(magnitude)
@@ -70,6 +80,42 @@ enum NMEAFieldParser {
             let expected = isLatitude ? "N or S" : "E or W"
             return .failure(NMEAFieldError(message: "\(name) hemisphere \"\(String(decoding: hemisphere, as: UTF8.self))\" is not \(expected)"))
         }
+    }
+
+    /// The degrees of a well-formed `d...dmm.m...m` (minutes below 60) rounded to
+    /// max(k + 2, 6) decimals, k the digits after the point, as the nearest double; nil when
+    /// the numbers would not fit the exact integer path (more than 11 decimals, or 1000
+    /// degrees or more, which is out of range anyway).
+    ///
+    /// With I the integer part and F the k fraction digits: degrees D = I / 100, minutes in
+    /// units of 10^-k M = (I mod 100)·10^k + F, and the grid count N = round(M·10^(p-k) / 60),
+    /// never a tie (10^j ≡ 40 mod 60 for j >= 2, so the remainder is 0, 20 or 40). D·10^p + N
+    /// is below 2^53 and 10^p is exact, so one division gives the correctly rounded double.
+    static func gridDegrees(_ field: UnsafeBufferPointer<UInt8>, integerDigits: Int) -> Double? {
+        let k = field.count > integerDigits ? field.count - integerDigits - 1 : 0
+        guard k <= 11 else { return nil }
+        var integer: UInt64 = 0
+        for index in 0..<integerDigits {
+            integer = integer * 10 + UInt64(field[index] &- 0x30)
+            if integer >= 100_000 { return nil }
+        }
+        var fraction: UInt64 = 0
+        for index in (integerDigits + 1)..<max(integerDigits + 1, field.count) {
+            fraction = fraction * 10 + UInt64(field[index] &- 0x30)
+        }
+        let p = max(k + 2, 6)
+        var scale: UInt64 = 1
+        for _ in 0..<k { scale *= 10 }
+        let minutes = (integer % 100) * scale + fraction
+        var gridScale: UInt64 = 1
+        for _ in 0..<(p - k) { gridScale *= 10 }
+        let product = minutes * gridScale
+        let count = product / 60 + (product % 60 > 30 ? 1 : 0)
+        var unit: UInt64 = 1
+        for _ in 0..<p { unit *= 10 }
+        let whole = (integer / 100) * unit + count
+        guard whole < 1 << 53 else { return nil }
+        return Double(whole) / Double(unit)
     }
 
     private static func digits(_ field: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64? {
