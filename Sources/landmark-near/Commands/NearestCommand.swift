@@ -25,8 +25,7 @@ enum NearestCommand: Command {
                              34.5,-116.2; on stdin too: '34,5 -116,2'); '34,5,-116,2' is
                              refused with a hint. A latitude out of range next to a longitude
                              that would be one gets a hint at the order (nearest -116 34:
-                             did you mean 34,-116?).
-          -                  read stdin (the same as no LAT LON)
+                             did you mean 34,-116?). Instead of LAT LON, '-' reads stdin.
 
         Options:
           -k N               how many landmarks (default 1)

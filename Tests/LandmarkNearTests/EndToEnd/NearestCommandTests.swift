@@ -190,7 +190,7 @@ import Testing
     @Test func helpDescribesEveryOption() async throws {
         let result = try await runTool(["nearest", "--help"])
         #expect(result.status == 0)
-        for option in ["-k N", "--within", "--landmarks", "--json", "stdin"] {
+        for option in ["-k N", "--within", "--landmarks", "--json", "stdin", "'-'", "names the columns", "Decimal commas", "did you mean"] {
             #expect(result.stdout.contains(option))
         }
     }
