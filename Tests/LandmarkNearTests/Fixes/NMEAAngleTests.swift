@@ -74,6 +74,20 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("34.02.9756", "latitude \"34.02.9756\" is not ddmm.mmmm"),
+        ("3402..9756", "latitude \"3402..9756\" is not ddmm.mmmm"),
+        ("340.29756", "latitude \"340.29756\" is not ddmm.mmmm"),
+        ("3460.0000", "latitude \"3460.0000\" is not ddmm.mmmm: 60 minutes or more"),
+        ("3499.9", "latitude \"3499.9\" is not ddmm.mmmm: 60 minutes or more"),
+        ("3459.999999999999999", "latitude \"3459.999999999999999\" is not ddmm.mmmm: 60 minutes or more"),
+        ("9999960.0", "latitude \"9999960.0\" is not ddmm.mmmm: 60 minutes or more"),
+        ("-3402.9756", "latitude \"-3402.9756\" is not ddmm.mmmm"),
+    ])
+    func malformedFieldsAreRefused(_ field: String, _ message: String) {
+        #expect(throws: NMEAFieldError(message: message)) { try Self.angle(field, "N", latitude: true) }
+    }
+
     @Test func moreThanElevenDecimalsKeepTheQuotient() throws {
         let value = try Self.angle("3402.975600000000", "N", latitude: true)
         #expect(value == 34 + 2.9756 / 60)

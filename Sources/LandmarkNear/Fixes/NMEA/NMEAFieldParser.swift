@@ -57,21 +57,34 @@ enum NMEAFieldParser {
     static func angle(_ field: UnsafeBufferPointer<UInt8>, hemisphere: UnsafeBufferPointer<UInt8>, isLatitude: Bool) -> Result<Double, NMEAFieldError> {
         let name = isLatitude ? "latitude" : "longitude"
         if field.isEmpty { return .failure(NMEAFieldError(message: "missing \(name)")) }
+        var notAngle: NMEAFieldError {
+            NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm")")
+        }
+        var tooManyMinutes: NMEAFieldError {
+            NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm"): 60 minutes or more")
+        }
         // ddmm.mmmm / dddmm.mmmm: at least 4 (5) digits before the point, so that `34` is
         // not read as 0°34′; only digits and one point.
-        let integerDigits = field.firstIndex(of: UInt8(ascii: ".")) ?? field.count
-        let wellFormed = integerDigits >= (isLatitude ? 4 : 5)
-            && field.allSatisfy { $0 &- 0x30 < 10 || $0 == UInt8(ascii: ".") }
-            && field.filter({ $0 == UInt8(ascii: ".") }).count <= 1
-        guard wellFormed, let value = DecimalNumber.parse(field), value.isFinite, value >= 0 else {
-            return .failure(NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm")"))
+        var integerDigits = field.count
+        for index in 0..<field.count where field[index] &- 0x30 >= 10 {
+            guard field[index] == UInt8(ascii: "."), integerDigits == field.count else { return .failure(notAngle) }
+            integerDigits = index
         }
-        let degrees = (value / 100).rounded(.down)
-        let minutes = value - degrees * 100
-        guard minutes < 60 else {
-            return .failure(NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm"): 60 minutes or more"))
+        guard integerDigits >= (isLatitude ? 4 : 5) else { return .failure(notAngle) }
+        let magnitude: Double
+        switch gridDegrees(field, integerDigits: integerDigits) {
+        case .degrees(let value):
+            magnitude = value
+        case .sixtyMinutesOrMore:
+            return .failure(tooManyMinutes)
+        case .beyondTheGrid:
+            // More than 11 decimals, or 1000 degrees or more: the plain quotient.
+            guard let value = DecimalNumber.parse(field), value.isFinite else { return .failure(notAngle) }
+            let degrees = (value / 100).rounded(.down)
+            let minutes = value - degrees * 100
+            guard minutes < 60 else { return .failure(tooManyMinutes) }
+            magnitude = degrees + minutes / 60
         }
-        let magnitude = gridDegrees(field, integerDigits: integerDigits) ?? degrees + minutes / 60
         let letter = hemisphere.count == 1 ? hemisphere[0] : 0
         switch (isLatitude, letter) {
         case (true, UInt8(ascii: "N")), (false, UInt8(ascii: "E")): return .success(magnitude)
@@ -82,40 +95,43 @@ enum NMEAFieldParser {
         }
     }
 
-    /// The degrees of a well-formed `d...dmm.m...m` (minutes below 60) rounded to
-    /// max(k + 2, 6) decimals, k the digits after the point, as the nearest double; nil when
-    /// the numbers would not fit the exact integer path (more than 11 decimals, or 1000
-    /// degrees or more, which is out of range anyway).
+    enum GridDegrees: Equatable {
+        case degrees(Double)
+        case sixtyMinutesOrMore
+        /// Too many decimals (more than 11) or too large (1000 degrees or more) for the exact
+        /// integer path.
+        case beyondTheGrid
+    }
+
+    private static let powersOfTen: [UInt64] = (0...19).map { exponent in (0..<exponent).reduce(1) { product, _ in product * 10 } }
+
+    /// The degrees of a well-formed `d...dmm.m...m` (digits, at most one point, `integerDigits`
+    /// of them before it) rounded to p = max(k + 2, 6) decimals, k the digits after the point,
+    /// as the nearest double.
     ///
     /// With I the integer part and F the k fraction digits: degrees D = I / 100, minutes in
     /// units of 10^-k M = (I mod 100)·10^k + F, and the grid count N = round(M·10^(p-k) / 60),
     /// never a tie (10^j ≡ 40 mod 60 for j >= 2, so the remainder is 0, 20 or 40). D·10^p + N
     /// is below 2^53 and 10^p is exact, so one division gives the correctly rounded double.
-    static func gridDegrees(_ field: UnsafeBufferPointer<UInt8>, integerDigits: Int) -> Double? {
+    static func gridDegrees(_ field: UnsafeBufferPointer<UInt8>, integerDigits: Int) -> GridDegrees {
         let k = field.count > integerDigits ? field.count - integerDigits - 1 : 0
-        guard k <= 11 else { return nil }
+        guard k <= 11 else { return .beyondTheGrid }
         var integer: UInt64 = 0
         for index in 0..<integerDigits {
             integer = integer * 10 + UInt64(field[index] &- 0x30)
-            if integer >= 100_000 { return nil }
+            if integer >= 100_000 { return .beyondTheGrid }
         }
+        guard integer % 100 < 60 else { return .sixtyMinutesOrMore }
         var fraction: UInt64 = 0
-        for index in (integerDigits + 1)..<max(integerDigits + 1, field.count) {
-            fraction = fraction * 10 + UInt64(field[index] &- 0x30)
+        if k > 0 {
+            for index in (integerDigits + 1)..<field.count { fraction = fraction * 10 + UInt64(field[index] &- 0x30) }
         }
         let p = max(k + 2, 6)
-        var scale: UInt64 = 1
-        for _ in 0..<k { scale *= 10 }
-        let minutes = (integer % 100) * scale + fraction
-        var gridScale: UInt64 = 1
-        for _ in 0..<(p - k) { gridScale *= 10 }
-        let product = minutes * gridScale
+        let product = ((integer % 100) * powersOfTen[k] + fraction) * powersOfTen[p - k]
         let count = product / 60 + (product % 60 > 30 ? 1 : 0)
-        var unit: UInt64 = 1
-        for _ in 0..<p { unit *= 10 }
-        let whole = (integer / 100) * unit + count
-        guard whole < 1 << 53 else { return nil }
-        return Double(whole) / Double(unit)
+        let whole = (integer / 100) * powersOfTen[p] + count
+        guard whole < 1 << 53 else { return .beyondTheGrid }
+        return .degrees(Double(whole) / Double(powersOfTen[p]))
     }
 
     private static func digits(_ field: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64? {
