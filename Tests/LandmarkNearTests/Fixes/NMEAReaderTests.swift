@@ -8,7 +8,7 @@ import Testing
         #expect(result.format == .nmea)
         #expect(result.issues == [
             "\(path):12: GPGGA: checksum mismatch: the sentence says 00, its bytes give 68",
-            "\(path):16: GPRMC: latitude 91.117383 is outside [-90, 90]",
+            "\(path):16: GPRMC: latitude 91.11738333333334 is outside [-90, 90]",
         ])
         #expect(result.lines == [2, 4, 5, 7, 9, 13])
         let fixes = result.fixes
@@ -20,10 +20,11 @@ import Testing
         #expect(fixes[3].time == FixReading.time("2026-05-01T12:00:03Z"))
         #expect(fixes[4].time == FixReading.time("2026-05-01T12:00:04Z"))
         #expect(fixes[5].time == FixReading.time("2026-05-01T12:00:07Z"))
-        // 4807.0380,N 01131.0000,E: 4 decimals of minutes, so degrees at 4 + 2 = 6 decimals.
-        #expect(fixes[1].coordinate == Coordinate(latitude: 48.1173, longitude: 11.516667))
+        #expect(abs(fixes[1].coordinate.latitude - (48 + 7.038 / 60)) < 1e-12)
+        #expect(abs(fixes[1].coordinate.longitude - (11 + 31.0 / 60)) < 1e-12)
         // BDGNS at S/W.
-        #expect(fixes[4].coordinate == Coordinate(latitude: -48.11735, longitude: -11.516717))
+        #expect(abs(fixes[4].coordinate.latitude + (48 + 7.041 / 60)) < 1e-12)
+        #expect(abs(fixes[4].coordinate.longitude + (11 + 31.003 / 60)) < 1e-12)
     }
 
     @Test func gpsfakeLogCrossesMidnight() throws {

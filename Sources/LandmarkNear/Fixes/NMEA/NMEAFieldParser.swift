@@ -43,17 +43,10 @@ enum NMEAFieldParser {
         return .success(Timestamp.daysSinceEpoch(year: fullYear, month: month, day: day))
     }
 
-    /// Degrees from `ddmm.mmmm` (latitude) or `dddmm.mmmm` (longitude) and its hemisphere letter.
-    ///
-    /// The minutes are turned into degrees on a decimal grid as fine as the input: with k
-    /// decimals of minutes, the degrees are rounded to max(k + 2, 6) decimals (`3402.9756` ->
-    /// 34.049593, `3402.97560` -> 34.0495933), and the fix holds the double nearest that
-    /// decimal. A step of 10^-(k+2) degrees is finer than the input's own step of
-    /// 10^-k / 60, so different sentences keep different positions, the rounding stays within
-    /// 0.3 of the input's last digit (and within 6 cm: 10^-6 degrees at the least), and every
-    /// output (event lines, `fixes`, the state, maps) prints the position with no more digits
-    /// than the sentence had (for k >= 4) instead of the 17 of the repeating quotient
-    /// (34.049593333333334). The rounding is done in integers, so it is exact.
+    /// Degrees from `ddmm.mmmm` (latitude) or `dddmm.mmmm` (longitude) and its hemisphere
+    /// letter: the double nearest to degrees + minutes / 60, computed as one correctly rounded
+    /// division of integers (`quotientDegrees`), so that an event line can recognise such a
+    /// quotient and print it with the sentence's precision (`MinuteQuotient`).
     static func angle(_ field: UnsafeBufferPointer<UInt8>, hemisphere: UnsafeBufferPointer<UInt8>, isLatitude: Bool) -> Result<Double, NMEAFieldError> {
         let name = isLatitude ? "latitude" : "longitude"
         if field.isEmpty { return .failure(NMEAFieldError(message: "missing \(name)")) }
@@ -72,13 +65,13 @@ enum NMEAFieldParser {
         }
         guard integerDigits >= (isLatitude ? 4 : 5) else { return .failure(notAngle) }
         let magnitude: Double
-        switch gridDegrees(field, integerDigits: integerDigits) {
+        switch quotientDegrees(field, integerDigits: integerDigits) {
         case .degrees(let value):
             magnitude = value
         case .sixtyMinutesOrMore:
             return .failure(tooManyMinutes)
-        case .beyondTheGrid:
-            // More than 11 decimals, or 1000 degrees or more: the plain quotient.
+        case .beyondTheIntegers:
+            // More than 11 decimals, or 1000 degrees or more (out of range anyway).
             guard let value = DecimalNumber.parse(field), value.isFinite else { return .failure(notAngle) }
             let degrees = (value / 100).rounded(.down)
             let minutes = value - degrees * 100
@@ -95,43 +88,36 @@ enum NMEAFieldParser {
         }
     }
 
-    enum GridDegrees: Equatable {
+    enum QuotientDegrees: Equatable {
         case degrees(Double)
         case sixtyMinutesOrMore
-        /// Too many decimals (more than 11) or too large (1000 degrees or more) for the exact
+        /// Too many decimals (more than 11) or too large (1000 degrees or more) for the
         /// integer path.
-        case beyondTheGrid
+        case beyondTheIntegers
     }
 
-    private static let powersOfTen: [UInt64] = (0...19).map { exponent in (0..<exponent).reduce(1) { product, _ in product * 10 } }
-
     /// The degrees of a well-formed `d...dmm.m...m` (digits, at most one point, `integerDigits`
-    /// of them before it) rounded to p = max(k + 2, 6) decimals, k the digits after the point,
-    /// as the nearest double.
+    /// of them before it), as the double nearest to the exact value.
     ///
-    /// With I the integer part and F the k fraction digits: degrees D = I / 100, minutes in
-    /// units of 10^-k M = (I mod 100)·10^k + F, and the grid count N = round(M·10^(p-k) / 60),
-    /// never a tie (10^j ≡ 40 mod 60 for j >= 2, so the remainder is 0, 20 or 40). D·10^p + N
-    /// is below 2^53 and 10^p is exact, so one division gives the correctly rounded double.
-    static func gridDegrees(_ field: UnsafeBufferPointer<UInt8>, integerDigits: Int) -> GridDegrees {
+    /// With I the integer part and F the k fraction digits, the value is
+    /// (I div 100) + ((I mod 100)·10^k + F) / (60·10^k) = n / (60·10^k) with n an integer:
+    /// `MinuteQuotient.degrees`, correctly rounded.
+    static func quotientDegrees(_ field: UnsafeBufferPointer<UInt8>, integerDigits: Int) -> QuotientDegrees {
         let k = field.count > integerDigits ? field.count - integerDigits - 1 : 0
-        guard k <= 11 else { return .beyondTheGrid }
+        guard k <= 11 else { return .beyondTheIntegers }
         var integer: UInt64 = 0
         for index in 0..<integerDigits {
             integer = integer * 10 + UInt64(field[index] &- 0x30)
-            if integer >= 100_000 { return .beyondTheGrid }
+            if integer >= 100_000 { return .beyondTheIntegers }
         }
         guard integer % 100 < 60 else { return .sixtyMinutesOrMore }
         var fraction: UInt64 = 0
         if k > 0 {
             for index in (integerDigits + 1)..<field.count { fraction = fraction * 10 + UInt64(field[index] &- 0x30) }
         }
-        let p = max(k + 2, 6)
-        let product = ((integer % 100) * powersOfTen[k] + fraction) * powersOfTen[p - k]
-        let count = product / 60 + (product % 60 > 30 ? 1 : 0)
-        let whole = (integer / 100) * powersOfTen[p] + count
-        guard whole < 1 << 53 else { return .beyondTheGrid }
-        return .degrees(Double(whole) / Double(powersOfTen[p]))
+        let units = (integer / 100) * 60 * MinuteQuotient.powersOfTen[k] + (integer % 100) * MinuteQuotient.powersOfTen[k] + fraction
+        guard units < 1 << 53 else { return .beyondTheIntegers }
+        return .degrees(MinuteQuotient.degrees(units: units, decimals: k))
     }
 
     private static func digits(_ field: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64? {
