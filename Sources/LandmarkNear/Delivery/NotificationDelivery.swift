@@ -1,3 +1,4 @@
+import COpenSSL
 import Foundation
 
 /// The engine's side of deliveries: turns each notification into jobs (one per APNs token of
@@ -46,6 +47,10 @@ package final class NotificationDelivery {
                 log.write("\(logPrefix): delivery: \(error.description)")
                 queue.requestStop()
             }
+            // OpenSSL frees a thread's state (its error queue, TLS caches) when the thread
+            // exits; the process may exit first, right after `finish`, and leave it half
+            // freed. Freed here, before the engine is told that deliveries have ended.
+            OPENSSL_thread_stop()
             queue.markEnded()
         }
         thread.name = "deliveries"

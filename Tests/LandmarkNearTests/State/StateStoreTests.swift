@@ -55,6 +55,27 @@ struct StateStoreTests {
         withExtendedLifetime(holder) {}
     }
 
+    /// Another spelling of the same file is the same file: a link to it, a link to its
+    /// directory, a path through `..`.
+    @Test(arguments: ["link.db", "linked-directory/s.db", "sub/../s.db"])
+    func aSecondStoreThroughAnotherPathIsRefusedToo(_ spelling: String) throws {
+        let directory = try makeTemporaryDirectory("store-lock-alias")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.db").path
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let holder = try StateStore(path: path)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link.db").path, withDestinationPath: path)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("linked-directory").path,
+                                                   withDestinationPath: directory.path)
+        do {
+            _ = try StateStore(path: directory.appendingPathComponent(spelling).path)
+            Issue.record("a second store opened \(spelling) while \(path) was held")
+        } catch {
+            #expect(error.kind == .temporaryFailure, "\(error)")
+        }
+        withExtendedLifetime(holder) {}
+    }
+
     @Test(arguments: ["not a database, just text", ""])
     func aFileThatIsNotAStateDatabaseIsBadData(_ content: String) throws {
         let directory = try makeTemporaryDirectory("store-bad")
