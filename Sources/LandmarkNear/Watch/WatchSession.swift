@@ -68,6 +68,8 @@ public final class WatchSession {
     private var recordsSinceClockCheck = 0
     /// Whether the record being processed came from a live input.
     private var currentInputIsLive = false
+    /// The format of the input `run` is reading (nil for records handed to `process`).
+    private var currentFormat: FixFormat?
     private var signals: SignalInbox?
     private var stop: WatchStop?
     /// An error met inside a pause callback, thrown once the reader has stopped.
@@ -202,6 +204,7 @@ public final class WatchSession {
 
     private func run(_ reader: FixReader) throws(WatchError) {
         var recordsOfThisInput = 0
+        defer { currentFormat = nil }
         while stop == nil {
             let record: FixRecord?
             do {
@@ -223,6 +226,7 @@ public final class WatchSession {
                 return
             }
             recordsOfThisInput += 1
+            currentFormat = reader.format
             try process(record, source: reader.sourceName, isLive: reader.isLive)
         }
     }
@@ -252,6 +256,9 @@ public final class WatchSession {
         switch disposition {
         case .dropped(let reason):
             statistics.dropped[reason, default: 0] += 1
+            if reason == .stale, engine.lastStaleRepeatedTime {
+                if currentFormat == .nmea { statistics.nmeaSameSecond += 1 } else { statistics.sameTime += 1 }
+            }
         case .used:
             statistics.used += 1
         }
@@ -573,7 +580,9 @@ public final class WatchSession {
         case .dropped(.accuracy):
             line += "dropped, accuracy \(JSONWriter.number(fix.accuracy ?? 0)) m is worse than the maximum accuracy \(JSONWriter.number(options.engine.maxAccuracy)) m"
         case .dropped(.stale):
-            line += "dropped as stale, its time is not later than the device's latest used fix"
+            line += engine.lastStaleRepeatedTime
+                ? "dropped as stale, same time as the device's latest used fix (one moment reported twice, nothing lost)"
+                : "dropped as stale, its time is earlier than the device's latest used fix"
         case .dropped(.invalid):
             line += "dropped, \(fix.coordinate.invalidReason ?? "invalid coordinate")"
         case .used:

@@ -54,8 +54,13 @@ enum WatchCommand: Command {
           -h, --help           show this help
 
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
-        At the end a summary line goes to stderr. On a live input (pipe, terminal, socket)
-        each notification is flushed at once, whatever stdout is.
+        At the end a summary line goes to stderr: fixes read, used, dropped by reason,
+        notifications; stale fixes at the very time of a used one are counted apart (NMEA's RMC
+        and GGA of one second are two fixes: the second is stale, nothing is lost). Event
+        lines write positions as the input did; NMEA minutes with their precision: k decimals
+        of minutes give degrees at k + 2 decimals, at least 7 (3402.97560 -> 34.0495933). On a
+        live input (pipe, terminal, socket) each notification is flushed at once, whatever
+        stdout is.
         Signals: SIGINT/SIGTERM stop at a record boundary, flush, print the summary and exit
         130/143; SIGHUP reads --landmarks and --profiles again, keeping every device's state
         (a file that cannot be used is reported and the old one kept). A closed stdout
