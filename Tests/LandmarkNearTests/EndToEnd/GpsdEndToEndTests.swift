@@ -36,7 +36,11 @@ import Testing
         fake.standardOutput = FileHandle.nullDevice
         fake.standardError = FileHandle.nullDevice
         try fake.run()
-        defer { if fake.isRunning { fake.terminate() } }
+        // SIGKILL: gpsfake catches SIGTERM and, its gpsd gone, stays.
+        defer {
+            fake.signal(SIGKILL)
+            fake.waitUntilExit()
+        }
 
         // gpsd takes a few seconds to listen on a busy machine: retry gpspipe until it connects.
         let deadline = Date().addingTimeInterval(45)
