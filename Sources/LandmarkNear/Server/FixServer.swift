@@ -19,6 +19,12 @@ package struct ServeOutcome: Sendable {
     package var statistics: WatchStatistics
     /// The signal that stopped it (SIGTERM, SIGINT).
     package var signal: Int32
+    /// With `--push`/`--webhook`: the delivery counts once the outstanding deliveries were
+    /// waited for.
+    package var deliveries: DeliveryStatistics?
+    /// The later signal that ended the wait for deliveries (what was left is not delivered; with
+    /// `--state` the next run sends it).
+    package var deliveryWaitInterruptedBy: Int32?
 }
 
 /// `landmark-near serve`: one engine (a `WatchSession`, so every watch option means the same)
@@ -32,7 +38,9 @@ package struct ServeOutcome: Sendable {
 /// means saved too), and finishes (the last done marks) when the server stops.
 ///
 /// SIGTERM (or SIGINT): new requests get 503, the requests being handled finish, the daemon
-/// stops, the engine processes what was accepted and `run` returns. SIGHUP: the users file
+/// stops, the engine processes what was accepted, and then, with deliveries (`--push`,
+/// `--webhook`), the outstanding ones are waited for (each until delivered or expired; another
+/// SIGTERM or SIGINT ends the wait), and `run` returns. SIGHUP: the users file
 /// is read again, and `reload` is called on the engine thread (landmarks and profiles read
 /// again; the session keeps every device's state).
 ///
@@ -60,20 +68,25 @@ package final class FixServer {
             BasicAuthenticator(users: try ServerUsers.load(path: path))
         }
         let queue = EngineQueue()
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(deliveries: session.deliveryStatisticsReader)
         let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
         let daemon = try HTTPDaemon(address: configuration.address, limits: configuration.limits,
                                     refused: { metrics.count(status: $0.status) }) { request in
             router.respond(to: request)
         }
         let stopSignal = Atomic<Int32>(0)
+        // Signals after the one that stopped the server (they end the wait for deliveries).
+        let laterSignal = Atomic<Int32>(0)
         let stopper = Stopper(daemon: daemon, router: router, queue: queue)
         var sources: [DispatchSourceSignal] = []
         for number in [SIGTERM, SIGINT] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                guard stopSignal.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged else { return }
+                guard stopSignal.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged else {
+                    laterSignal.store(number, ordering: .releasing)
+                    return
+                }
                 stopper.stop()
             }
             source.resume()
@@ -139,8 +152,13 @@ package final class FixServer {
         } catch {
             if failure == nil { failure = ServerError(kind: error.kind, message: error.description) }
         }
+        // Deliveries run on their own thread; what was decided is saved, now they finish.
+        let deliveries = session.finishDeliveries { laterSignal.load(ordering: .acquiring) != 0 }
         if let failure { throw failure }
-        return ServeOutcome(statistics: session.statistics, signal: stopSignal.load(ordering: .acquiring))
+        var outcome = ServeOutcome(statistics: session.statistics, signal: stopSignal.load(ordering: .acquiring))
+        outcome.deliveries = deliveries?.statistics
+        if deliveries?.interrupted == true { outcome.deliveryWaitInterruptedBy = laterSignal.load(ordering: .acquiring) }
+        return outcome
     }
 
     private func process(_ records: [FixRecord], source: String) -> EngineAnswer {
