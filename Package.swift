@@ -93,7 +93,8 @@ let package = Package(
             name: "LandmarkNearTests",
             // CGEOS: the map tests check GeoJSON geometries with GEOS's own validity test.
             // CZlib: the tests write gzip bombs with deflate.
-            dependencies: ["LandmarkNear", "CGEOS", "CZlib"],
+            // CLinux: the tests spawn children with posix_spawn (ChildProcess).
+            dependencies: ["LandmarkNear", "CGEOS", "CZlib", "CLinux"],
             path: "Tests/LandmarkNearTests",
             resources: [.copy("Fixtures")]
         ),

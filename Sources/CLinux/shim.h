@@ -6,3 +6,8 @@
 // syncfs(2) (a GNU extension in <unistd.h>): one flush for a batch of .apns files instead of
 // one fsync each.
 int syncfs(int fd);
+// posix_spawn's GNU file actions (glibc 2.29 / 2.34): the tests start children with nothing
+// inherited but stdin, stdout and stderr, and in a directory of their own.
+#include <spawn.h>
+int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *restrict actions, const char *restrict path);

@@ -91,7 +91,7 @@ enum PushBenchmark {
         let stdin = Pipe()
         process.standardInput = stdin
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         guard let file = FileHandle(forReadingAtPath: input) else { throw BenchError("cannot read \(input)") }
         let start = MonotonicClock.now()

@@ -1,27 +1,23 @@
+import LandmarkNear
+
 /// A deterministic pseudo-random generator (SplitMix64), so that `generate --seed N` writes
 /// byte-identical files on every machine and every run. Each data set draws from its own
 /// stream (`SeededRandom(seed:stream:)`), so one file does not depend on the others.
 struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     init(seed: UInt64, stream: String) {
         // FNV-1a of the stream name, mixed with the seed.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in stream.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        state = seed &* 0x9E37_79B9_7F4A_7C15 ^ hash
+        generator = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ hash)
         _ = next()
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+    mutating func unit() -> Double { generator.unit() }
 
     /// Uniform in [low, high).
     mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * unit() }

@@ -1,17 +1,19 @@
+import COpenSSL
 import Foundation
 
 /// The engine's side of deliveries: turns each notification into jobs (one per APNs token of
 /// its device, one per webhook), hands them to the delivery thread through the bounded
 /// `DeliveryQueue` (blocking while it is full), and at the end waits for the outstanding ones.
 ///
-///     let delivery = try NotificationDelivery(options: options, tokens: ["d1": ["a1b2…"]], logPrefix: "landmark-near watch")
+///     let delivery = try NotificationDelivery(options: options, tokens: [DeviceKey("d1"): ["a1b2…"]], logPrefix: "landmark-near watch")
 ///     delivery.submitNotification(key, payload: payload)       // on the engine thread
 ///     let statistics = delivery.finish(shouldStop: { signals.received })
 package final class NotificationDelivery {
     private let queue: DeliveryQueue
     private let options: DeliveryOptions
-    /// APNs tokens by device (`--profiles`; SIGHUP replaces them).
-    package var tokens: [String: [String]]
+    /// APNs tokens by device (`--profiles`; SIGHUP replaces them), keyed by the name's bytes
+    /// as the engine's device table is (two spellings of "café" are two devices).
+    package var tokens: [DeviceKey: [String]]
     private var stopped = false
     private var submitted: [DeliveryJob] = []
     private let log: DeliveryLog
@@ -21,7 +23,7 @@ package final class NotificationDelivery {
     /// Checks the key and CA here, on the calling thread, so that a bad file is an error before
     /// any fix is read; then starts the delivery thread. Jobs the ledger holds as undelivered
     /// from an earlier run are queued first.
-    package init(options: DeliveryOptions, tokens: [String: [String]], logPrefix: String) throws(DeliveryError) {
+    package init(options: DeliveryOptions, tokens: [DeviceKey: [String]], logPrefix: String) throws(DeliveryError) {
         try CurlTransport.initializeLibrary()
         if let apns = options.apns {
             let key = try APNsSigningKey(pem: apns.keyPEM, source: apns.keySource)
@@ -45,6 +47,10 @@ package final class NotificationDelivery {
                 log.write("\(logPrefix): delivery: \(error.description)")
                 queue.requestStop()
             }
+            // OpenSSL frees a thread's state (its error queue, TLS caches) when the thread
+            // exits; the process may exit first, right after `finish`, and leave it half
+            // freed. Freed here, before the engine is told that deliveries have ended.
+            OPENSSL_thread_stop()
             queue.markEnded()
         }
         thread.name = "deliveries"
@@ -57,7 +63,7 @@ package final class NotificationDelivery {
     /// The jobs of one notification: its payload to every token of the device (SPEC §10; the
     /// payload without "Simulator Target Bundle"). Blocks while the queue is full.
     package func submitNotification(_ key: NotificationKey, payload: String, notificationID: Int64? = nil) {
-        guard options.apns != nil, !stopped, let deviceTokens = tokens[key.device] else { return }
+        guard options.apns != nil, !stopped, let deviceTokens = tokens[DeviceKey(key.device)] else { return }
         let expiration = expiration(for: key)
         for token in deviceTokens {
             var job = DeliveryJob.apns(notification: key, token: token, payload: payload, expiration: expiration)

@@ -3,16 +3,16 @@
 /// devices (SPEC §3), each with its own state and notifications.
 ///
 ///     DeviceKey("caf\u{E9}") == DeviceKey("cafe\u{301}")   // false
-struct DeviceKey: Hashable, Sendable {
-    let name: String
+package struct DeviceKey: Hashable, Sendable {
+    package let name: String
 
-    init(_ name: String) { self.name = name }
+    package init(_ name: String) { self.name = name }
 
-    static func == (lhs: DeviceKey, rhs: DeviceKey) -> Bool {
+    package static func == (lhs: DeviceKey, rhs: DeviceKey) -> Bool {
         lhs.name.utf8.elementsEqual(rhs.name.utf8)
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var name = self.name
         name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }

@@ -45,7 +45,7 @@ package enum ShortGeodesicCheck {
             classes.append(LengthClass(lower: lower, upper: upper))
             lower = upper
         }
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         let geodesic = Geodesic.wgs84
         for n in 0..<pairs {
             let start = startPoint(&random)
@@ -76,7 +76,7 @@ package enum ShortGeodesicCheck {
         package var count: Int { points.count }
 
         package init(count: Int, seed: UInt64) {
-            var random = SplitMix(state: seed)
+            var random = SplitMix64(seed: seed)
             points = (0..<count).map { _ in
                 let a = Coordinate(latitude: asinDegrees(2 * random.unit() - 1) * 0.9, longitude: random.unit() * 360 - 180)
                 let b = Geodesic.wgs84.destination(from: a, azimuth: random.unit() * 360 - 180, distance: random.unit() * 10_000)
@@ -95,7 +95,7 @@ package enum ShortGeodesicCheck {
         }
     }
 
-    private static func startPoint(_ random: inout SplitMix) -> Coordinate {
+    private static func startPoint(_ random: inout SplitMix64) -> Coordinate {
         let kind = random.unit()
         let longitude = random.unit() * 360 - 180
         if kind < 0.6 {
@@ -111,17 +111,4 @@ package enum ShortGeodesicCheck {
 
     /// An area-uniform latitude from x uniform in [-1, 1].
     private static func asinDegrees(_ x: Double) -> Double { asin(x) * 180 / Double.pi }
-
-    /// SplitMix64, the project's seeded generator.
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-    }
 }

@@ -176,32 +176,25 @@ struct JSONParser {
                 guard position < bytes.count else { throw JSONParseError("unterminated string", at: start) }
                 let escape = bytes[position]
                 position += 1
-                switch escape {
-                case UInt8(ascii: "\""): utf8.append(0x22)
-                case UInt8(ascii: "\\"): utf8.append(0x5C)
-                case UInt8(ascii: "/"): utf8.append(0x2F)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"):
+                if let simple = JSONEscape.simple(escape) {
+                    utf8.append(simple)
+                } else if escape == UInt8(ascii: "u") {
                     var scalar = try parseHex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
+                    if JSONEscape.isHighSurrogate(scalar) {
                         guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
                             throw JSONParseError("lone surrogate \\u\(String(scalar, radix: 16)) in a string", at: position)
                         }
                         position += 2
                         let low = try parseHex4()
-                        guard (0xDC00...0xDFFF).contains(low) else {
+                        guard JSONEscape.isLowSurrogate(low) else {
                             throw JSONParseError("invalid surrogate pair in a string", at: position)
                         }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        scalar = JSONEscape.scalar(high: scalar, low: low)
+                    } else if JSONEscape.isLowSurrogate(scalar) {
                         throw JSONParseError("lone surrogate \\u\(String(scalar, radix: 16)) in a string", at: position)
                     }
-                    utf8.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
-                default:
+                    JSONEscape.appendUTF8(of: scalar, to: &utf8)
+                } else {
                     throw JSONParseError("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string", at: position - 1)
                 }
             case 0x00..<0x20:
@@ -215,19 +208,12 @@ struct JSONParser {
 
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
         guard position + 4 <= bytes.count else { throw JSONParseError("truncated \\u escape", at: position) }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt32
-            switch byte {
-            case 0x30...0x39: digit = UInt32(byte - 0x30)
-            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
-            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
-            default: throw JSONParseError("invalid \\u escape", at: position)
-            }
-            value = value * 16 + digit
-            position += 1
+        guard let value = JSONEscape.hexQuad(in: bytes, at: position) else {
+            // Point at the first byte that is not a hex digit.
+            let bad = (position..<position + 4).first { JSONEscape.hexDigit(bytes[$0]) == nil } ?? position
+            throw JSONParseError("invalid \\u escape", at: bad)
         }
+        position += 4
         return value
     }
 }

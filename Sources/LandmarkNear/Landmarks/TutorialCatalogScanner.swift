@@ -150,24 +150,18 @@ enum TutorialCatalogScanner {
                     guard i < bytes.count else { return nil }
                     let escape = bytes[i]
                     i += 1
-                    switch escape {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
-                    case UInt8(ascii: "b"): utf8.append(0x08)
-                    case UInt8(ascii: "f"): utf8.append(0x0C)
-                    case UInt8(ascii: "n"): utf8.append(0x0A)
-                    case UInt8(ascii: "r"): utf8.append(0x0D)
-                    case UInt8(ascii: "t"): utf8.append(0x09)
-                    case UInt8(ascii: "u"):
+                    if let simple = JSONEscape.simple(escape) {
+                        utf8.append(simple)
+                    } else if escape == UInt8(ascii: "u") {
                         guard var scalar = hex4() else { return nil }
-                        if (0xD800...0xDBFF).contains(scalar) {
-                            guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        } else if (0xDC00...0xDFFF).contains(scalar) {
+                        if JSONEscape.isHighSurrogate(scalar) {
+                            guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), JSONEscape.isLowSurrogate(low) else { return nil }
+                            scalar = JSONEscape.scalar(high: scalar, low: low)
+                        } else if JSONEscape.isLowSurrogate(scalar) {
                             return nil
                         }
-                        guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                        utf8.append(contentsOf: Array(String(Character(unicode)).utf8))
-                    default:
+                        JSONEscape.appendUTF8(of: scalar, to: &utf8)
+                    } else {
                         return nil
                     }
                 case 0x00..<0x20:
@@ -180,20 +174,8 @@ enum TutorialCatalogScanner {
         }
 
         private mutating func hex4() -> UInt32? {
-            guard i + 4 <= bytes.count else { return nil }
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                let byte = bytes[i]
-                let digit: UInt32
-                switch byte {
-                case 0x30...0x39: digit = UInt32(byte - 0x30)
-                case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
-                case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
-                default: return nil
-                }
-                value = value * 16 + digit
-                i += 1
-            }
+            guard let value = JSONEscape.hexQuad(in: bytes, at: i) else { return nil }
+            i += 4
             return value
         }
 

@@ -113,10 +113,10 @@ public final class WatchSession {
         }
     }
 
-    private static func tokens(of profiles: DeviceProfiles) -> [String: [String]] {
-        var tokens: [String: [String]] = [:]
+    private static func tokens(of profiles: DeviceProfiles) -> [DeviceKey: [String]] {
+        var tokens: [DeviceKey: [String]] = [:]
         for (device, profile) in profiles.entries where !profile.apnsTokens.isEmpty {
-            tokens[device.name] = profile.apnsTokens
+            tokens[device] = profile.apnsTokens
         }
         return tokens
     }

@@ -2,76 +2,16 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The test counterparts' Python (`.venv`, made by Scripts/setup.sh) and scripts.
-enum Counterparts {
-    static let folder = repositoryRoot.appendingPathComponent("Tests/Counterparts")
-
-    static func python() throws -> URL {
-        let python = repositoryRoot.appendingPathComponent(".venv/bin/python")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            throw DeliveryCounterpartError("\(python.path) is missing: run bash Scripts/setup.sh")
-        }
-        return python
-    }
-
+/// fake_apns.py's key maker.
+extension Counterparts {
     /// A fresh `.p8`-style key (PKCS#8 EC P-256, mode 600), made by fake_apns.py.
     static func makeKey(at url: URL) throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try python()
         process.arguments = [folder.appendingPathComponent("fake_apns.py").path, "keygen", url.path]
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw DeliveryCounterpartError("fake_apns.py keygen failed") }
-    }
-}
-
-struct DeliveryCounterpartError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A counterpart server started by a test: a Python script that prints `port N` once it
-/// listens. One owner for the process: it is stopped when this goes away.
-final class Counterpart {
-    let process = Process()
-    let port: Int
-
-    init(script: String, arguments: [String], timeout: Double = 20) throws {
-        process.executableURL = try Counterparts.python()
-        process.arguments = [Counterparts.folder.appendingPathComponent(script).path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let found = Mutex<Int?>(nil)
-        let ready = DispatchSemaphore(value: 0)
-        let handle = output.fileHandleForReading
-        DispatchQueue.global().async {
-            var text = ""
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { break }
-                text += String(decoding: data, as: UTF8.self)
-                if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("port ") }),
-                   let port = Int(line.dropFirst(5)) {
-                    found.withLock { $0 = port }
-                    break
-                }
-            }
-            ready.signal()
-        }
-        _ = ready.wait(timeout: .now() + timeout)
-        guard let port = found.withLock({ $0 }) else {
-            process.terminate()
-            throw DeliveryCounterpartError("\(script) did not start listening within \(timeout) s")
-        }
-        self.port = port
-    }
-
-    deinit {
-        // SIGKILL: a child of the test runner may inherit a mask that blocks SIGTERM.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CounterpartError("fake_apns.py keygen failed") }
     }
 }
 
@@ -143,7 +83,7 @@ func readJSONLines(_ url: URL) throws -> [[String: Any]] {
     guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
     return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
         guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-            throw DeliveryCounterpartError("not a JSON object: \(line)")
+            throw CounterpartError("not a JSON object: \(line)")
         }
         return object
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `watch --webhook URL` against a local HTTP server (Tests/Counterparts/fake_webhook.py).
-@Suite(.suiteTimeLimit, .disabled("hangs in the full suite: the runner never reaps the exited landmark-near while the fake server runs (Foundation Process on Linux); issue 12 stays open"))
+@Suite(.suiteTimeLimit)
 struct WebhookDeliveryTests {
     @Test func eachEventLineIsPostedAndRetriedUntilAccepted() async throws {
         let webhook = try FakeWebhook(script: [503, 200])

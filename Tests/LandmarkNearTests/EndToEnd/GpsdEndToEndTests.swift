@@ -30,7 +30,7 @@ import Testing
     @Test(.enabled(if: installed, "gpsd is not installed (Debian gpsd, gpsd-clients): run bash Scripts/setup.sh"))
     func gpspipeIntoWatch() throws {
         let port = try Self.freePort()
-        let fake = Process()
+        let fake = ChildProcess()
         fake.executableURL = URL(fileURLWithPath: Self.gpsfake)
         fake.arguments = ["-P", String(port), "-1", "-q", "-c", "0.05", FixReading.fixture("gpsd/gpsfake-drive.nmea")]
         fake.standardOutput = FileHandle.nullDevice
@@ -42,13 +42,13 @@ import Testing
         let deadline = Date().addingTimeInterval(45)
         var result: ToolResult?
         while Date() < deadline, result == nil {
-            let pipe = Process()
+            let pipe = ChildProcess()
             pipe.executableURL = URL(fileURLWithPath: Self.gpspipe)
             pipe.arguments = ["-w", "-x", "14", "127.0.0.1:\(port)"]
             let feed = Pipe()
             pipe.standardOutput = feed
             pipe.standardError = FileHandle.nullDevice
-            let tool = Process()
+            let tool = ChildProcess()
             tool.executableURL = try toolExecutableURL()
             tool.arguments = ["watch", "--events", "all"]
             tool.standardInput = feed

@@ -24,14 +24,14 @@ import Testing
 
         let directory = try makeTemporaryDirectory("live")
         let stamps = directory.appendingPathComponent("written.txt")
-        FileManager.default.createFile(atPath: stamps.path, contents: nil)
-        let producer = Process()
+        _ = FileManager.default.createFile(atPath: stamps.path, contents: nil)
+        let producer = ChildProcess()
         producer.executableURL = URL(fileURLWithPath: "/bin/sh")
         producer.arguments = ["-c", #"for l in "$@"; do printf '%s\n' "$l"; date +%s.%N >&2; sleep 0.2; done"#, "sh"] + lines
         let feed = Pipe()
         producer.standardOutput = feed
         producer.standardError = try FileHandle(forWritingTo: stamps)
-        let tool = Process()
+        let tool = ChildProcess()
         tool.executableURL = try toolExecutableURL()
         tool.arguments = ["watch"]
         tool.standardInput = feed

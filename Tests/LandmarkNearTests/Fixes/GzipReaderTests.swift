@@ -8,7 +8,7 @@ import Testing
 @Suite(.suiteTimeLimit) struct GzipReaderTests {
     /// gzip -dc of the file, as a temporary file.
     static func gunzip(_ path: String) throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/gzip")
         process.arguments = ["-dc", path]
         let pipe = Pipe()

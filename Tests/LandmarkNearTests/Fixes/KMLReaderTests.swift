@@ -121,7 +121,7 @@ enum GPSBabel {
     /// `gpsbabel [-t] -i FROM -f PATH -o TO -F -`, in UTC.
     static func convert(_ path: String, from input: String, to output: String, tracks: Bool = false) throws -> String {
         guard FileManager.default.isExecutableFile(atPath: executable) else { throw Missing() }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = (tracks ? ["-t"] : []) + ["-i", input, "-f", path, "-o", output, "-F", "-"]
         var environment = ProcessInfo.processInfo.environment

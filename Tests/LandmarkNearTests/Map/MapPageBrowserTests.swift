@@ -14,7 +14,7 @@ import Testing
     static func check(_ page: URL, screenshot name: String) async throws -> JSONValue {
         let shot = screenshots.appendingPathComponent("\(name).png")
         let result = try await runCounterpart("map_page_check.py", [page.path, "--screenshot", shot.path, "--interact"])
-        guard result.status == 0 else { throw CounterpartError(description: "map_page_check.py: \(result.status) \(result.stderr)") }
+        guard result.status == 0 else { throw CounterpartError("map_page_check.py: \(result.status) \(result.stderr)") }
         let report = try JSONParser.parse(result.stdout)
         let png = try Data(contentsOf: shot)
         #expect(png.count > 5_000 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]))

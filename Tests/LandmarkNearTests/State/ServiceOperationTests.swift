@@ -83,7 +83,7 @@ struct ServiceOperationTests {
 
     @Test func closedStdoutEndsQuietlyWithStatusZero() throws {
         let input = ServiceTrace.lines(fixes: 3000).joined()
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try toolExecutableURL()
         process.arguments = ["watch"] + ServiceTrace.options
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
@@ -175,7 +175,7 @@ struct ServiceOperationTests {
         let state = directory.appendingPathComponent("s.db").path
         let result = try await runTool(["watch", "--state", state, repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path])
         #expect(result.status == 0)
-        let sqlite = Process()
+        let sqlite = ChildProcess()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         guard FileManager.default.isExecutableFile(atPath: sqlite.executableURL!.path) else {
             Issue.record("sqlite3 is missing: run bash Scripts/setup.sh")

@@ -5,18 +5,8 @@ import Testing
 /// Shared pieces of the index tests: a seeded generator, query-point makers and an independent
 /// brute-force reference.
 enum IndexTestSupport {
-    /// SplitMix64: a small, seeded, repeatable generator.
-    struct SeededGenerator: RandomNumberGenerator {
-        private var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The project's seeded, repeatable generator.
+    typealias SeededGenerator = SplitMix64
 
     /// A point uniform on the sphere.
     static func anywhere(_ rng: inout SeededGenerator) -> Coordinate {

@@ -14,7 +14,7 @@ import Glibc
 ///     tool.signal(SIGINT)
 ///     let status = tool.wait()     // 130
 final class LiveTool {
-    private let process = Process()
+    private let process = ChildProcess()
     private let input = Pipe()
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
@@ -42,7 +42,7 @@ final class LiveTool {
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.standardInput = input
         if let stdoutFile {
-            FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
             process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
         } else {
             process.standardOutput = stdoutPipe

@@ -49,7 +49,7 @@ private func runProcessWaiting(_ executable: String, _ arguments: [String], stdi
                        environment: [String: String] = [:], currentDirectory: URL? = nil,
                        timeout: Double = 60) throws -> ProcessResult {
     _ = ignoringBrokenPipes
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if !environment.isEmpty {

@@ -11,13 +11,13 @@ import Testing
 ///     let result = try server.stop()        // SIGTERM; stdout, stderr and exit status
 final class ServeProcess: Sendable {
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
     private let stdoutData = StreamBuffer()
     private let stderrData = StreamBuffer()
     private let readers = DispatchGroup()
 
     init(_ arguments: [String], listen: String = "127.0.0.1:0", startTimeout: TimeInterval = 15) throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = try toolExecutableURL()
         process.arguments = ["serve", "--listen", listen] + arguments
         let output = Pipe(), errors = Pipe()

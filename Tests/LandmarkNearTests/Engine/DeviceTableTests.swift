@@ -1,0 +1,42 @@
+import Testing
+@testable import LandmarkNear
+
+/// The engine's device table: slots in order of first sight, names compared byte for byte,
+/// nothing lost when it grows.
+@Suite(.timeLimit(.minutes(1)))
+struct DeviceTableTests {
+    @Test func slotsAreNumberedInOrderOfFirstSight() {
+        var table = DeviceTable()
+        #expect(table.slot(for: "alice") == (0, true))
+        #expect(table.slot(for: "bob") == (1, true))
+        #expect(table.slot(for: "alice") == (0, false))
+        #expect(table.existingSlot(for: "bob") == 1)
+        #expect(table.existingSlot(for: "carol") == nil)
+        #expect(table.names == ["alice", "bob"])
+    }
+
+    @Test(arguments: [
+        ("caf\u{E9}", "cafe\u{301}"),       // one scalar against a combining sequence
+        ("\u{212B}", "\u{C5}"),             // ANGSTROM SIGN against LATIN CAPITAL A WITH RING
+        ("", " "),
+        ("d1", "d1\u{0}"),
+    ])
+    func namesEqualAsStringsButNotAsBytesAreTwoDevices(_ first: String, _ second: String) {
+        var table = DeviceTable()
+        let a = table.slot(for: first), b = table.slot(for: second)
+        #expect(a.isNew && b.isNew && a.slot != b.slot)
+        #expect(table.existingSlot(for: first) == a.slot)
+        #expect(table.existingSlot(for: second) == b.slot)
+    }
+
+    @Test(arguments: [1, 9, 1_000, 100_000])
+    func everyNameKeepsItsSlotWhileTheTableGrows(_ count: Int) {
+        var table = DeviceTable()
+        for number in 0..<count { #expect(table.slot(for: "device-\(number)").slot == Int32(number)) }
+        var misplaced = 0
+        for number in 0..<count where table.slot(for: "device-\(number)") != (Int32(number), false) { misplaced += 1 }
+        #expect(misplaced == 0)
+        #expect(table.count == count)
+        #expect(table.existingSlot(for: "device-\(count)") == nil)
+    }
+}
