@@ -7,9 +7,8 @@ import Testing
 @Suite("serve: deliveries", .suiteTimeLimit)
 struct ServeDeliveryTests {
     /// Fixes timed from now (so deliveries do not expire), each a different device entering a
-    /// favourite: one notification a request, in the three client shapes. Posted with the
-    /// test's own HTTP client: a child process (curl) beside a running counterpart is not
-    /// reliably reaped by Foundation's `Process` yet.
+    /// favourite: one notification a request, in the three client shapes (headers and bodies
+    /// as in ServeClientShapesTests), posted with the test's HTTP client.
     struct Posts {
         let start = Int(Date().timeIntervalSince1970)
 
