@@ -28,10 +28,11 @@ package struct ServeOutcome: Sendable {
 }
 
 /// `landmark-near serve`: one engine (a `WatchSession`, so every watch option means the same)
-/// fed by HTTP. The libmicrohttpd threads decode requests and queue their records; the
-/// calling thread is the engine thread: it takes the queue's batches in arrival order, runs
-/// each record through the session, flushes stdout, stderr and `--apns-dir` once a batch,
-/// and only then lets the waiting requests answer.
+/// fed by HTTP. The libmicrohttpd threads decode requests and queue their records (the
+/// requests then wait suspended, holding no thread); the calling thread is the engine thread:
+/// it takes the queue's batches in arrival order, runs each record through the session,
+/// flushes stdout, stderr and `--apns-dir` once a batch, and only then answers the batch's
+/// requests.
 ///
 /// With a state store (`--state`), the session first emits what an earlier run decided and did
 /// not mark done, commits each batch to the store before the requests are answered (so a 200
@@ -71,8 +72,8 @@ package final class FixServer {
         let metrics = ServerMetrics(deliveries: session.deliveryStatisticsReader)
         let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
         let daemon = try HTTPDaemon(address: configuration.address, limits: configuration.limits,
-                                    refused: { metrics.count(status: $0.status) }) { request in
-            router.respond(to: request)
+                                    refused: { metrics.count(status: $0.status) }) { request, responder in
+            router.respond(to: request, responder)
         }
         let stopSignal = Atomic<Int32>(0)
         // Signals after the one that stopped the server (they end the wait for deliveries).
@@ -115,6 +116,7 @@ package final class FixServer {
                       + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
 
         var failure: ServerError?
+        let answering = DispatchQueue(label: "landmark-near.serve.answers")
         do {
             try session.resumeUndone()
         } catch {
@@ -145,8 +147,12 @@ package final class FixServer {
                 }
             }
             metrics.publish(session.statistics)
-            for (job, answer) in zip(batch, answers) { job.finish(answer) }
+            // Answering (resuming each connection wakes a daemon thread) runs beside the
+            // engine, which goes on with the next batch; answers keep the batches' order.
+            let given = answers
+            answering.async { for (job, answer) in zip(batch, given) { job.finish(answer) } }
         }
+        answering.sync {}
         do {
             try session.finish()
         } catch {

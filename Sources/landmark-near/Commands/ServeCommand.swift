@@ -40,8 +40,8 @@ enum ServeCommand: Command {
                                or "*"}}. Every fix request then needs HTTP basic auth (401
                                otherwise, 403 for a device the user does not own) and devices
                                are named USER/DEVICE. Make hashes with 'landmark-near hash-password'.
-          --threads N          HTTP threads (default 64; each waits while the engine answers
-                               its request, so more threads make larger batches)
+          --threads N          HTTP threads: they accept, parse and decode (default 4); a
+                               request waiting for the engine holds none of them
           --max-connections N  connections open at once (default 1024); further ones wait
           --idle-timeout DUR   close a connection that makes no progress for this long
                                (default 30s)
@@ -101,7 +101,7 @@ enum ServeCommand: Command {
             throw failure(error, command)
         }
         configuration.usersPath = args.value("users")
-        configuration.limits.threads = try count(args, "threads", default: 64, command: command)
+        configuration.limits.threads = try count(args, "threads", default: 4, command: command)
         configuration.limits.connectionLimit = try count(args, "max-connections", default: 1024, command: command)
         let idle = try args.timeSpan("idle-timeout", default: TimeSpan(seconds: 30)).seconds
         guard idle >= 1 else { throw .usage("\(command): --idle-timeout must be at least 1s") }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// `serve --webhook` and `serve --push apns`: the deliveries of `watch` (SPEC 10) fed by HTTP
@@ -145,6 +146,38 @@ struct ServeDeliveryTests {
         let rows = listing.stdout.split(separator: "\n")
         #expect(rows.count == 3)
         #expect(rows.allSatisfy { $0.contains("-> webhook http://127.0.0.1:") && $0.contains(": delivered after") }, "\(listing.stdout)")
+    }
+
+    /// With a full delivery queue the engine waits (SPEC 10: reading waits), and so do the
+    /// fix requests; but a waiting request holds no HTTP thread: with a single one, /healthz
+    /// and /metrics are answered meanwhile.
+    @Test func aWaitingRequestHoldsNoHTTPThread() async throws {
+        let webhook = try FakeWebhook(delay: 2)
+        let server = try ServeProcess(["--threads", "1", "--push-queue", "1", "--webhook", webhook.url])
+        defer { server.kill() }
+        let posts = Posts()
+        #expect(try posts.ownTracks(0, port: server.port) == 200)
+        // The second notification waits for the first delivery's place in the queue.
+        let second = Mutex<Int?>(nil)
+        let port = server.port
+        let poster = Thread {
+            let status = (try? posts.traccarQuery(1, port: port)) ?? -1
+            second.withLock { $0 = status }
+        }
+        poster.start()
+        var healthy = 0
+        for _ in 0..<5 {
+            if try HTTPConnection(port: server.port).request("GET", "/healthz").status == 200 { healthy += 1 }
+        }
+        let metrics = try HTTPConnection(port: server.port).request("GET", "/metrics")
+        #expect(second.withLock { $0 } == nil, "the fix request was still waiting for the engine")
+        #expect(healthy == 5 && metrics.status == 200)
+        let deadline = Date().addingTimeInterval(20)
+        while second.withLock({ $0 }) == nil, Date() < deadline { usleep(20_000) }
+        #expect(second.withLock { $0 } == 200)
+        let result = try server.stop(signal: SIGTERM, timeout: 30)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("deliveries: 2 delivered"), "\(result.stderr)")
     }
 
     @Test func pushAPNsSendsToEveryTokenOfTheDevice() async throws {
