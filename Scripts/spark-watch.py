@@ -423,6 +423,8 @@ def merge_key(pair):
 
 SUMMARY = re.compile(r"^(\d+) fix(?:es)? read, (\d+) used; dropped: (.*?); (\d+) notifications? \((\d+) enters?(.*?); "
                      r"(\d+) exits?\); (\d+) devices?")
+# watch's count of stale fixes at the very time of a used one (a second report of one moment).
+SAME_TIME = re.compile(r"; (\d+) stale fix(?:es)? repeats? the time of a used fix")
 
 
 def plural(count, word, plural_form=None):
@@ -437,6 +439,7 @@ class Totals:
         self.used = self.notifications = self.enters = self.exits = self.devices = 0
         self.dropped = {}
         self.suppressed = {}
+        self.same_time = 0
         self.unparsed = []
 
     def add_counts(self, read, fixes, unreadable):
@@ -461,6 +464,9 @@ class Totals:
                 self.dropped[reason] = self.dropped.get(reason, 0) + int(count)
         for count, reason in re.findall(r"(\d+) suppressed by ([a-z]+)", suppressed):
             self.suppressed[reason] = self.suppressed.get(reason, 0) + int(count)
+        repeats = SAME_TIME.search(text)
+        if repeats:
+            self.same_time += int(repeats.group(1))
 
     def line(self, partitions, files):
         dropped = "".join(f", {count} {reason}" for reason, count in self.dropped.items())
@@ -471,7 +477,9 @@ class Totals:
         return (f"{PROGRAM}: {plural(self.read, 'fix', 'fixes')} read, {self.used} used; dropped: {self.unreadable} unreadable{dropped}; "
                 f"{plural(self.notifications, 'notification')} ({plural(self.enters, 'enter')}{suppressed}; "
                 f"{plural(self.exits, 'exit')}); {plural(self.devices, 'device')}; "
-                f"{plural(partitions, 'partition')}, {plural(files, 'input file')}")
+                + (f"{self.same_time} stale {'fix repeats' if self.same_time == 1 else 'fixes repeat'} the time of a used fix; "
+                   if self.same_time else "")
+                + f"{plural(partitions, 'partition')}, {plural(files, 'input file')}")
 
 
 def import_pyspark():

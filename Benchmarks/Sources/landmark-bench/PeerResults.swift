@@ -14,11 +14,6 @@ struct PeerResults: Decodable {
     var results: [Entry]
     var python: String?
 
-    init(results: [Entry], python: String?) {
-        self.results = results
-        self.python = python
-    }
-
     static func load(path: String) -> PeerResults? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         do {

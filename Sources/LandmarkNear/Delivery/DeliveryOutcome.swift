@@ -10,6 +10,10 @@ package enum DeliveryOutcome: Sendable, Hashable {
     case failed(reason: String)
     /// 410 Unregistered, 400 BadDeviceToken / DeviceTokenNotForTopic: the token is never used again.
     case retired(reason: String)
+    /// Not sent: its token had been retired (by an earlier answer, in this run or before).
+    /// The delivery log stores it as `retired` (its reason says it was not sent), a status
+    /// that every state file's schema allows.
+    case skipped(reason: String)
 
     /// The status word the delivery log stores: pending, delivered, retrying, failed, retired.
     package var status: String {
@@ -18,6 +22,7 @@ package enum DeliveryOutcome: Sendable, Hashable {
         case .retrying: return "retrying"
         case .failed: return "failed"
         case .retired: return "retired"
+        case .skipped: return "retired"
         }
     }
 

@@ -116,8 +116,7 @@ final class DeliveryWorker {
             return
         }
         if case .apns(let token) = job.target, retiredTokens.contains(token) {
-            queue.update { $0.skipped += 1 }
-            queue.finished()
+            skip(Pending(job: job))
             return
         }
         ready.append(Pending(job: job))
@@ -130,8 +129,7 @@ final class DeliveryWorker {
         case .apns(let token):
             // Jobs queued before their token was retired are not sent.
             if retiredTokens.contains(token) {
-                queue.update { $0.skipped += 1 }
-                queue.finished()
+                skip(pending)
                 return
             }
             guard let providerToken, let apns = options.apns else {
@@ -237,10 +235,18 @@ final class DeliveryWorker {
             case .delivered: statistics.delivered += 1
             case .failed: statistics.failed += 1
             case .retired: statistics.retired += 1
-            case .retrying: break
+            case .retrying, .skipped: break
             }
         }
         report(pending, outcome, status: status)
+        queue.finished()
+    }
+
+    /// A job for a retired token: not sent, and recorded as final so that no later run takes
+    /// it up again.
+    private func skip(_ pending: Pending) {
+        queue.update { $0.skipped += 1 }
+        report(pending, .skipped(reason: "not sent: token retired earlier"), status: nil)
         queue.finished()
     }
 
@@ -258,6 +264,8 @@ final class DeliveryWorker {
             log.line(pending.job, "\(reason), failed")
         case .retired(let reason):
             log.line(pending.job, "\(reason), token retired")
+        case .skipped:
+            if log.verbose { log.line(pending.job, "not sent, token retired") }
         }
     }
 }

@@ -78,7 +78,7 @@ final class StateDeliveryLedger: DeliveryLedger {
                 statement.bind(3, status)
                 statement.bind(4, report.attempts)
                 switch report.outcome {
-                case .failed(let reason), .retired(let reason), .retrying(_, _, let reason): statement.bind(5, reason)
+                case .failed(let reason), .retired(let reason), .skipped(let reason), .retrying(_, _, let reason): statement.bind(5, reason)
                 case .delivered: statement.bind(5, nil as String?)
                 }
                 statement.bind(6, now)

@@ -59,8 +59,11 @@ struct DeviceState {
     }
 
     enum Admission: Equatable {
-        /// Not later than the latest used timed fix.
+        /// Earlier than the latest used timed fix.
         case stale
+        /// At the very time of the latest used timed fix (stale too): a second report of one
+        /// moment, as an NMEA GGA after the RMC of its second.
+        case sameTime
         /// Used, and nothing can happen: no favourite is inside or within the cached radius.
         case idle
         /// Used; the engine must look at the favourites (and refresh the cache unless it holds).
@@ -71,7 +74,9 @@ struct DeviceState {
     /// and whether the candidate cache (still) rules out any event.
     mutating func admit(time: Timestamp?, at coordinate: Coordinate, slack: Double) -> Admission {
         if let time {
-            if latestNanoseconds >= 0, (time.seconds, time.nanoseconds) <= (latestSeconds, latestNanoseconds) { return .stale }
+            if latestNanoseconds >= 0, (time.seconds, time.nanoseconds) <= (latestSeconds, latestNanoseconds) {
+                return (time.seconds, time.nanoseconds) == (latestSeconds, latestNanoseconds) ? .sameTime : .stale
+            }
             latestSeconds = time.seconds
             latestNanoseconds = time.nanoseconds
         }

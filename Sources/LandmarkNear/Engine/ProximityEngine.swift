@@ -41,6 +41,10 @@ public final class ProximityEngine {
     /// The device's number of the latest used fix (1 for its first): names `.apns` files of
     /// untimed fixes.
     public private(set) var lastFixNumber = 0
+    /// Whether the latest fix dropped as stale had the very time of its device's latest used
+    /// fix (a second report of one moment: NMEA's GGA after the RMC of the same second)
+    /// rather than an earlier one. The summary tells these apart.
+    private(set) var lastStaleRepeatedTime = false
 
     private let slack: Double
     /// Per favourite (SPEC §1: a landmark's own `radius` replaces the run's): the radius, and
@@ -155,7 +159,10 @@ public final class ProximityEngine {
     /// per `perf`). Nothing in here may touch `devices` itself.
     private func process(_ fix: Fix, slot: Int, state: inout DeviceState, into events: inout [ProximityEvent]) -> FixDisposition {
         let admission = state.admit(time: fix.time, at: fix.coordinate, slack: slack)
-        if admission == .stale { return .dropped(.stale) }
+        if admission == .stale || admission == .sameTime {
+            lastStaleRepeatedTime = admission == .sameTime
+            return .dropped(.stale)
+        }
         // Used fixes only: a rerun of a timed input (its old fixes now stale) counts the same.
         state.fixCount &+= 1
         lastFixNumber = Int(state.fixCount)
@@ -163,7 +170,7 @@ public final class ProximityEngine {
         guard !favorites.isEmpty else { return .used }
         let cacheHolds: Bool
         switch admission {
-        case .stale, .idle: return .used
+        case .stale, .sameTime, .idle: return .used
         case .active(let holds): cacheHolds = holds
         }
 

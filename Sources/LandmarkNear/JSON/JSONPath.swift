@@ -20,6 +20,8 @@ enum JSONPath {
 
     /// A short rendering of a value for "got ..." in messages (at most about 40 characters).
     static func excerpt(_ value: JSONValue) -> String {
+        // JSON has no infinity: a literal such as 1e400 parses to one, which would print as null.
+        if case .number(let number) = value, !number.isFinite { return "a number beyond ±1.8e308" }
         let text = JSONWriter.serialize(value)
         guard text.count > 40 else { return text }
         return String(text.prefix(37)) + "..."

@@ -20,7 +20,10 @@ enum TutorialCatalogScanner {
 
     /// One scalar JSON value as scanned.
     enum Value {
-        case absent, null, bool(Bool), number(Double), string(Range<Int>)
+        case absent, null
+        case bool(Bool)
+        case number(Double)
+        case string(Range<Int>)
         /// A string that had escapes (`T\"boli`), decoded.
         case decoded(String)
     }

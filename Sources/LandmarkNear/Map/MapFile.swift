@@ -1,12 +1,21 @@
 import Foundation
 
-/// Writes a map file (HTML or GeoJSON) atomically: a temporary file beside it, renamed over it.
+/// Writes a map file (HTML or GeoJSON) atomically: a temporary file beside it, renamed over it
+/// (a link is followed; a FIFO or a device is written in place: see `OutputFile`).
 ///
 ///     try MapFile.write(html, to: "run.html")
 package enum MapFile {
     package static func write(_ text: String, to path: String) throws(MapFileError) {
+        let target: String
+        switch OutputFile.target(of: path) {
+        case .inPlace(let device):
+            if let reason = OutputFile.writeInPlace(Array(text.utf8), to: device) { throw MapFileError(path: path, reason: reason) }
+            return
+        case .replace(let file):
+            target = file
+        }
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
         } catch {
             let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
             throw MapFileError(path: path, reason: reason)

@@ -3,7 +3,8 @@
 /// ending whenever no further line is waiting (so a live producer sees each answer at once,
 /// and a file or a fast pipe is answered in writes of 64 KiB). Lines are read as bytes (`QueryLine`,
 /// falling back to `QueryPoint(line:)` for what it does not settle), at most 1 MiB long
-/// like watch's.
+/// like watch's. A first line that names the columns (`lat,lon`, `Latitude,Longitude`,
+/// `lon,lat`: `QueryHeader`) is a header: skipped, and its order used for the other lines.
 ///
 ///     let bad = try NearestStream.run(descriptor: 0, writer: writer, output: OutputWriter()) { line, reason in
 ///         print("<stdin>:\(line): \(reason)")
@@ -16,6 +17,8 @@ package enum NearestStream {
                             problem: (Int, String) -> Void) throws(NearestStreamError) -> Int {
         let lines = LineStream(descriptor: descriptor, ownsDescriptor: false, sourceName: "<stdin>")
         var badLines = 0
+        var pastFirstLine = false
+        var order = QueryPoint.Order.latitudeFirst
         func writeOut() throws(NearestStreamError) {
             if !writer.bytes.isEmpty {
                 output.write(bytes: writer.bytes)
@@ -34,7 +37,18 @@ package enum NearestStream {
                 try writeOut()
                 problem(number, "line longer than \(lines.maximumLineLength) bytes; skipped")
             case .text(let bytes, let number):
-                switch QueryLine.scan(bytes) {
+                let outcome = QueryLine.scan(bytes, order: order)
+                if case .skip = outcome { continue }
+                if !pastFirstLine {
+                    // A first line naming the columns (`lat,lon`, `"Longitude","Latitude"`) is a
+                    // header: skipped, and its order kept for the lines after it.
+                    pastFirstLine = true
+                    if case .undecided = outcome, let named = QueryHeader.order(of: bytes) {
+                        order = named
+                        continue
+                    }
+                }
+                switch outcome {
                 case .skip:
                     continue
                 case .point(let coordinate, let latitude, let longitude):
@@ -42,7 +56,7 @@ package enum NearestStream {
                                   longitude: UnsafeBufferPointer(rebasing: bytes[longitude]))
                 case .undecided:
                     do {
-                        guard let point = try QueryPoint(line: String(decoding: bytes, as: UTF8.self)) else { continue }
+                        guard let point = try QueryPoint(line: String(decoding: bytes, as: UTF8.self), order: order) else { continue }
                         writer.answer(point.coordinate, latitude: point.latitudeText, longitude: point.longitudeText)
                     } catch {
                         badLines += 1

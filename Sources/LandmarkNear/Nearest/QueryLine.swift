@@ -1,9 +1,10 @@
 /// The byte-level reading of one `nearest` input line (`lat,lon`, or the two numbers separated
-/// by blanks), for the common case only: it answers `.undecided` for anything it does not
-/// settle, and the caller then reads the line with `QueryPoint(line:)`, which gives the
-/// answer or the error message. So whenever it answers `.point`, `QueryPoint(line:)` would
-/// give the same coordinate and the same texts (both parse numbers correctly rounded, and the
-/// fields it takes hold only the characters QueryPoint allows).
+/// by blanks; `lon,lat` after a header that says so), for the common case only: it answers
+/// `.undecided` for anything it does not settle, and the caller then reads the line with
+/// `QueryPoint(line:order:)`, which gives the answer or the error message. So whenever it
+/// answers `.point`, `QueryPoint(line:order:)` would give the same coordinate and the same
+/// texts (both parse numbers correctly rounded, and the fields it takes hold only the
+/// characters QueryPoint allows).
 ///
 ///     QueryLine.scan(bytes of " 34.0 , -116 ")   // .point(34.0,-116.0, latitude "34.0", longitude "-116")
 enum QueryLine {
@@ -21,7 +22,8 @@ enum QueryLine {
         byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
     }
 
-    static func scan(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
+    /// Reads `line`, its two numbers in `order` (`lon,lat` after a header that says so).
+    static func scan(_ line: UnsafeBufferPointer<UInt8>, order: QueryPoint.Order = .latitudeFirst) -> Outcome {
         var lower = 0, upper = line.count
         if upper >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { lower = 3 }
         while lower < upper, isBlank(line[lower]) { lower += 1 }
@@ -46,6 +48,7 @@ enum QueryLine {
             guard i == upper else { return .undecided }
             second = start..<upper
         }
+        if order == .longitudeFirst { swap(&first, &second) }
         guard let latitude = number(line, first), let longitude = number(line, second),
               latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180 else { return .undecided }
         return .point(Coordinate(latitude: latitude, longitude: longitude), latitude: first, longitude: second)

@@ -21,7 +21,10 @@ public enum APNsPayload {
     }
 
     /// Like `json(for:index:options:)`, but throws when the payload cannot fit in 4096 bytes.
+    /// A landmark with its own radius (SPEC §1) is named with it, as the engine sends it.
     public static func make(for landmark: Landmark, index: Int, options: PayloadOptions) throws(PayloadError) -> String {
-        try PayloadBuilder(options: options).make(name: landmark.name, index: index)
+        var options = options
+        if let radius = landmark.radius { options.radius = radius }
+        return try PayloadBuilder(options: options).make(name: landmark.name, index: index)
     }
 }

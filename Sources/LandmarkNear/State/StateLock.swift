@@ -9,7 +9,9 @@ final class StateLock {
     private let descriptor: Int32
 
     init(statePath: String) throws(StateError) {
-        let path = statePath + "-lock"
+        // Beside the file the path leads to, symbolic links followed (as SQLite follows them):
+        // `--state link.db` and `--state real.db` are one state file and take one lock.
+        let path = StateLock.resolved(statePath) + "-lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw StateError(.io, path: path, reason: "cannot open the lock file: \(String(cString: strerror(errno)))")
@@ -31,6 +33,21 @@ final class StateLock {
         _ = ftruncate(descriptor, 0)
         _ = pwrite(descriptor, pid, pid.count, 0)
         self.descriptor = descriptor
+    }
+
+    /// The path with every symbolic link resolved; for a file not made yet, its directory's.
+    static func resolved(_ path: String) -> String {
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let real = realpath(directory, nil) else { return path }
+        defer { free(real) }
+        let base = String(cString: real)
+        return (base.hasSuffix("/") ? base : base + "/") + name
     }
 
     deinit {

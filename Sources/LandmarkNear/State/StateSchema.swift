@@ -26,6 +26,11 @@ enum StateSchema {
             notified_time TEXT,
             PRIMARY KEY (device, landmark_id)
         ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS nmea_dates (
+            device TEXT PRIMARY KEY,             -- the device of the NMEA fixes (`default`)
+            rmc_seconds INTEGER NOT NULL,        -- date and time of day of the latest RMC read:
+            rmc_time TEXT NOT NULL               --   it dates the GGA, GLL and GNS after it
+        ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS notifications (
             id INTEGER PRIMARY KEY,              -- stable, in decision order
             device TEXT NOT NULL,

@@ -25,6 +25,8 @@ public final class StateStore {
     private let insertLandmark: SQLiteStatement
     private let insertNotification: SQLiteStatement
     private let markNotificationDone: SQLiteStatement
+    private let upsertNMEADate: SQLiteStatement
+    private let deleteNMEADate: SQLiteStatement
     /// The id the next decided notification gets.
     public private(set) var nextNotificationID: Int64
 
@@ -69,6 +71,9 @@ public final class StateStore {
             """)
         markNotificationDone = try database.prepare(
             "UPDATE notifications SET status = 'done', done_at = ?2 WHERE id = ?1 AND status = 'decided'")
+        upsertNMEADate = try database.prepare(
+            "INSERT OR REPLACE INTO nmea_dates (device, rmc_seconds, rmc_time) VALUES (?1, ?2, ?3)")
+        deleteNMEADate = try database.prepare("DELETE FROM nmea_dates WHERE device = ?1")
         let maximum = try database.prepare("SELECT COALESCE(MAX(id), 0) FROM notifications")
         _ = try maximum.step()
         nextNotificationID = (maximum.int64(0) ?? 0) + 1
@@ -118,6 +123,17 @@ public final class StateStore {
         return snapshots
     }
 
+    /// The date and time of the latest RMC an NMEA input gave, by the device of its fixes: an
+    /// NMEA stream resumed after a restart dates its GGA, GLL and GNS sentences from it.
+    public func loadNMEADates() throws(StateError) -> [String: Timestamp] {
+        var dates: [String: Timestamp] = [:]
+        let query = try database.prepare("SELECT device, rmc_seconds FROM nmea_dates")
+        while try query.step() {
+            if let seconds = query.int64(1) { dates[query.string(0) ?? ""] = Timestamp(seconds: seconds) }
+        }
+        return dates
+    }
+
     /// Notifications decided by an earlier run and not marked done, oldest first.
     public func undoneNotifications() throws(StateError) -> [NotificationRecord] {
         let query = try database.prepare("""
@@ -138,13 +154,26 @@ public final class StateStore {
         return records
     }
 
-    /// One transaction: the notifications `done` are marked done, the device changes saved
-    /// and the `decided` notifications recorded. Nothing of it is saved when it throws.
-    public func commit(changes: [DeviceSnapshot], decided: [NotificationRecord], done: [Int64]) throws(StateError) {
-        guard !changes.isEmpty || !decided.isEmpty || !done.isEmpty else { return }
+    /// One transaction: the notifications `done` are marked done, the device changes (and
+    /// NMEA dates: nil removes one) saved and the `decided` notifications recorded. Nothing of
+    /// it is saved when it throws.
+    public func commit(changes: [DeviceSnapshot], decided: [NotificationRecord], done: [Int64],
+                       nmeaDates: [String: Timestamp?] = [:]) throws(StateError) {
+        guard !changes.isEmpty || !decided.isEmpty || !done.isEmpty || !nmeaDates.isEmpty else { return }
         try database.execute("BEGIN IMMEDIATE")
         do {
             let now = StateStore.wallClock()
+            for (device, time) in nmeaDates {
+                guard let time else {
+                    deleteNMEADate.bind(1, device)
+                    try deleteNMEADate.run()
+                    continue
+                }
+                upsertNMEADate.bind(1, device)
+                upsertNMEADate.bind(2, time.seconds)
+                upsertNMEADate.bind(3, time.rfc3339)
+                try upsertNMEADate.run()
+            }
             for id in done {
                 markNotificationDone.bind(1, id)
                 markNotificationDone.bind(2, now)

@@ -32,6 +32,8 @@ package final class LineStream {
     private var checkedByteOrderMark = false
     private(set) var reachedEnd = false
     private(set) var lineNumber = 0
+    /// Bytes read from the source so far (an input of a byte-order mark alone is not empty).
+    private(set) var bytesRead = 0
     /// Whether the input is a pipe, terminal or socket rather than a regular file.
     let isLive: Bool
     /// Called before each read (see `InputPauseHandler`).
@@ -86,6 +88,7 @@ package final class LineStream {
             return false
         }
         end += count
+        bytesRead += count
         return true
     }
 

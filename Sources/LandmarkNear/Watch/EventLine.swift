@@ -12,8 +12,9 @@ enum EventLine {
         JSONWriter.appendString(fix.device, to: &line)
         line += ",\"time\":"
         if let time = fix.time { line += "\"" + time.rfc3339 + "\"" } else { line += "null" }
-        line += ",\"fix\":{\"lat\":" + JSONWriter.number(fix.coordinate.latitude)
-        line += ",\"lon\":" + JSONWriter.number(fix.coordinate.longitude)
+        // As the input wrote them: decimals as given, NMEA minutes at their precision.
+        line += ",\"fix\":{\"lat\":" + DegreesText.make(fix.coordinate.latitude)
+        line += ",\"lon\":" + DegreesText.make(fix.coordinate.longitude)
         line += "},\"landmark\":{\"index\":\(event.landmarkIndex),\"id\":\(landmark.id),\"name\":"
         JSONWriter.appendString(landmark.name, to: &line)
         line += "},\"distanceMeters\":" + JSONWriter.number(roundedToMillimetres(event.distance))

@@ -16,12 +16,14 @@ import Foundation
 ///     try session.resumeUndone()                    // once, before the first record
 ///     try session.process(.fix(fix, line: 1), source: "http", isLive: true)
 ///     try session.commit()                          // when the input pauses
+///     try session.markEmittedDone()                 // and nothing more is waiting
 ///     try session.finish()                          // at the end
 ///
 /// With a `StateStore`, outputs go in group commits: the notifications of a batch of records
 /// are recorded as decided, then printed and written, then marked done (in the next commit),
 /// so a crash loses none; a batch is committed when the input pauses, every 50 ms on a live
-/// input (1 s on a file), and at the end.
+/// input (1 s on a file), and at the end. When the input pauses, the batch just emitted is
+/// marked done at once (`markEmittedDone()`), without waiting for the next one.
 public final class WatchSession {
     public private(set) var catalog: LandmarkCatalog
     public private(set) var options: WatchOptions
@@ -53,9 +55,21 @@ public final class WatchSession {
     /// Notifications emitted and not yet marked done in the store.
     private var emittedIDs: [Int64] = []
     private var lastCommit = MonotonicTime.now()
+    /// The reader being read (by `run`), whose NMEA date goes into each commit.
+    private var currentReader: FixReader?
+    /// The latest RMC's date and time in the NMEA input read last. With a store it is
+    /// restored for the first input of the next run, which goes on with the stream the last
+    /// run was reading: a GGA after a split is dated as in one run. Each further input is a
+    /// stream of its own and starts without one (SPEC 3).
+    private var nmeaRMCTime: Timestamp?
+    /// The one the store holds.
+    private var savedNMEARMCTime: Timestamp?
+    private var inputsStarted = 0
     private var recordsSinceClockCheck = 0
     /// Whether the record being processed came from a live input.
     private var currentInputIsLive = false
+    /// The format of the input `run` is reading (nil for records handed to `process`).
+    private var currentFormat: FixFormat?
     private var signals: SignalInbox?
     private var stop: WatchStop?
     /// An error met inside a pause callback, thrown once the reader has stopped.
@@ -93,6 +107,8 @@ public final class WatchSession {
             engine.tracksChanges = true
             do {
                 for device in try store.loadDevices() { engine.restore(device) }
+                nmeaRMCTime = try store.loadNMEADates()[Fix.defaultDevice]
+                savedNMEARMCTime = nmeaRMCTime
             } catch {
                 throw WatchError(error)
             }
@@ -167,6 +183,13 @@ public final class WatchSession {
                     throw WatchError(kind: error.kind, origin: .input, message: error.description)
                 }
                 currentInputIsLive = reader.isLive
+                reader.nmeaLatestRMCTime = inputsStarted == 0 ? nmeaRMCTime : nil
+                inputsStarted += 1
+                currentReader = reader
+                defer {
+                    nmeaRMCTime = reader.nmeaLatestRMCTime
+                    currentReader = nil
+                }
                 try run(reader)
             }
             try finish()
@@ -185,6 +208,7 @@ public final class WatchSession {
 
     private func run(_ reader: FixReader) throws(WatchError) {
         var recordsOfThisInput = 0
+        defer { currentFormat = nil }
         while stop == nil {
             let record: FixRecord?
             do {
@@ -206,6 +230,7 @@ public final class WatchSession {
                 return
             }
             recordsOfThisInput += 1
+            currentFormat = reader.format
             try process(record, source: reader.sourceName, isLive: reader.isLive)
         }
     }
@@ -235,6 +260,9 @@ public final class WatchSession {
         switch disposition {
         case .dropped(let reason):
             statistics.dropped[reason, default: 0] += 1
+            if reason == .stale, engine.lastStaleRepeatedTime {
+                if currentFormat == .nmea { statistics.nmeaSameSecond += 1 } else { statistics.sameTime += 1 }
+            }
         case .used:
             statistics.used += 1
         }
@@ -308,27 +336,35 @@ public final class WatchSession {
             if case .notification(let record) = item { return record }
             return nil
         }
+        let nmeaDates = changedNMEADate()
         do {
-            try store.commit(changes: changes, decided: decided, done: emittedIDs)
+            try store.commit(changes: changes, decided: decided, done: emittedIDs, nmeaDates: nmeaDates)
         } catch {
             throw WatchError(error)
         }
+        savedNMEARMCTime = nmeaRMCTime
         emittedIDs = []
         try emit(batch, durable: true)
         emittedIDs = decided.map(\.id)
     }
 
+    /// Marks done, in a transaction of its own, what the last commit emitted (the next commit
+    /// would otherwise do it): for when the input is idle, so that a kill at a quiet moment
+    /// repeats nothing. Nothing to do without a store or when nothing waits for its mark.
+    public func markEmittedDone() throws(WatchError) {
+        guard let store, !emittedIDs.isEmpty else { return }
+        do {
+            try store.markDone(emittedIDs)
+        } catch {
+            throw WatchError(error)
+        }
+        emittedIDs = []
+    }
+
     /// The last commit, then the done marks of what it emitted.
     public func finish() throws(WatchError) {
         try commit()
-        if let store, !emittedIDs.isEmpty {
-            do {
-                try store.markDone(emittedIDs)
-            } catch {
-                throw WatchError(error)
-            }
-            emittedIDs = []
-        }
+        try markEmittedDone()
         apnsWriter?.synchronizeDirectory()
         do {
             try output.flush()
@@ -367,12 +403,22 @@ public final class WatchSession {
         }
         pending = []
         do {
-            try store.commit(changes: carriedChanges + engine.takeChanges(), decided: decided, done: emittedIDs)
+            try store.commit(changes: carriedChanges + engine.takeChanges(), decided: decided, done: emittedIDs,
+                             nmeaDates: changedNMEADate())
         } catch {
             throw WatchError(error)
         }
+        savedNMEARMCTime = nmeaRMCTime
         carriedChanges = []
         emittedIDs = []
+    }
+
+    /// The NMEA date to save (nil: none, the row goes), when it changed since the last commit
+    /// (read from the reader now: it has decoded the lines whose records were processed).
+    private func changedNMEADate() -> [String: Timestamp?] {
+        if let currentReader { nmeaRMCTime = currentReader.nmeaLatestRMCTime }
+        guard nmeaRMCTime != savedNMEARMCTime else { return [:] }
+        return [Fix.defaultDevice: nmeaRMCTime]
     }
 
     private func emitPending() throws(WatchError) {
@@ -500,11 +546,14 @@ public final class WatchSession {
 
     // MARK: pauses and signals
 
-    /// Called by the reader when the input pauses: commit now, so a live notification is
-    /// out at once.
+    /// Called by the reader when the input pauses (no byte is waiting): commit now, so a live
+    /// notification is out at once, and mark it done at once too, since no next batch is
+    /// coming soon to carry the mark. A regular file never pauses, so a replay keeps one
+    /// commit a batch.
     fileprivate func inputWillPause() -> Bool {
         do {
             try commit()
+            try markEmittedDone()
             return true
         } catch {
             deferredError = error
@@ -537,7 +586,9 @@ public final class WatchSession {
         case .dropped(.accuracy):
             line += "dropped, accuracy \(JSONWriter.number(fix.accuracy ?? 0)) m is worse than the maximum accuracy \(JSONWriter.number(options.engine.maxAccuracy)) m"
         case .dropped(.stale):
-            line += "dropped as stale, its time is not later than the device's latest used fix"
+            line += engine.lastStaleRepeatedTime
+                ? "dropped as stale, same time as the device's latest used fix (one moment reported twice, nothing lost)"
+                : "dropped as stale, its time is earlier than the device's latest used fix"
         case .dropped(.invalid):
             line += "dropped, \(fix.coordinate.invalidReason ?? "invalid coordinate")"
         case .used:

@@ -15,6 +15,13 @@ public struct WatchStatistics: Sendable, Equatable {
     /// NMEA position sentences that carried no fix (RMC status V, GGA quality 0, ...) and
     /// sentences of other types: skipped, not errors.
     public var sentencesWithoutFix = 0
+    /// Stale fixes (counted in `dropped[.stale]` too) from NMEA whose time is that of the
+    /// device's latest used fix: the RMC, GGA, GLL and GNS of one second are each a fix (SPEC
+    /// §3), so all but the first of each second are dropped as stale, and the summary says that
+    /// nothing was lost.
+    public var nmeaSameSecond = 0
+    /// Stale fixes of other inputs whose time is that of the device's latest used fix.
+    public var sameTime = 0
     /// Inputs that gave no fix and no error, each with a warning saying why.
     public var warnings = 0
     /// Notifications an earlier run decided and did not mark done, emitted again at start.
@@ -24,7 +31,9 @@ public struct WatchStatistics: Sendable, Equatable {
 
     public init() {}
 
-    /// `landmark-near watch: 120 fixes read, 117 used; dropped: 1 unreadable, 1 accuracy, 1 stale; 3 notifications (4 enters, 1 suppressed by cooldown; 1 exit); 2 devices`
+    /// `landmark-near watch: 120 fixes read, 117 used; dropped: 1 unreadable, 1 accuracy, 1 stale; 3 notifications (4 enters, 1 suppressed by cooldown; 1 exit); 2 devices`,
+    /// then what else happened: `; 500 stale fixes repeat the time of a used fix (NMEA's ...)`,
+    /// `; 51 NMEA sentences without a fix`, ...
     public var summary: String {
         var text = "\(recordsRead) \(recordsRead == 1 ? "fix" : "fixes") read, \(used) used; dropped: \(unreadable) unreadable"
         for reason in DropReason.allCases where reason != .invalid || dropped[reason, default: 0] > 0 {
@@ -36,6 +45,13 @@ public struct WatchStatistics: Sendable, Equatable {
             text += ", \(suppressed[reason, default: 0]) suppressed by \(reason.rawValue)"
         }
         text += "; \(exits) exit\(exits == 1 ? "" : "s")); \(devices) device\(devices == 1 ? "" : "s")"
+        if nmeaSameSecond > 0 {
+            text += "; \(nmeaSameSecond) stale \(nmeaSameSecond == 1 ? "fix repeats" : "fixes repeat") the time of a used fix"
+                + " (NMEA's RMC and GGA of one second: one moment reported twice, nothing lost)"
+        }
+        if sameTime > 0 {
+            text += "; \(sameTime) stale \(sameTime == 1 ? "fix repeats" : "fixes repeat") the time of a used fix"
+        }
         if sentencesWithoutFix > 0 {
             text += "; \(sentencesWithoutFix) NMEA sentence\(sentencesWithoutFix == 1 ? "" : "s") without a fix"
         }

@@ -23,7 +23,7 @@ enum FixesCommand: Command {
             gzip -dc phone.csv.gz | landmark-near fixes --source-name phone.csv
 
         Options:
-          --format FMT         ndjson, csv, nmea or gpx (default: detected)
+          --format FMT         ndjson, csv, nmea, gpx, kml, tcx or geojson (default: detected)
           --source-name NAME   the name stdin goes by in messages (default <stdin>)
           --strict             stop at the first unreadable record (exit 65)
           -h, --help           show this help
@@ -40,7 +40,7 @@ enum FixesCommand: Command {
         var format: FixFormat?
         if let text = args.value("format") {
             guard let chosen = FixFormat(rawValue: text.lowercased()) else {
-                throw .usage("\(command): --format takes ndjson, csv, nmea or gpx, not '\(text)'")
+                throw .usage("\(command): --format takes ndjson, csv, nmea, gpx, kml, tcx or geojson, not '\(text)'")
             }
             format = chosen
         }

@@ -40,7 +40,7 @@ enum MapCommand: Command {
           --max-accuracy LEN   drop fixes with a worse known accuracy (default 1000m)
           --events KIND        stdout lines: 'notifications' (default) or 'all' (the map always
                                shows every event)
-          --format FMT         ndjson, csv, nmea or gpx (default: detected)
+          --format FMT         ndjson, csv, nmea, gpx, kml, tcx or geojson (default: detected)
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads

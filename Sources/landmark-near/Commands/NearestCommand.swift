@@ -5,20 +5,27 @@ enum NearestCommand: Command {
     static let summary = "the k nearest landmarks to a position (or to each lat,lon line of stdin)"
     static let help = """
         Usage: landmark-near nearest LAT LON [-k N] [--within LENGTH] [--landmarks FILE] [--json]
-               landmark-near nearest [-k N] [--within LENGTH] [--landmarks FILE] [--json] < points
+               landmark-near nearest [-] [-k N] [--within LENGTH] [--landmarks FILE] [--json] < points
 
         Prints the k nearest landmarks to a position, nearest first (ties by index), with their
-        WGS84 geodesic distances. With no LAT LON, reads one 'lat,lon' a line from stdin and
-        answers each line as it comes (in blocks of up to 64 KiB while more lines are waiting);
-        blank lines and lines starting with '#' are skipped. A line that cannot be read (or is
-        longer than 1 MiB) is reported on stderr as '<stdin>:LINE: reason', the others are
-        still answered, and the exit status is then 65.
+        WGS84 geodesic distances. With no LAT LON (or '-'), reads one 'lat,lon' a line from
+        stdin and answers each line as it comes (in blocks of up to 64 KiB while more lines are
+        waiting); blank lines and lines starting with '#' are skipped, and so is a first line
+        that names the columns ('lat,lon', 'Latitude,Longitude', quoted or not; 'lon,lat' makes
+        the lines after it longitude first). A line that cannot be read (or is longer than
+        1 MiB) is reported on stderr as '<stdin>:LINE: reason', the others are still answered,
+        and the exit status is then 65.
 
         Arguments:
-          LAT LON            decimal degrees, latitude in [-90, 90], longitude in [-180, 180]
-                             (negative numbers work as they are: nearest -33.9 151.2);
-                             one argument 'LAT,LON' works too (after '--' when it
-                             starts with a minus sign: nearest -- -33.9,151.2)
+          LAT LON            decimal degrees, latitude in [-90, 90], longitude in [-180, 180];
+                             negative numbers work as they are (nearest -33.9 151.2), and so
+                             does one argument 'LAT,LON' (nearest -33.9,151.2) or 'LAT, LON'.
+                             Decimal commas: two numbers that each have one comma and no
+                             point are read with decimal commas (nearest 34,5 -116,2 is
+                             34.5,-116.2; on stdin too: '34,5 -116,2'); '34,5,-116,2' is
+                             refused with a hint. A latitude out of range next to a longitude
+                             that would be one gets a hint at the order (nearest -116 34:
+                             did you mean 34,-116?). Instead of LAT LON, '-' reads stdin.
 
         Options:
           -k N               how many landmarks (default 1)
@@ -59,24 +66,11 @@ enum NearestCommand: Command {
         } else {
             within = nil
         }
-        var point: QueryPoint?
-        switch args.positionals.count {
-        case 0: point = nil
-        case 1 where args.positionals[0].contains(","):
-            do {
-                point = try QueryPoint(line: args.positionals[0])
-            } catch {
-                throw .usage("\(command): \(error.description)")
-            }
-            if point == nil { throw .usage("\(command): expected LAT LON, or 'LAT,LON'") }
-        case 2:
-            do {
-                point = try QueryPoint(latitude: args.positionals[0], longitude: args.positionals[1])
-            } catch {
-                throw .usage("\(command): \(error.description)")
-            }
-        default:
-            throw .usage("\(command): expected LAT LON (two numbers) or none to read stdin, got \(args.positionals.count) argument\(args.positionals.count == 1 ? "" : "s")")
+        let point: QueryPoint?
+        do {
+            point = try position(args.positionals)
+        } catch {
+            throw .usage("\(command): \(error.description)")
         }
         let catalog = try args.catalog(command: command)
         let index = LandmarkIndex(catalog: catalog)
@@ -103,5 +97,28 @@ enum NearestCommand: Command {
             return .badData
         }
         return nil
+    }
+
+    /// The position the arguments give, or nil for none (or `-`): read stdin.
+    private static func position(_ positionals: [String]) throws(QueryPointError) -> QueryPoint? {
+        switch positionals.count {
+        case 0:
+            return nil
+        case 1 where positionals[0] == "-":
+            return nil
+        case 1 where !positionals[0].contains(where: { $0 == "," || $0 == " " || $0 == "\t" }):
+            throw QueryPointError("expected LAT LON (two numbers), or none (or '-') to read stdin, got 1 argument")
+        case 1:
+            guard let point = try QueryPoint(line: positionals[0]) else { throw QueryPointError("expected LAT LON, or 'LAT,LON'") }
+            return point
+        case 2 where positionals[0].hasSuffix(",") || positionals[1].hasPrefix(","):
+            // `nearest 34, -116`: one 'lat,lon' written with a blank after the comma.
+            guard let point = try QueryPoint(line: positionals[0] + positionals[1]) else { throw QueryPointError("expected LAT LON, or 'LAT,LON'") }
+            return point
+        case 2:
+            return try QueryPoint(latitude: positionals[0], longitude: positionals[1])
+        default:
+            throw QueryPointError("expected LAT LON (two numbers), or none (or '-') to read stdin, got \(positionals.count) arguments")
+        }
     }
 }

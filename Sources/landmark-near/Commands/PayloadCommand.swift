@@ -15,7 +15,8 @@ enum PayloadCommand: Command {
           --id ID           the landmark's id (e.g. 1002)
           --index N         the landmark's index in the catalog; with --id, both must name the
                             same landmark
-          --radius LENGTH   the distance the body names: 5mi (default), 1mi, 8km, 500m, 1000ft
+          --radius LENGTH   the distance the body names: 5mi (default), 1mi, 8km, 500m, 1000ft;
+                            a landmark with its own radius in the catalog is named with that
           --thread-id ID    aps.thread-id (default: 5280)
           --bundle-id ID    adds "Simulator Target Bundle" as the first key, for
                             `xcrun simctl push booted FILE.apns`
@@ -80,7 +81,17 @@ enum PayloadCommand: Command {
         return index
     }
 
-    private static func write(_ payload: String, to path: String, command: String) throws(CommandFailure) {
+    private static func write(_ payload: String, to given: String, command: String) throws(CommandFailure) {
+        let path: String
+        switch OutputFile.target(of: given) {
+        case .inPlace(let device):
+            if let reason = OutputFile.writeInPlace(Array(payload.utf8), to: device) {
+                throw CommandFailure(.io, "\(command): --out \(TerminalText.safe(given)): \(reason)")
+            }
+            return
+        case .replace(let file):
+            path = file
+        }
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path

@@ -14,8 +14,9 @@ enum WatchCommand: Command {
         of its favourite landmarks. Formats are detected from the first line that settles it
         (NDJSON incl. gpsd `gpspipe -w`, OwnTracks and its recorder's .rec files; CSV with a
         header, also GPSBabel's unicsv Date + Time; NMEA 0183; GPX, KML and TCX by their root
-        element; GeoJSON documents up to 256 MiB), gzip-compressed or not, or forced with
-        --format. An input that gives no fix and no error gets one warning saying why.
+        element; GeoJSON documents up to 256 MiB each, each read as soon as it is complete),
+        gzip-compressed or not, or forced with --format. A non-empty input that gives no fix
+        and no error (only comments or blank lines, too) gets one warning saying why.
 
             gpspipe -w | landmark-near watch
             landmark-near watch drive.gpx --apns-dir out/
@@ -45,15 +46,21 @@ enum WatchCommand: Command {
         \(DeliveryOptionsParsing.help)
           --state FILE         keep device state and a notification log in FILE (SQLite,
                                created when missing): a restart resumes where the last run
-                               stopped, and re-emits what a killed run had decided and not
-                               yet printed or written; one process per FILE
+                               stopped (an NMEA stream's latest RMC date included), and
+                               re-emits what a killed run had decided and not yet printed
+                               or written; one process per FILE
           --strict             stop at the first unreadable record (exit 65)
           --explain            tell on stderr, for each fix, why it did or did not notify
           -h, --help           show this help
 
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
-        At the end a summary line goes to stderr. On a live input (pipe, terminal, socket)
-        each notification is flushed at once, whatever stdout is.
+        At the end a summary line goes to stderr: fixes read, used, dropped by reason,
+        notifications; stale fixes at the very time of a used one are counted apart (NMEA's RMC
+        and GGA of one second are two fixes: the second is stale, nothing is lost). Event
+        lines write positions as the input did; NMEA minutes with their precision: k decimals
+        of minutes give degrees at k + 2 decimals, at least 7 (3402.97560 -> 34.0495933). On a
+        live input (pipe, terminal, socket) each notification is flushed at once, whatever
+        stdout is.
         Signals: SIGINT/SIGTERM stop at a record boundary, flush, print the summary and exit
         130/143; SIGHUP reads --landmarks and --profiles again, keeping every device's state
         (a file that cannot be used is reported and the old one kept). A closed stdout

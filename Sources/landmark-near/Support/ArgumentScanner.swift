@@ -1,7 +1,8 @@
 import LandmarkNear
 
 /// A small command-line scanner: `--name value`, `--name=value`, short aliases (`-k 3`),
-/// boolean flags, positionals, and `--` to end options. Each command declares what it takes,
+/// boolean flags, positionals (negative numbers and positions such as `-33.9,151.2` among
+/// them), and `--` to end options. Each command declares what it takes,
 /// so unknown options are usage errors (exit 64) with a one-line reason.
 struct ArgumentScanner {
     private(set) var options: [String: String] = [:]
@@ -67,8 +68,14 @@ struct ArgumentScanner {
         }
     }
 
+    /// A number or a position, not an option: `-33.9`, `-inf`, `-33.9,151.2`, `-116,2` (no
+    /// option starts with a digit or a point).
     private static func isNumber(_ text: String) -> Bool {
-        Double(text) != nil
+        if Double(text) != nil { return true }
+        let afterMinus = text.utf8.dropFirst()
+        guard let next = afterMinus.first else { return false }
+        if next &- 0x30 < 10 { return true }
+        return next == UInt8(ascii: ".") && afterMinus.dropFirst().first.map { $0 &- 0x30 < 10 } == true
     }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }

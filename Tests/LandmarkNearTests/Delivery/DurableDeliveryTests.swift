@@ -81,6 +81,12 @@ struct DurableDeliveryTests {
         #expect(try apns.requests().forToken(testToken(2)).count == 2)
         let listing = try await runTool(["deliveries", "--state", state], stdin: "", timeout: 20)
         #expect(listing.stdout.contains("retired after 1 try (410 Unregistered)"), "\(listing.stdout)")
+        // The second run's job for the retired token is final too: no later run takes it up.
+        #expect(listing.stdout.contains("\(testToken(1).suffix(8)): retired after 0 tries (not sent: token retired earlier)"), "\(listing.stdout)")
+        #expect(!listing.stdout.contains("pending"), "\(listing.stdout)")
+        let third = try await runTool(arguments, stdin: "", timeout: 30)
+        #expect(third.status == 0, "\(third.stderr)")
+        #expect(!third.stderr.contains("skipped"), "\(third.stderr)")
     }
 
     @Test func theListingNeedsAStateFile() async throws {

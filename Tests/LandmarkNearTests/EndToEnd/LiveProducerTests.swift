@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+@testable import LandmarkNear
 
 /// `producer | landmark-near watch` with a producer process writing one line every 200 ms:
 /// detection settles on the first line that decides, so NDJSON and CSV flow at once. The
@@ -66,5 +67,38 @@ import Testing
         #expect(latency < 1.5, "first notification \(latency) s after its line")
         #expect(tool.terminationStatus == 0)
         print("live \(format): first notification \(String(format: "%.3f", latency)) s after the line that caused it")
+    }
+
+    /// GeoJSON on a live pipe: each Feature of a stream of them, and a pretty-printed
+    /// FeatureCollection, is read as soon as its top-level value is complete, while the input
+    /// stays open (not at its end). The device comes from `properties.device`.
+    @Test func geoJSONDocumentsFlowAsTheyComplete() throws {
+        let tool = try LiveTool(["watch"])
+        let feature = #"{"type":"Feature","properties":{"device":"z"},"geometry":{"type":"Point","coordinates":[-116.166868,34.011286]}}"#
+        let written = monotonicSeconds()
+        tool.write(feature + "\n")
+        #expect(tool.waitForStdoutLines(1, timeout: 5), "no notification while the input is open: \(tool.stderr)")
+        let latency = (tool.stdoutLineTimes.first ?? .infinity) - written
+        #expect(latency < 1.5, "first notification \(latency) s after its Feature")
+        print("live geojson: first notification \(String(format: "%.3f", latency)) s after its Feature")
+
+        // A document over several writes: nothing until its last brace, then at once.
+        let pieces = ["{\n  \"type\": \"FeatureCollection\",\n  \"features\": [\n",
+                      "    {\"type\": \"Feature\", \"properties\": {\"device\": \"y\", \"note\": \"a } and a \\\" inside\"},\n",
+                      "     \"geometry\": {\"type\": \"Point\", \"coordinates\": [-113.536248, 48.69423]}}\n",
+                      "  ]\n", "}\n"]
+        for piece in pieces.dropLast() {
+            tool.write(piece)
+            tool.waitUntilInputDrained()
+        }
+        usleep(200_000)
+        #expect(tool.stdoutLineTimes.count == 1, "a document was read before it was complete")
+        tool.write(pieces.last!)
+        #expect(tool.waitForStdoutLines(2, timeout: 5), "the FeatureCollection waited for the end of input")
+        #expect(tool.isRunning)
+        tool.closeInput()
+        #expect(tool.wait() == 0, "\(tool.stderr)")
+        let devices = tool.completeStdoutLines.compactMap { try? JSONParser.parse($0)["device"]?.stringValue }
+        #expect(devices == ["z", "y"])
     }
 }

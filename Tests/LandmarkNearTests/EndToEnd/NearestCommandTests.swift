@@ -38,12 +38,82 @@ import Testing
         let result = try await runTool(["nearest", "34.0,-116.0", "--json"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix(#"{"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"#))
-        // A leading minus sign reads as an option unless "--" ends the options first.
-        let south = try await runTool(["nearest", "--json", "--", "-33.9,151.2"])
-        #expect(south.status == 0)
-        #expect(south.stdout.hasPrefix(#"{"lat":-33.9,"lon":151.2,"nearest":[{"#))
+        // A leading minus sign is a number, not an option, with or without "--" before it.
+        for arguments in [["nearest", "--json", "-33.9,151.2"], ["nearest", "--json", "--", "-33.9,151.2"], ["nearest", "-33.9,", "151.2", "--json"]] {
+            let south = try await runTool(arguments)
+            #expect(south.status == 0, "\(arguments): \(south.stderr)")
+            #expect(south.stdout.hasPrefix(#"{"lat":-33.9,"lon":151.2,"nearest":[{"#))
+        }
         #expect(try await runTool(["nearest", "33.9,x"]).status == 64)
         #expect(try await runTool(["nearest", ","]).status == 64)
+    }
+
+    @Test(arguments: [
+        (["-33.9,151.2"], #"{"lat":-33.9,"lon":151.2,"#), (["34.0", "-116.2"], #"{"lat":34.0,"lon":-116.2,"#),
+        (["-33.9", "-70.6"], #"{"lat":-33.9,"lon":-70.6,"#), (["-.5", "-.25"], #"{"lat":-0.5,"lon":-0.25,"#),
+        (["34,5", "-116,2"], #"{"lat":34.5,"lon":-116.2,"#), (["-33,9", "151,2"], #"{"lat":-33.9,"lon":151.2,"#),
+        (["34,5 -116,2"], #"{"lat":34.5,"lon":-116.2,"#),
+    ])
+    func negativeAndDecimalCommaCoordinatesNeedNoDoubleDash(_ position: [String], _ prefix: String) async throws {
+        let result = try await runTool(["nearest"] + position + ["--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix(prefix + #""nearest":[{"index":"#))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test(arguments: [
+        (["-116", "34"], "landmark-near nearest: latitude -116.0 is outside [-90, 90]; did you mean 34,-116? (order is latitude,longitude)"),
+        (["-116.17,34.01"], "landmark-near nearest: latitude -116.17 is outside [-90, 90]; did you mean 34.01,-116.17? (order is latitude,longitude)"),
+        (["34,5,-116,2"], "landmark-near nearest: expected 'lat,lon' (two numbers), found 4 fields; decimal commas? write 34.5,-116.2"),
+        (["34,5", "-116.2"], "landmark-near nearest: latitude '34,5' is not a number (write 34.5: decimal commas only when both numbers have one)"),
+        (["-5x"], "landmark-near nearest: expected LAT LON (two numbers), or none (or '-') to read stdin, got 1 argument"),
+    ])
+    func swappedAndCommaMistakesGetAHint(_ position: [String], _ message: String) async throws {
+        let result = try await runTool(["nearest"] + position)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == message + "\n")
+    }
+
+    @Test func dashReadsStdin() async throws {
+        let result = try await runTool(["nearest", "-", "--json"], stdin: "34,-116\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix(#"{"lat":34,"lon":-116,"nearest":[{"index":0,"id":1001,"#))
+        #expect(try await runTool(["nearest", "-", "34"], stdin: "").status == 64)
+    }
+
+    @Test(arguments: ["lat,lon", "latitude,longitude", "LAT, LON", "\"Latitude\",\"Longitude\"", "'lat' 'lng'", "\u{FEFF}lat,lon"])
+    func aFirstLineHeaderIsSkipped(_ header: String) async throws {
+        let result = try await runTool(["nearest", "--json"], stdin: "# positions\n\n\(header)\r\n34,-116\n59.98 -152.66\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        let ids = try result.stdout.split(separator: "\n").map { try Self.json($0)["nearest"]?.arrayValue?.first?["id"] }
+        #expect(ids == [.number(1001), .number(1002)])
+    }
+
+    @Test func aLongitudeFirstHeaderSwapsTheLinesAfterIt() async throws {
+        let result = try await runTool(["nearest", "--json"], stdin: "lon,lat\n-116,34\n-152.66, 59.98\n34,-116\n")
+        #expect(result.status == 65)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix(#"{"lat":34,"lon":-116,"nearest":[{"index":0,"id":1001,"#) == true)
+        #expect(lines.last?.hasPrefix(#"{"lat":59.98,"lon":-152.66,"nearest":[{"index":1,"id":1002,"#) == true)
+        #expect(result.stderr.contains("<stdin>:4: latitude -116.0 is outside [-90, 90]; did you mean -116,34? (order is longitude,latitude, as the header says)"))
+    }
+
+    @Test func aHeaderAfterTheFirstLineIsAnError() async throws {
+        let result = try await runTool(["nearest", "--json"], stdin: "34,-116\nlat,lon\n")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("<stdin>:2: latitude 'lat' is not a number"))
+    }
+
+    @Test func stdinLinesGetTheSameHints() async throws {
+        let result = try await runTool(["nearest", "--json"], stdin: "-116 34\n34,5 -116,2\n34,5,-116,2\n")
+        #expect(result.status == 65)
+        #expect(result.stdout.split(separator: "\n").count == 1)
+        #expect(result.stdout.hasPrefix(#"{"lat":34.5,"lon":-116.2,"#))
+        #expect(result.stderr.contains("<stdin>:1: latitude -116.0 is outside [-90, 90]; did you mean 34,-116? (order is latitude,longitude)"))
+        #expect(result.stderr.contains("<stdin>:3: expected 'lat,lon' (two numbers), found 4 fields; decimal commas? write 34.5,-116.2"))
     }
 
     @Test func limitLargerThanTheCatalogListsEveryLandmark() async throws {
@@ -120,7 +190,7 @@ import Testing
     @Test func helpDescribesEveryOption() async throws {
         let result = try await runTool(["nearest", "--help"])
         #expect(result.status == 0)
-        for option in ["-k N", "--within", "--landmarks", "--json", "stdin"] {
+        for option in ["-k N", "--within", "--landmarks", "--json", "stdin", "'-'", "names the columns", "Decimal commas", "did you mean"] {
             #expect(result.stdout.contains(option))
         }
     }

@@ -31,10 +31,58 @@ import Testing
         #expect(result.stderr.hasPrefix("<stdin>: warning: \(why)\n"), "\(result.stderr)")
     }
 
-    @Test func emptyInputGivesNoWarning() async throws {
-        let result = try await runTool(["watch"], stdin: "\n# nothing\n")
+    @Test(arguments: [[], ["--format", "nmea"], ["--format", "gpx"], ["--format", "geojson"]])
+    func emptyInputGivesNoWarning(_ format: [String]) async throws {
+        let result = try await runTool(["watch"] + format, stdin: "")
         #expect(result.status == 0)
-        #expect(!result.stderr.contains("warning"))
+        #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+    }
+
+    struct NothingCase: Sendable, CustomTestStringConvertible {
+        var format: String?
+        var input: String
+        var why: String
+        var testDescription: String { "\(format ?? "detected"): \(input.debugDescription)" }
+    }
+
+    /// SPEC 3: a non-empty input that gives no fix and no error prints one warning, also when
+    /// all it holds is `#` comments (gpsd's logs begin with them) or blank lines: in each
+    /// format that accepts them.
+    static let nothingCases: [NothingCase] = {
+        let comments = "# gpsd test log\n# no fix yet\n"
+        let blanks = "\n  \n\r\n"
+        var cases: [NothingCase] = []
+        for format in [nil, "ndjson", "csv", "nmea"] as [String?] {
+            cases.append(NothingCase(format: format, input: comments, why: "the input has no records, only 2 comment lines (starting with #)"))
+            cases.append(NothingCase(format: format, input: blanks, why: "the input has no records, only 3 blank lines"))
+            cases.append(NothingCase(format: format, input: "# one\n\n",
+                                     why: "the input has no records, only 1 comment line (starting with #) and 1 blank line"))
+        }
+        for format in ["gpx", "kml", "tcx", "geojson"] {
+            cases.append(NothingCase(format: format, input: blanks, why: "the input has no records, only white space"))
+        }
+        cases.append(NothingCase(format: nil, input: "\u{FEFF}", why: "the input has no records, only a byte-order mark"))
+        return cases
+    }()
+
+    @Test(arguments: nothingCases)
+    func inputsWithNothingButCommentsOrBlankLinesSayWhy(_ nothing: NothingCase) async throws {
+        let result = try await runTool(["watch"] + (nothing.format.map { ["--format", $0] } ?? []), stdin: nothing.input)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("<stdin>: warning: \(nothing.why)\n"), "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "warning").count == 2, "one warning: \(result.stderr)")
+    }
+
+    /// The same through gzip, and a gzip member that inflates to nothing.
+    @Test func gzipOfCommentsOrOfNothingSaysWhy() async throws {
+        let comments = try await runTool(["watch"], stdinData: GzipWriter.compress(Data("# only a comment\n".utf8)))
+        #expect(comments.status == 0)
+        #expect(comments.stderr.hasPrefix("<stdin>: warning: the input has no records, only 1 comment line (starting with #)\n"),
+                "\(comments.stderr)")
+        let nothing = try await runTool(["watch"], stdinData: GzipWriter.compress(Data()))
+        #expect(nothing.status == 0)
+        #expect(nothing.stderr.hasPrefix("<stdin>: warning: the input is gzip data that inflates to nothing\n"), "\(nothing.stderr)")
     }
 
     @Test func unknownXMLRootIsOneErrorExit65() async throws {

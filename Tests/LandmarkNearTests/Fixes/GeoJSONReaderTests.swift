@@ -34,6 +34,31 @@ import Testing
         #expect(result.issues == ["<source>:6: GeoJSON: longitude -200.0 is outside [-180, 180]"])
     }
 
+    /// SPEC 3: the device from `properties.device` when present, also for the members of a
+    /// GeometryCollection (nested ones too).
+    @Test func geometryCollectionKeepsTheFeaturesDevice() throws {
+        let text = #"{"type":"Feature","properties":{"device":"z"},"geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[-116.1,34.0]},{"type":"GeometryCollection","geometries":[{"type":"LineString","coordinates":[[-116.2,34.1],[-116.3,34.2]]}]}]}}"#
+        let result = try FixReading.read(text)
+        #expect(result.issues.isEmpty)
+        #expect(result.fixes.map(\.device) == ["z", "z", "z"])
+        #expect(result.fixes.map(\.coordinate.longitude) == [-116.1, -116.2, -116.3])
+    }
+
+    /// Documents of every layout one after another (RFC 7464 separators, pretty-printed, a
+    /// bare number, strings holding brackets and escaped quotes) read the same as before:
+    /// each document's records at the line where it starts.
+    @Test func documentsOneAfterAnotherInAnyLayout() throws {
+        let text = "\u{1E}{\"type\":\"Feature\",\"properties\":{\"device\":\"a]}\\\"\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n"
+            + "{\n  \"type\": \"Point\",\n  \"coordinates\": [3, 4]\n}\n\n"
+            + "[5]\n"
+            + "{\"type\":\"Point\",\"coordinates\":[5,6]}{\"type\":\"Point\",\"coordinates\":[7,8]}"
+        let result = try FixReading.read(text, format: .geojson)
+        #expect(result.fixes.map(\.device) == ["a]}\"", "default", "default", "default"])
+        #expect(result.fixes.map(\.coordinate.latitude) == [2, 4, 6, 8])
+        #expect(result.lines == [1, 2, 8, 8])
+        #expect(result.issues == ["<source>:7: GeoJSON: an array is not a GeoJSON object"])
+    }
+
     @Test func mismatchedTimesAreReportedAndThePositionsStillRead() throws {
         let text = #"{"type":"Feature","properties":{"coordTimes":["2026-05-01T12:00:00Z"]},"geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]}}"#
         let result = try FixReading.read(text)

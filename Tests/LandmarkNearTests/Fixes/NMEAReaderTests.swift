@@ -8,7 +8,7 @@ import Testing
         #expect(result.format == .nmea)
         #expect(result.issues == [
             "\(path):12: GPGGA: checksum mismatch: the sentence says 00, its bytes give 68",
-            "\(path):16: GPRMC: latitude 91.11738333333332 is outside [-90, 90]",
+            "\(path):16: GPRMC: latitude 91.11738333333334 is outside [-90, 90]",
         ])
         #expect(result.lines == [2, 4, 5, 7, 9, 13])
         let fixes = result.fixes

@@ -23,6 +23,18 @@ import Testing
         #expect(builder.json(for: catalog[2], index: 2).contains("You are within 5 miles of Default."))
     }
 
+    /// `payload` names a landmark with its own radius as `watch` does, whatever `--radius` says.
+    @Test(arguments: [("1", "300 m of Near"), ("2", "2 km of Far"), ("3", "1 mile of Default")])
+    func thePayloadCommandNamesTheLandmarksOwnRadius(_ id: String, _ phrase: String) async throws {
+        let directory = try makeTemporaryDirectory("payload-radius")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = directory.appendingPathComponent("c.csv")
+        try Self.csv.write(to: catalog, atomically: true, encoding: .utf8)
+        let result = try await runTool(["payload", "--landmarks", catalog.path, "--id", id, "--radius", "1mi"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("You are within \(phrase)."), "\(result.stdout)")
+    }
+
     /// Enter within the landmark's own radius, exit beyond it + hysteresis; the others keep
     /// the run's radius.
     @Test func theEngineUsesEachLandmarksRadius() throws {

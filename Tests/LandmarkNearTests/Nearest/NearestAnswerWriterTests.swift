@@ -92,7 +92,22 @@ import Testing
         }
     }
 
-    @Test(arguments: ["1,2,3", "nan,0", "91,0", "0,181", "abc,1", "1e999,0", "1 2 3", ",", "1,"])
+    @Test(arguments: [("-116.2,34.5", -116.2, 34.5), (" 151.2 -33.9 ", 151.2, -33.9)])
+    func lineScannerReadsLongitudeFirstAsQueryPointDoes(_ line: String, _ longitude: Double, _ latitude: Double) throws {
+        let point = try #require(try QueryPoint(line: line, order: .longitudeFirst))
+        Array(line.utf8).withUnsafeBufferPointer { buffer in
+            guard case .point(let coordinate, let lat, let lon) = QueryLine.scan(buffer, order: .longitudeFirst) else {
+                Issue.record("not read: \(line)")
+                return
+            }
+            #expect(coordinate == Coordinate(latitude: latitude, longitude: longitude))
+            #expect(coordinate == point.coordinate)
+            #expect(String(decoding: buffer[lat], as: UTF8.self) == point.latitudeText)
+            #expect(String(decoding: buffer[lon], as: UTF8.self) == point.longitudeText)
+        }
+    }
+
+    @Test(arguments: ["34,5 -116,2", "-116 34", "lat,lon", "1,2,3", "nan,0", "91,0", "0,181", "abc,1", "1e999,0", "1 2 3", ",", "1,"])
     func lineScannerLeavesTheRestToQueryPoint(_ line: String) {
         Array(line.utf8).withUnsafeBufferPointer { buffer in
             guard case .undecided = QueryLine.scan(buffer) else {

@@ -78,4 +78,29 @@ struct StateCrashTests {
         #expect(ServiceTrace.files(in: apns) == referenceFiles)
         #expect(try StateStore(path: state).undoneNotifications().isEmpty)
     }
+
+    /// A notification on a live pipe that then goes quiet is marked done while the input is
+    /// idle (within the live latency), not only when the next batch comes: a `kill -9` at
+    /// that quiet moment leaves nothing to emit again, and a restart prints nothing.
+    @Test func aKillWhileTheInputIsIdleRepeatsNothing() async throws {
+        let directory = try makeTemporaryDirectory("idle-kill")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("state.db").path
+        let apns = directory.appendingPathComponent("apns")
+        let arguments = ["watch"] + ServiceTrace.options + ["--state", state, "--apns-dir", apns.path]
+        let rock = LandmarkCatalog.embedded[0].coordinate
+        let tool = try LiveTool(arguments)
+        tool.write("{\"device\":\"car\",\"lat\":\(rock.latitude),\"lon\":\(rock.longitude),\"time\":\"2026-05-01T12:00:00Z\"}\n")
+        #expect(tool.waitForStdoutLines(1))
+        usleep(500_000)
+        tool.signal(SIGKILL)
+        #expect(tool.wait() == 128 + SIGKILL)
+        #expect(tool.completeStdoutLines.count == 1)
+        #expect(try StateStore(path: state).undoneNotifications().isEmpty, "the notification is still 'decided'")
+
+        let restart = try await runTool(arguments, stdin: "")
+        #expect(restart.status == 0, "\(restart.stderr)")
+        #expect(restart.stdout.isEmpty, "re-printed: \(restart.stdout)")
+        #expect(ServiceTrace.files(in: apns).count == 1)
+    }
 }

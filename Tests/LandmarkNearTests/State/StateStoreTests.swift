@@ -40,6 +40,32 @@ struct StateStoreTests {
         #expect(try store.undoneNotifications() == [Self.record(2)])
     }
 
+    /// The NMEA reader's latest RMC date: saved with a commit, replaced by a later one, read
+    /// back by the next store on the file, removed by nil.
+    @Test func nmeaDatesReadBackAndAreReplaced() throws {
+        let directory = try makeTemporaryDirectory("store-nmea")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.db").path
+        do {
+            let store = try StateStore(path: path)
+            #expect(try store.loadNMEADates().isEmpty)
+            try store.commit(changes: [], decided: [], done: [], nmeaDates: ["default": Timestamp(seconds: 1_777_636_800)])
+            try store.commit(changes: [], decided: [], done: [], nmeaDates: ["default": Timestamp(seconds: 1_777_723_205)])
+        }
+        let store = try StateStore(path: path)
+        #expect(try store.loadNMEADates() == ["default": Timestamp(seconds: 1_777_723_205)])
+        try store.commit(changes: [], decided: [], done: [], nmeaDates: ["default": nil])
+        #expect(try store.loadNMEADates().isEmpty)
+    }
+
+    /// The decoder's date round-trips through seconds, before the epoch too.
+    @Test(arguments: [Int64(1_777_723_205), 0, -1, -86_400, -86_401])
+    func nmeaDecoderDateRoundTrips(_ seconds: Int64) {
+        let decoder = NMEALineDecoder()
+        decoder.latestRMCTime = Timestamp(seconds: seconds)
+        #expect(decoder.latestRMCTime == Timestamp(seconds: seconds))
+    }
+
     @Test func aSecondStoreOnTheSameFileIsATemporaryFailure() throws {
         let directory = try makeTemporaryDirectory("store-lock")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -51,6 +77,27 @@ struct StateStoreTests {
         } catch {
             #expect(error.kind == .temporaryFailure)
             #expect(error.description.contains("pid \(getpid())"))
+        }
+        withExtendedLifetime(holder) {}
+    }
+
+    /// Another spelling of the same file is the same file: a link to it, a link to its
+    /// directory, a path through `..`.
+    @Test(arguments: ["link.db", "linked-directory/s.db", "sub/../s.db"])
+    func aSecondStoreThroughAnotherPathIsRefusedToo(_ spelling: String) throws {
+        let directory = try makeTemporaryDirectory("store-lock-alias")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.db").path
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let holder = try StateStore(path: path)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link.db").path, withDestinationPath: path)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("linked-directory").path,
+                                                   withDestinationPath: directory.path)
+        do {
+            _ = try StateStore(path: directory.appendingPathComponent(spelling).path)
+            Issue.record("a second store opened \(spelling) while \(path) was held")
+        } catch {
+            #expect(error.kind == .temporaryFailure, "\(error)")
         }
         withExtendedLifetime(holder) {}
     }

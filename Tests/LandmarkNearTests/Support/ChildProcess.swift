@@ -147,7 +147,7 @@ final class ChildProcess: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         var opened: [Int32] = []
-        defer { opened.forEach { close($0) } }
+        defer { for descriptor in opened { close(descriptor) } }
         for (stream, target, isInput) in [(configuration.standardInput, Int32(0), true),
                                           (configuration.standardOutput, Int32(1), false),
                                           (configuration.standardError, Int32(2), false)] {
@@ -190,8 +190,8 @@ final class ChildProcess: Sendable {
         let argv = ([executable] + configuration.arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)

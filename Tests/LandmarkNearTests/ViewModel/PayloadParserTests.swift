@@ -112,6 +112,15 @@ import Testing
         #expect(error?.path == path)
     }
 
+    /// A number too large for a Double is named as such, not as the `null` JSON writes for it.
+    @Test(arguments: ["1e400", "-1e400"])
+    func anIndexBeyondDoublesIsNamed(_ number: String) {
+        let json = #"{"aps":{"alert":"x"},"landmarkIndex":"# + number + "}"
+        let error = #expect(throws: PayloadParseError.self) { try PayloadParserTests.parse(Array(json.utf8)) }
+        #expect(error?.description.contains("$.landmarkIndex: must be an integer, got a number beyond ±1.8e308") == true,
+                "\(error?.description ?? "")")
+    }
+
     @Test func hostileInputsAreRejectedNotCrashed() {
         let deep = Array(String(repeating: "[", count: 10_000).utf8)
         #expect(throws: PayloadParseError.self) { try PayloadParserTests.parse(deep) }

@@ -34,7 +34,7 @@ struct GeoJSONFixes {
         case "Feature"?:
             feature(value, context, &records)
         case let type?:
-            geometry(object, type: type, properties: JSONObject(), context, &records)
+            geometry(object, type: type, properties: JSONObject(), device: Fix.defaultDevice, context, &records)
         case nil:
             issue("an object without a \"type\" is not GeoJSON", context, &records)
         }
@@ -54,17 +54,21 @@ struct GeoJSONFixes {
             issue("geometry has no \"type\"", context, &records)
             return
         }
-        self.geometry(geometry, type: type, properties: properties, context, &records)
+        self.geometry(geometry, type: type, properties: properties, device: Self.device(properties), context, &records)
     }
 
-    private mutating func geometry(_ geometry: JSONObject, type: String, properties: JSONObject, _ context: Context,
-                                   _ records: inout [FixRecord]) {
-        var device = Fix.defaultDevice
+    /// `properties.device` (a string, or a number written as JSON writes it), else `default`.
+    private static func device(_ properties: JSONObject) -> String {
         switch properties["device"] {
-        case .string(let name)?: device = name.isEmpty ? Fix.defaultDevice : name
-        case .number(let number)?: device = JSONWriter.number(number)
-        default: break
+        case .string(let name)?: return name.isEmpty ? Fix.defaultDevice : name
+        case .number(let number)?: return JSONWriter.number(number)
+        default: return Fix.defaultDevice
         }
+    }
+
+    /// The fixes of one geometry; `properties` are the Feature's (times), `device` its device.
+    private mutating func geometry(_ geometry: JSONObject, type: String, properties: JSONObject, device: String,
+                                   _ context: Context, _ records: inout [FixRecord]) {
         let coordinates = geometry["coordinates"]
         switch type {
         case "Point":
@@ -105,7 +109,9 @@ struct GeoJSONFixes {
         case "GeometryCollection":
             for member in geometry["geometries"]?.arrayValue ?? [] {
                 guard let object = member.objectValue, let memberType = object["type"]?.stringValue else { continue }
-                self.geometry(object, type: memberType, properties: JSONObject(), context, &records)
+                // The Feature's device holds for every member; its times, given a position at a
+                // time for one geometry, do not.
+                self.geometry(object, type: memberType, properties: JSONObject(), device: device, context, &records)
             }
         case "Polygon", "MultiPolygon":
             skipped.add("\(type) (an area, not a track)")

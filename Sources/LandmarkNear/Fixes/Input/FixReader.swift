@@ -27,6 +27,8 @@ public final class FixReader {
     private let forced: FixFormat?
     private var opened: Opened?
     private var reportedGzipProblem = false
+    /// The NMEA date to start from, until the NMEA decoder exists (see `nmeaLatestRMCTime`).
+    private var initialNMEARMCTime: Timestamp?
 
     /// The record source chosen for the input, and the streams under it.
     private struct Opened {
@@ -126,7 +128,9 @@ public final class FixReader {
             return LineRecordSource(lines: lines, sourceName: sourceName, decoder: CSVLineDecoder())
         case .nmea:
             format = .nmea
-            return LineRecordSource(lines: lines, sourceName: sourceName, decoder: NMEALineDecoder())
+            let decoder = NMEALineDecoder()
+            decoder.latestRMCTime = initialNMEARMCTime
+            return LineRecordSource(lines: lines, sourceName: sourceName, decoder: decoder)
         case .geojson:
             format = .geojson
             return GeoJSONRecordSource(stream: lines, sourceName: sourceName)
@@ -151,13 +155,33 @@ public final class FixReader {
         return nil
     }
 
+    /// NMEA: the date and time of the latest RMC read, which dates the GGA, GLL and GNS
+    /// sentences after it (SPEC §3). Set it before the first record to go on with a stream an
+    /// earlier run was reading (`--state`); another format keeps it as set.
+    var nmeaLatestRMCTime: Timestamp? {
+        get {
+            // Another format passes the date it was given on to the next input.
+            (opened?.source as? LineRecordSource<NMEALineDecoder>)?.decoder.latestRMCTime ?? initialNMEARMCTime
+        }
+        set {
+            initialNMEARMCTime = newValue
+            (opened?.source as? LineRecordSource<NMEALineDecoder>)?.decoder.latestRMCTime = newValue
+        }
+    }
+
     /// Records skipped because they are not fixes (RMC with status V, gpsd SKY reports, ...),
     /// by kind.
     public var skipped: SkipTally { opened?.source.skipped ?? SkipTally() }
 
     /// Why the input gave no fix, for an input that gave neither a fix nor an error: the one
     /// warning `watch` prints then (SPEC §3). nil for an empty input.
-    public func noFixExplanation() -> String? { opened?.source.noFixExplanation() }
+    public func noFixExplanation() -> String? {
+        guard let opened else { return nil }
+        if let gzip = opened.gzip, gzip.inflatedBytes == 0, gzip.problem == nil { return NothingReadExplanation.emptyGzip }
+        if let why = opened.source.noFixExplanation() { return why }
+        // Bytes that made no line: a byte-order mark alone.
+        return opened.lines.bytesRead > 0 ? NothingReadExplanation.byteOrderMark : nil
+    }
 
     /// Bytes inflated from a gzip input so far (0 when it is not compressed).
     public var inflatedBytes: Int { opened?.gzip?.inflatedBytes ?? 0 }

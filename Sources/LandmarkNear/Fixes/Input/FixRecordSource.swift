@@ -3,8 +3,8 @@ protocol FixRecordSource: AnyObject {
     func next() throws(InputError) -> FixRecord?
     /// Records skipped as not fixes, by kind.
     var skipped: SkipTally { get }
-    /// Why the input gave no fix, when it gave none and no error; nil for an input with
-    /// nothing in it (blank, comments only).
+    /// Why the input gave no fix, when it gave none and no error (also when it held only
+    /// comments or white space); nil when the source has nothing to say (an empty input).
     func noFixExplanation() -> String?
 }
 
@@ -13,9 +13,12 @@ protocol FixRecordSource: AnyObject {
 final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
     private let lines: LineStream
     private let sourceName: String
-    private let decoder: Decoder
+    let decoder: Decoder
     private(set) var skipped = SkipTally()
     private var linesDecoded = 0
+    /// Lines skipped before decoding, for the warning about an input that held only them.
+    private var commentLines = 0
+    private var blankLines = 0
 
     init(lines: LineStream, sourceName: String, decoder: Decoder) {
         self.lines = lines
@@ -30,7 +33,10 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
                 return .invalid(FixReadIssue(source: sourceName, line: number,
                                              reason: "line longer than \(lines.maximumLineLength) bytes; skipped"))
             case .text(let bytes, let number):
-                if LineRecordSource.isBlankOrComment(bytes) { continue }
+                if LineRecordSource.isBlankOrComment(bytes) {
+                    if bytes.contains(UInt8(ascii: "#")) { commentLines += 1 } else { blankLines += 1 }
+                    continue
+                }
                 linesDecoded += 1
                 switch decoder.decode(bytes) {
                 case .fix(let fix): return .fix(fix, line: number)
@@ -46,7 +52,9 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
 
     func noFixExplanation() -> String? {
         if !skipped.isEmpty { return "\(decoder.noFixPrefix): \(skipped)" }
-        return decoder.noFixExplanation(linesDecoded: linesDecoded)
+        if let why = decoder.noFixExplanation(linesDecoded: linesDecoded) { return why }
+        guard linesDecoded == 0 else { return nil }
+        return NothingReadExplanation.lines(comments: commentLines, blanks: blankLines)
     }
 
     @inline(__always)

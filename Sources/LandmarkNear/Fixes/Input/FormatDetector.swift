@@ -72,7 +72,11 @@ enum FormatDetector {
         bytes.withUnsafeBufferPointer { detect($0, isComplete: isComplete) }
     }
 
-    private enum ObjectLine { case decided(Decision), header, needMore }
+    private enum ObjectLine {
+        case decided(Decision)
+        case header
+        case needMore
+    }
 
     /// A line starting with `{`: its first key and string value decide.
     private static func object(_ line: UnsafeBufferPointer<UInt8>, isComplete: Bool) -> ObjectLine {

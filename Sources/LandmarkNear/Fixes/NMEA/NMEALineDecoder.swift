@@ -14,6 +14,19 @@ final class NMEALineDecoder: LineDecoder {
     /// The date (days since the epoch) and time of day (seconds) of the latest RMC.
     private var latestDate: (day: Int64, secondOfDay: Int64)?
 
+    /// The latest RMC's date and time of day (to the second; nil before the first): what dates
+    /// the GGA, GLL and GNS sentences after it. Carried across restarts (`--state`), so that a
+    /// stream split in two runs reads as one.
+    var latestRMCTime: Timestamp? {
+        get { latestDate.map { Timestamp(seconds: $0.day * 86400 + $0.secondOfDay) } }
+        set {
+            latestDate = newValue.map { time in
+                let day = time.seconds >= 0 ? time.seconds / 86400 : (time.seconds - 86399) / 86400
+                return (day, time.seconds - day * 86400)
+            }
+        }
+    }
+
     private enum Kind { case rmc, gga, gll, gns }
 
     let noFixPrefix = "no NMEA sentence had a fix"

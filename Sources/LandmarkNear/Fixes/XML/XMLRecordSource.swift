@@ -21,6 +21,8 @@ final class XMLRecordSource: FixRecordSource {
     private var handler = xmlSAXHandler()
     private var pendingIndex = 0
     private var finished = false
+    /// The input held white space (or a byte-order mark) and nothing else.
+    private var heldOnlyWhiteSpace = false
 
     /// libxml2's global state, set up once before the first parser.
     private static let libraryReady: Bool = {
@@ -78,6 +80,7 @@ final class XMLRecordSource: FixRecordSource {
     var skipped: SkipTally { SkipTally() }
 
     func noFixExplanation() -> String? {
+        if heldOnlyWhiteSpace { return NothingReadExplanation.whiteSpace }
         guard state.sawRoot else { return nil }
         if let vocabulary = state.vocabulary { return vocabulary.noFixExplanation() }
         return nil
@@ -89,6 +92,7 @@ final class XMLRecordSource: FixRecordSource {
             try skipLeadingWhitespace()
             if stream.buffered.isEmpty && stream.reachedEnd {
                 // An empty input holds no points, and is not an error (as in the other formats).
+                heldOnlyWhiteSpace = stream.bytesRead > 0
                 finished = true
                 return
             }
