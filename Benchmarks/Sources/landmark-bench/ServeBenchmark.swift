@@ -8,7 +8,7 @@ import Synchronization
 /// (`GET /metrics`) must show as many processed records as 200 answers, and its summary after
 /// SIGTERM as many fixes read.
 enum ServeBenchmark {
-    static let usage = "landmark-bench serve [--seconds 10] [--connections 64] [--threads 2] [--server-threads 64] [--state yes|no] [--binary PATH] [--out Benchmarks/out]"
+    static let usage = "landmark-bench serve [--seconds 10] [--connections 64] [--threads 2] [--server-threads N (serve's default)] [--state yes|no] [--binary PATH] [--out Benchmarks/out]"
     static let target = 20_000.0
 
     static func run(_ arguments: [String]) throws(BenchError) {
@@ -16,7 +16,8 @@ enum ServeBenchmark {
         let seconds = try options.int("seconds", default: 10)
         let connections = try options.int("connections", default: 64)
         let wrkThreads = try options.int("threads", default: 2)
-        let serverThreads = try options.int("server-threads", default: 64)
+        // 0: serve's own default (--threads not given).
+        let serverThreads = try options.int("server-threads", default: 0)
         var binary = options.string("binary", default: "")
         if binary.isEmpty { binary = WatchBenchmark.defaultBinary() }
         let out = options.string("out", default: "Benchmarks/out")
@@ -36,7 +37,7 @@ enum ServeBenchmark {
 
         let server = Process()
         server.executableURL = URL(fileURLWithPath: binary)
-        server.arguments = ["serve", "--listen", "127.0.0.1:0", "--threads", String(serverThreads)]
+        server.arguments = ["serve", "--listen", "127.0.0.1:0"] + (serverThreads > 0 ? ["--threads", String(serverThreads)] : [])
             + (withState ? ["--state", statePath] : [])
         _ = FileManager.default.createFile(atPath: eventsPath, contents: nil)
         server.standardOutput = FileHandle(forWritingAtPath: eventsPath)

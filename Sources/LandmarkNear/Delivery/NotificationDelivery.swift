@@ -130,4 +130,10 @@ package final class NotificationDelivery {
 
     /// Counts so far (the delivery thread keeps changing them until `finish`).
     package var statistics: DeliveryStatistics { queue.statistics }
+
+    /// The same counts, read from any thread (the HTTP server's `/metrics`).
+    package var statisticsReader: @Sendable () -> DeliveryStatistics {
+        let queue = queue
+        return { queue.statistics }
+    }
 }

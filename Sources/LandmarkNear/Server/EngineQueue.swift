@@ -1,15 +1,17 @@
 import Dispatch
 import Synchronization
 
-/// The one queue between the HTTP threads and the engine. Request handlers `submit` work and
-/// wait for its answer; the engine thread takes everything waiting in arrival order
-/// (`nextBatch`), processes it, makes the outputs durable once for the batch, then answers.
-/// So the engine stays single-threaded, the records of one device are processed in the order
-/// their requests arrived, and a 200 means the fixes were processed.
+/// The one queue between the HTTP threads and the engine. Request handlers `submit` work with
+/// what to do with its answer, and return (the request waits, suspended, without holding its
+/// thread); the engine thread takes everything waiting in arrival order (`nextBatch`),
+/// processes it, makes the outputs durable once for the batch, then answers each job. So the
+/// engine stays single-threaded, the records of one device are processed in the order their
+/// requests arrived, a 200 means the fixes were processed, and a batch holds every request
+/// that arrived while the previous one was being saved, however the connections are spread
+/// over the HTTP threads.
 ///
-///     let job = EngineJob(.records(records, source: "/osmand"))
-///     guard queue.submit(job) else { return .text(503, "shutting down\n") }
-///     let answer = job.wait()
+///     let job = EngineJob(.records(records, source: "/osmand")) { answer in responder.respond(...) }
+///     guard queue.submit(job) else { return responder.respond(.text(503, "shutting down\n")) }
 package final class EngineQueue: Sendable {
     private struct Waiting {
         var jobs: [EngineJob] = []
@@ -72,23 +74,17 @@ package enum EngineAnswer: Sendable, Equatable {
     case failed(String)
 }
 
-/// One submitted piece of work and the slot its answer comes back in.
+/// One submitted piece of work and what to do with its answer.
 package final class EngineJob: Sendable {
     package let work: EngineWork
-    private let answer = Mutex<EngineAnswer?>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    private let completion: @Sendable (EngineAnswer) -> Void
 
-    package init(_ work: EngineWork) { self.work = work }
+    /// `completion` runs on the engine thread: it should only hand the answer on.
+    package init(_ work: EngineWork, completion: @escaping @Sendable (EngineAnswer) -> Void = { _ in }) {
+        self.work = work
+        self.completion = completion
+    }
 
     /// Called once by the engine thread.
-    package func finish(_ value: EngineAnswer) {
-        answer.withLock { $0 = value }
-        done.signal()
-    }
-
-    /// Blocks until the engine has answered.
-    package func wait() -> EngineAnswer {
-        done.wait()
-        return answer.withLock { $0 } ?? .failed("no answer")
-    }
+    package func finish(_ value: EngineAnswer) { completion(value) }
 }

@@ -19,20 +19,29 @@ package struct ServeOutcome: Sendable {
     package var statistics: WatchStatistics
     /// The signal that stopped it (SIGTERM, SIGINT).
     package var signal: Int32
+    /// With `--push`/`--webhook`: the delivery counts once the outstanding deliveries were
+    /// waited for.
+    package var deliveries: DeliveryStatistics?
+    /// The later signal that ended the wait for deliveries (what was left is not delivered; with
+    /// `--state` the next run sends it).
+    package var deliveryWaitInterruptedBy: Int32?
 }
 
 /// `landmark-near serve`: one engine (a `WatchSession`, so every watch option means the same)
-/// fed by HTTP. The libmicrohttpd threads decode requests and queue their records; the
-/// calling thread is the engine thread: it takes the queue's batches in arrival order, runs
-/// each record through the session, flushes stdout, stderr and `--apns-dir` once a batch,
-/// and only then lets the waiting requests answer.
+/// fed by HTTP. The libmicrohttpd threads decode requests and queue their records (the
+/// requests then wait suspended, holding no thread); the calling thread is the engine thread:
+/// it takes the queue's batches in arrival order, runs each record through the session,
+/// flushes stdout, stderr and `--apns-dir` once a batch, and only then answers the batch's
+/// requests.
 ///
 /// With a state store (`--state`), the session first emits what an earlier run decided and did
 /// not mark done, commits each batch to the store before the requests are answered (so a 200
 /// means saved too), and finishes (the last done marks) when the server stops.
 ///
 /// SIGTERM (or SIGINT): new requests get 503, the requests being handled finish, the daemon
-/// stops, the engine processes what was accepted and `run` returns. SIGHUP: the users file
+/// stops, the engine processes what was accepted, and then, with deliveries (`--push`,
+/// `--webhook`), the outstanding ones are waited for (each until delivered or expired; another
+/// SIGTERM or SIGINT ends the wait), and `run` returns. SIGHUP: the users file
 /// is read again, and `reload` is called on the engine thread (landmarks and profiles read
 /// again; the session keeps every device's state).
 ///
@@ -60,20 +69,25 @@ package final class FixServer {
             BasicAuthenticator(users: try ServerUsers.load(path: path))
         }
         let queue = EngineQueue()
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(deliveries: session.deliveryStatisticsReader)
         let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
         let daemon = try HTTPDaemon(address: configuration.address, limits: configuration.limits,
-                                    refused: { metrics.count(status: $0.status) }) { request in
-            router.respond(to: request)
+                                    refused: { metrics.count(status: $0.status) }) { request, responder in
+            router.respond(to: request, responder)
         }
         let stopSignal = Atomic<Int32>(0)
+        // Signals after the one that stopped the server (they end the wait for deliveries).
+        let laterSignal = Atomic<Int32>(0)
         let stopper = Stopper(daemon: daemon, router: router, queue: queue)
         var sources: [DispatchSourceSignal] = []
         for number in [SIGTERM, SIGINT] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                guard stopSignal.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged else { return }
+                guard stopSignal.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged else {
+                    laterSignal.store(number, ordering: .releasing)
+                    return
+                }
                 stopper.stop()
             }
             source.resume()
@@ -102,6 +116,7 @@ package final class FixServer {
                       + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
 
         var failure: ServerError?
+        let answering = DispatchQueue(label: "landmark-near.serve.answers")
         do {
             try session.resumeUndone()
         } catch {
@@ -132,15 +147,24 @@ package final class FixServer {
                 }
             }
             metrics.publish(session.statistics)
-            for (job, answer) in zip(batch, answers) { job.finish(answer) }
+            // Answering (resuming each connection wakes a daemon thread) runs beside the
+            // engine, which goes on with the next batch; answers keep the batches' order.
+            let given = answers
+            answering.async { for (job, answer) in zip(batch, given) { job.finish(answer) } }
         }
+        answering.sync {}
         do {
             try session.finish()
         } catch {
             if failure == nil { failure = ServerError(kind: error.kind, message: error.description) }
         }
+        // Deliveries run on their own thread; what was decided is saved, now they finish.
+        let deliveries = session.finishDeliveries { laterSignal.load(ordering: .acquiring) != 0 }
         if let failure { throw failure }
-        return ServeOutcome(statistics: session.statistics, signal: stopSignal.load(ordering: .acquiring))
+        var outcome = ServeOutcome(statistics: session.statistics, signal: stopSignal.load(ordering: .acquiring))
+        outcome.deliveries = deliveries?.statistics
+        if deliveries?.interrupted == true { outcome.deliveryWaitInterruptedBy = laterSignal.load(ordering: .acquiring) }
+        return outcome
     }
 
     private func process(_ records: [FixRecord], source: String) -> EngineAnswer {

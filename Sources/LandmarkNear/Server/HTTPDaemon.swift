@@ -6,8 +6,9 @@ import Synchronization
 
 /// How the daemon accepts and limits connections.
 package struct HTTPDaemonLimits: Sendable {
-    /// libmicrohttpd worker threads (each polls its share of the connections with epoll).
-    package var threads = 64
+    /// libmicrohttpd worker threads (each polls its share of the connections with epoll). A
+    /// request waiting for its answer is suspended and holds none, so a few are enough.
+    package var threads = 4
     /// Connections open at once; more are closed as they arrive.
     package var connectionLimit = 1024
     /// Idle or slow connections are closed after this many seconds without progress.
@@ -19,11 +20,13 @@ package struct HTTPDaemonLimits: Sendable {
 }
 
 /// The one owner of a GNU libmicrohttpd daemon. Its threads accept connections, parse HTTP and
-/// gather each request's body, then call `handler` with the whole request on that thread and
-/// send back its answer. Bodies over the limit are answered 413 without calling the handler.
+/// gather each request's body, then call `handler` with the whole request on that thread; the
+/// handler answers through its `HTTPResponder`, at once or later from another thread (the
+/// connection is suspended meanwhile and holds no daemon thread). Bodies over the limit are
+/// answered 413 without calling the handler.
 ///
-///     let daemon = try HTTPDaemon(address: ListenAddress(parsing: "127.0.0.1:0"), limits: HTTPDaemonLimits()) { request in
-///         .text(200, "ok\n")
+///     let daemon = try HTTPDaemon(address: ListenAddress(parsing: "127.0.0.1:0"), limits: HTTPDaemonLimits()) { request, responder in
+///         responder.respond(.text(200, "ok\n"))
 ///     }
 ///     print(daemon.port)   // the port the system chose
 ///     daemon.stop()
@@ -41,6 +44,7 @@ package final class HTTPDaemon: Sendable {
                                     bodySeconds: Double(max(1, limits.timeoutSeconds)))
         self.context = context
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let cls = Unmanaged.passUnretained(context).toOpaque()
         let daemon: OpaquePointer? = address.socketAddress.withUnsafeBytes { raw in
@@ -71,8 +75,10 @@ package final class HTTPDaemon: Sendable {
     }
 
     /// Closes every connection and joins the daemon's threads (a handler still running is
-    /// waited for). Safe to call more than once.
+    /// waited for); requests still waiting for their answer get 503 first. Safe to call more
+    /// than once.
     package func stop() {
+        context.suspended.close(answering: HTTPResponse.problem(503, "the server is shutting down").adding(header: "Connection", "close"))
         let daemon = handle.withLock { daemon -> OpaquePointer? in
             let current = daemon
             daemon = nil
@@ -84,8 +90,9 @@ package final class HTTPDaemon: Sendable {
     deinit { stop() }
 }
 
-/// What the daemon calls for each complete request, on one of its threads.
-package typealias HTTPHandler = @Sendable (HTTPRequest) -> HTTPResponse
+/// What the daemon calls for each complete request, on one of its threads; the answer goes
+/// to the responder, now or later.
+package typealias HTTPHandler = @Sendable (HTTPRequest, HTTPResponder) -> Void
 
 /// The daemon's callbacks' shared state (their `cls` pointer).
 private final class DaemonContext: Sendable {
@@ -94,6 +101,7 @@ private final class DaemonContext: Sendable {
     let bodyLimit: Int
     /// A body must arrive whole within this many seconds of its headers.
     let bodySeconds: Double
+    let suspended = SuspendedRequests()
 
     init(handler: @escaping HTTPHandler, refused: @escaping @Sendable (HTTPResponse) -> Void, bodyLimit: Int, bodySeconds: Double) {
         self.handler = handler
@@ -112,8 +120,11 @@ private final class PendingRequest {
     /// The body passed the limit: what follows is discarded and the answer is 413.
     var discarded = 0
     var tooLarge = false
-    /// A response was already queued (on the first call, for a declared length over the limit).
+    /// A response was already queued (on the first call, for a declared length over the limit),
+    /// or the handler was called.
     var answered = false
+    /// Where the handler answers; a suspended request's answer is taken from it on resumption.
+    var responder: HTTPResponder?
 }
 
 /// Bodies discarded after the limit up to this size still get their 413; a client that
@@ -159,7 +170,11 @@ private func answerRequest(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
         }
         return .YES
     }
-    if pending.answered { return .YES }
+    if pending.answered {
+        // Called again after a resumption: the handler's answer is ready.
+        if let answer = pending.responder?.takeAnswer() { return queue(answer, on: connection) }
+        return .YES
+    }
     pending.answered = true
     if pending.tooLarge { return queue(tooLarge(context), on: connection) }
 
@@ -171,9 +186,12 @@ private func answerRequest(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
     request.query = arguments.pairs
     request.body = pending.body
     pending.body = []
-    let response = arguments.invalidUTF8
-        ? HTTPResponse.problem(400, "a query argument is not valid UTF-8")
-        : context.handler(request)
+    if arguments.invalidUTF8 { return queue(HTTPResponse.problem(400, "a query argument is not valid UTF-8"), on: connection) }
+    let responder = HTTPResponder(connection: connection, registry: context.suspended)
+    pending.responder = responder
+    context.handler(request, responder)
+    // Answered already, or suspended until the answer comes.
+    guard let response = responder.settle() else { return .YES }
     return queue(response, on: connection)
 }
 

@@ -1,8 +1,10 @@
 import Synchronization
 
 /// The counters `GET /metrics` shows, in Prometheus' text format (version 0.0.4): the engine's
-/// (published by the engine thread after each batch) and the HTTP side's (answers by status).
+/// (published by the engine thread after each batch), the HTTP side's (answers by status) and,
+/// with `--push`/`--webhook`, the delivery thread's (read when rendered).
 ///
+///     let metrics = ServerMetrics(deliveries: session.deliveryStatisticsReader)
 ///     metrics.count(status: 200)
 ///     metrics.publish(session.statistics)
 ///     metrics.render()   // "# HELP landmark_near_fixes_total ...\n..."
@@ -14,8 +16,11 @@ package final class ServerMetrics: Sendable {
     }
 
     private let counters = Mutex(Counters())
+    private let deliveries: (@Sendable () -> DeliveryStatistics)?
 
-    package init() {}
+    package init(deliveries: (@Sendable () -> DeliveryStatistics)? = nil) {
+        self.deliveries = deliveries
+    }
 
     package func count(status: Int) {
         counters.withLock { $0.responses[status, default: 0] += 1 }
@@ -48,8 +53,15 @@ package final class ServerMetrics: Sendable {
                [("suppressed=\"none\"", engine.notifications)]
                + [ProximityEvent.Suppression.cooldown, .profile].map { ("suppressed=\"\($0.rawValue)\"", engine.suppressed[$0, default: 0]) })
         family("exits_total", "Exit events.", [("", engine.exits)])
-        family("deliveries_total", "Notification deliveries by channel and status.",
-               [("channel=\"apns_file\",status=\"written\"", engine.apnsFilesWritten)])
+        var deliverySamples = [("channel=\"apns_file\",status=\"written\"", engine.apnsFilesWritten)]
+        if let delivered = deliveries?() {
+            // push: the requests to APNs and to the webhooks (one per token or URL).
+            deliverySamples += [("delivered", delivered.delivered), ("retried", delivered.retried), ("failed", delivered.failed),
+                                ("retired", delivered.retired), ("skipped", delivered.skipped)]
+                .map { ("channel=\"push\",status=\"\($0.0)\"", $0.1) }
+        }
+        family("deliveries_total", "Notification deliveries by channel (apns_file: .apns files; push: APNs and webhook requests) and status.",
+               deliverySamples)
         family("http_responses_total", "HTTP answers by status code.",
                counters.responses.sorted { $0.key < $1.key }.map { ("code=\"\($0.key)\"", $0.value) })
         text += "# HELP landmark_near_devices Devices seen.\n# TYPE landmark_near_devices gauge\nlandmark_near_devices \(engine.devices)\n"

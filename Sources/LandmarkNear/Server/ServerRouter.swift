@@ -1,8 +1,9 @@
 import Synchronization
 
 /// The endpoints of SPEC 11, called on the HTTP threads: it authenticates, decodes each
-/// client's request shape into fix records, names the devices, hands the records to the engine
-/// queue and waits for the engine's answer before it answers the client.
+/// client's request shape into fix records, names the devices and hands the records to the
+/// engine queue; the engine thread answers the client once they are processed (and saved).
+/// No HTTP thread waits for the engine meanwhile.
 ///
 /// | endpoint | answer |
 /// |---|---|
@@ -26,39 +27,39 @@ package final class ServerRouter: Sendable {
         self.metrics = metrics
     }
 
-    /// Fix requests being handled now.
+    /// Fix requests received and not yet answered.
     package var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
 
     /// From now on fix requests are answered 503 (the server is stopping).
     package func beginDraining() { draining.store(true, ordering: .releasing) }
 
-    package func respond(to request: HTTPRequest) -> HTTPResponse {
-        let response = route(request)
-        metrics.count(status: response.status)
-        return response
-    }
-
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
+    /// Answers `request` through `responder`: at once, or, for fixes, from the engine thread.
+    package func respond(to request: HTTPRequest, _ responder: HTTPResponder) {
+        let metrics = metrics
+        let answer = Answer { response in
+            metrics.count(status: response.status)
+            responder.respond(response)
+        }
         let method = request.method
         switch request.path {
         case "/healthz":
-            guard method == "GET" || method == "HEAD" else { return notAllowed("GET, HEAD") }
-            return .text(200, "ok\n")
+            guard method == "GET" || method == "HEAD" else { return answer(notAllowed("GET, HEAD")) }
+            answer(.text(200, "ok\n"))
         case "/metrics":
-            guard method == "GET" || method == "HEAD" else { return notAllowed("GET, HEAD") }
-            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.render().utf8))
+            guard method == "GET" || method == "HEAD" else { return answer(notAllowed("GET, HEAD")) }
+            answer(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.render().utf8)))
         case "/owntracks":
-            guard method == "POST" else { return notAllowed("POST") }
-            return handleFixes(request, owntracks)
+            guard method == "POST" else { return answer(notAllowed("POST")) }
+            handleFixes(request, answer, owntracks)
         case "/osmand", "/":
             // Traccar Client posts to the server URL as configured; "/" is the OsmAnd port's root.
-            guard method == "GET" || method == "POST" else { return notAllowed("GET, POST") }
-            return handleFixes(request, osmand)
+            guard method == "GET" || method == "POST" else { return answer(notAllowed("GET, POST")) }
+            handleFixes(request, answer, osmand)
         case "/fixes":
-            guard method == "POST" else { return notAllowed("POST") }
-            return handleFixes(request, fixes)
+            guard method == "POST" else { return answer(notAllowed("POST")) }
+            handleFixes(request, answer, fixes)
         default:
-            return .problem(404, "no such endpoint (try /owntracks, /osmand, /fixes, /healthz, /metrics)")
+            answer(.problem(404, "no such endpoint (try /owntracks, /osmand, /fixes, /healthz, /metrics)"))
         }
     }
 
@@ -66,20 +67,55 @@ package final class ServerRouter: Sendable {
         HTTPResponse.problem(405, "method not allowed here").adding(header: "Allow", allowed)
     }
 
-    private func handleFixes(_ request: HTTPRequest, _ handler: (HTTPRequest, ServerUsers.User?) -> HTTPResponse) -> HTTPResponse {
+    /// A fix endpoint: counted in flight from here until its answer is given (the engine's, or
+    /// one of the refusals here), so that a stopping server can wait for every accepted request.
+    private func handleFixes(_ request: HTTPRequest, _ answer: Answer,
+                             _ handler: (HTTPRequest, ServerUsers.User?) -> Reply) {
         inFlight.add(1, ordering: .acquiringAndReleasing)
-        defer { inFlight.subtract(1, ordering: .acquiringAndReleasing) }
-        if draining.load(ordering: .acquiring) { return shuttingDown() }
+        let done = Answer { [self] response in
+            answer(response)
+            inFlight.subtract(1, ordering: .acquiringAndReleasing)
+        }
+        if draining.load(ordering: .acquiring) { return done(shuttingDown()) }
         var user: ServerUsers.User?
         if let authenticator {
             switch authenticator.authenticate(request.header("Authorization")) {
             case .denied:
-                return HTTPResponse.problem(401, "authentication required (HTTP basic auth with a user of --users)")
-                    .adding(header: "WWW-Authenticate", "Basic realm=\"\(Self.realm)\", charset=\"UTF-8\"")
+                return done(HTTPResponse.problem(401, "authentication required (HTTP basic auth with a user of --users)")
+                    .adding(header: "WWW-Authenticate", "Basic realm=\"\(Self.realm)\", charset=\"UTF-8\""))
             case .user(let known): user = known
             }
         }
-        return handler(request, user)
+        switch handler(request, user) {
+        case .now(let response): done(response)
+        case .engine(let records, let source, let fixesOnly, let build):
+            let job = EngineJob(.records(records, source: source)) { outcome in
+                switch outcome {
+                case .failed(let reason):
+                    done(.problem(503, reason))
+                case .processed(let count):
+                    if !fixesOnly, case .invalid(let issue)? = records.first(where: { if case .invalid = $0 { true } else { false } }) {
+                        return done(.problem(400, "record \(issue.line): \(issue.reason)"))
+                    }
+                    done(build(count))
+                }
+            }
+            if !queue.submit(job) { done(shuttingDown()) }
+        }
+    }
+
+    /// What an endpoint decided on the HTTP thread: an answer now, or records for the engine
+    /// and how to answer once it has processed them.
+    private enum Reply {
+        case now(HTTPResponse)
+        case engine([FixRecord], source: String, fixesOnly: Bool, answer: @Sendable (Int) -> HTTPResponse)
+    }
+
+    /// Gives one answer (a closure, callable from any thread).
+    private struct Answer: Sendable {
+        let give: @Sendable (HTTPResponse) -> Void
+        init(_ give: @escaping @Sendable (HTTPResponse) -> Void) { self.give = give }
+        func callAsFunction(_ response: HTTPResponse) { give(response) }
     }
 
     private func shuttingDown() -> HTTPResponse {
@@ -88,23 +124,23 @@ package final class ServerRouter: Sendable {
 
     // MARK: endpoints
 
-    private func owntracks(_ request: HTTPRequest, _ user: ServerUsers.User?) -> HTTPResponse {
+    private func owntracks(_ request: HTTPRequest, _ user: ServerUsers.User?) -> Reply {
         var records: [FixRecord]
         switch OwnTracksDecoder.decode(request.body) {
-        case .failure(let problem): return problem.response
+        case .failure(let problem): return .now(problem.response)
         case .success(let decoded): records = decoded
         }
         let headerUser = request.header("X-Limit-U").flatMap { $0.isEmpty ? nil : $0 }
         let headerDevice = request.header("X-Limit-D").flatMap { $0.isEmpty ? nil : $0 }
         if let user, let headerUser, headerUser != user.name {
-            return .problem(403, "X-Limit-U names another user than the authenticated one")
+            return .now(.problem(403, "X-Limit-U names another user than the authenticated one"))
         }
         for index in records.indices {
             guard case .fix(var fix, let line) = records[index] else { continue }
             let device = headerDevice ?? fix.device
             if let user {
                 switch name(device, of: user) {
-                case .failure(let problem): return problem.response
+                case .failure(let problem): return .now(problem.response)
                 case .success(let named): fix.device = named
                 }
             } else if let headerUser {
@@ -114,22 +150,22 @@ package final class ServerRouter: Sendable {
             }
             records[index] = .fix(fix, line: line)
         }
-        return submit(records, source: OwnTracksDecoder.source) { _ in .json(200, "[]") }
+        return .engine(records, source: OwnTracksDecoder.source, fixesOnly: false) { _ in .json(200, "[]") }
     }
 
-    private func osmand(_ request: HTTPRequest, _ user: ServerUsers.User?) -> HTTPResponse {
+    private func osmand(_ request: HTTPRequest, _ user: ServerUsers.User?) -> Reply {
         var records: [FixRecord]
         switch OsmAndDecoder.decode(query: request.query, body: request.body, contentType: request.header("Content-Type")) {
-        case .failure(let problem): return problem.response
+        case .failure(let problem): return .now(problem.response)
         case .success(let decoded): records = decoded
         }
-        if let problem = scope(&records, to: user) { return problem.response }
-        return submit(records, source: OsmAndDecoder.source) { _ in .text(200, "") }
+        if let problem = scope(&records, to: user) { return .now(problem.response) }
+        return .engine(records, source: OsmAndDecoder.source, fixesOnly: false) { _ in .text(200, "") }
     }
 
-    private func fixes(_ request: HTTPRequest, _ user: ServerUsers.User?) -> HTTPResponse {
+    private func fixes(_ request: HTTPRequest, _ user: ServerUsers.User?) -> Reply {
         var records = FixesBodyDecoder.decode(request.body)
-        if let problem = scope(&records, to: user) { return problem.response }
+        if let problem = scope(&records, to: user) { return .now(problem.response) }
         var accepted = 0
         var rejected = "["
         for record in records {
@@ -144,11 +180,11 @@ package final class ServerRouter: Sendable {
         }
         let body = "{\"accepted\":\(accepted),\"rejected\":\(rejected)]}\n"
         if accepted == 0 {
-            // Nothing to process; unreadable lines still count and go to stderr.
-            if !records.isEmpty { _ = submit(records, source: FixesBodyDecoder.source) { _ in .text(200, "") } }
-            return .json(400, body)
+            // Nothing to process, but unreadable lines still count and go to stderr (before the answer).
+            if records.isEmpty { return .now(.json(400, body)) }
+            return .engine(records, source: FixesBodyDecoder.source, fixesOnly: true) { _ in .json(400, body) }
         }
-        return submit(records, source: FixesBodyDecoder.source, fixesOnly: true) { _ in .json(200, body) }
+        return .engine(records, source: FixesBodyDecoder.source, fixesOnly: true) { _ in .json(200, body) }
     }
 
     // MARK: helpers
@@ -174,22 +210,5 @@ package final class ServerRouter: Sendable {
             records[index] = .fix(fix, line: line)
         }
         return nil
-    }
-
-    /// Hands the records to the engine and waits until they are processed and the outputs
-    /// written. A single-fix endpoint whose record is unreadable answers 400 with its reason.
-    private func submit(_ records: [FixRecord], source: String, fixesOnly: Bool = false,
-                        answer: (Int) -> HTTPResponse) -> HTTPResponse {
-        let job = EngineJob(.records(records, source: source))
-        guard queue.submit(job) else { return shuttingDown() }
-        switch job.wait() {
-        case .failed(let reason):
-            return .problem(503, reason)
-        case .processed(let count):
-            if !fixesOnly, case .invalid(let issue)? = records.first(where: { if case .invalid = $0 { true } else { false } }) {
-                return .problem(400, "record \(issue.line): \(issue.reason)")
-            }
-            return answer(count)
-        }
     }
 }

@@ -27,6 +27,8 @@ public struct WatchOptions: Sendable {
     /// Where the catalog and profiles came from: SIGHUP reads them again.
     public var landmarksPath: String?
     public var profilesPath: String?
+    /// The command the session runs for, as its stderr lines start (deliveries, SIGHUP).
+    package var commandName = "landmark-near watch"
 
     public init() {}
 }

@@ -120,7 +120,7 @@ public final class WatchSession {
                     deliveryOptions.ledger = try StateDeliveryLedger(path: store.path, options: deliveryOptions)
                 }
                 delivery = try NotificationDelivery(options: deliveryOptions, tokens: WatchSession.tokens(of: options.engine.profiles),
-                                                    logPrefix: "landmark-near watch")
+                                                    logPrefix: options.commandName)
             } catch {
                 throw WatchError(kind: error.kind, origin: .delivery, message: error.description)
             }
@@ -142,6 +142,10 @@ public final class WatchSession {
     package func finishDeliveries(shouldStop: () -> Bool) -> (statistics: DeliveryStatistics, interrupted: Bool)? {
         delivery?.finish(shouldStop: shouldStop)
     }
+
+    /// Reads the delivery counts from any thread while deliveries run (`serve`'s `/metrics`).
+    /// Nil without deliveries.
+    package var deliveryStatisticsReader: (@Sendable () -> DeliveryStatistics)? { delivery?.statisticsReader }
 
     private static func makeEngine(catalog: LandmarkCatalog, configuration: EngineConfiguration) throws(WatchError) -> ProximityEngine {
         do {
@@ -318,6 +322,8 @@ public final class WatchSession {
     /// written. Without a store, flushes what was printed.
     public func commit() throws(WatchError) {
         lastCommit = MonotonicTime.now()
+        // For feeders that never end a `run` (serve's summary and /metrics).
+        statistics.devices = engine.deviceCount
         guard let store else {
             try emitPending()
             return
@@ -506,7 +512,7 @@ public final class WatchSession {
     /// Reads `--landmarks` and `--profiles` again; a file that cannot be used is reported and
     /// the old one kept.
     func reloadFromFiles() {
-        let prefix = "landmark-near watch: SIGHUP: "
+        let prefix = options.commandName + ": SIGHUP: "
         guard options.landmarksPath != nil || options.profilesPath != nil else {
             diagnostics.writeLine(prefix + "nothing to reload (the catalog and profiles did not come from files)")
             try? diagnostics.flush()

@@ -10,10 +10,12 @@ enum ServeCommand: Command {
         Usage: landmark-near serve --listen HOST:PORT [--users FILE] [watch options]
 
         Runs one engine fed by HTTP: phones post their locations, and every notification is
-        printed (one JSON line on stdout) and written exactly as `watch` does it.
+        printed (one JSON line on stdout), written and delivered (--push apns, --webhook)
+        exactly as `watch` does it.
 
             landmark-near serve --listen 127.0.0.1:8083
             landmark-near serve --listen 0.0.0.0:8083 --users users.json --apns-dir out/
+            landmark-near serve --listen 127.0.0.1:8083 --state s.db --webhook https://hooks.example.com/near
 
         Endpoints:
           POST /owntracks      OwnTracks HTTP mode (a JSON object or array); the device is
@@ -26,8 +28,9 @@ enum ServeCommand: Command {
                                {"accepted":N,"rejected":[{"line":K,"reason":"..."}]}; 400 if none
           GET /healthz         200 ok
           GET /metrics         Prometheus text: fixes, notifications, unreadable records,
-                               deliveries, HTTP answers by status
-        A 200 means the fixes were processed and their output written.
+                               deliveries by status, HTTP answers by status
+        A 200 means the fixes were processed and their output written (deliveries go on
+        beside the engine: a 200 does not wait for APNs or a webhook).
 
         Options:
           --listen ADDRESS     HOST:PORT to listen on (IPv4, [IPv6] or a host name; port 0 picks a
@@ -37,8 +40,8 @@ enum ServeCommand: Command {
                                or "*"}}. Every fix request then needs HTTP basic auth (401
                                otherwise, 403 for a device the user does not own) and devices
                                are named USER/DEVICE. Make hashes with 'landmark-near hash-password'.
-          --threads N          HTTP threads (default 64; each waits while the engine answers
-                               its request, so more threads make larger batches)
+          --threads N          HTTP threads: they accept, parse and decode (default 4); a
+                               request waiting for the engine holds none of them
           --max-connections N  connections open at once (default 1024); further ones wait
           --idle-timeout DUR   close a connection that makes no progress for this long
                                (default 30s)
@@ -55,25 +58,35 @@ enum ServeCommand: Command {
           --thread-id ID       payload thread-id (default 5280)
           --bundle-id ID       add "Simulator Target Bundle" to payloads
           --explain            tell on stderr, for each fix, why it did or did not notify
+        \(DeliveryOptionsParsing.help)
           --state FILE         keep device state and the notification log in FILE (SQLite); a
-                               200 means the fixes are saved there too
+                               200 means the fixes are saved there too; with --push/--webhook
+                               each delivery is recorded (see landmark-near deliveries) and a
+                               restart sends what was not delivered
           -h, --help           show this help
 
         Limits: bodies over 1 MiB get 413; a connection with no progress for 30 s is closed; bad
         JSON or bad numbers get 400 with the reason (and count as unreadable records).
-        Signals: SIGTERM or SIGINT stops accepting, finishes what was accepted, flushes the
-        outputs and exits 0; SIGHUP reloads the landmarks, the profiles and the users (every
-        device's state is kept).
-        Exit status: 0 stopped by a signal; 64 usage error; 65 bad users, catalog or profiles;
-        66 a file does not exist; 74 cannot listen or write; 75 the --state file
-        is in use by another process.
+        Deliveries run on their own thread, with watch's rules (see 'landmark-near watch
+        --help': APNs answers, retries until the expiration, retired tokens, the delivery lines
+        on stderr); the summary counts delivered, retried, failed and retired.
+        Signals: SIGTERM stops accepting (new requests get 503), finishes what was accepted,
+        saves the state, waits for the outstanding deliveries and exits 0; SIGINT does the same
+        and exits 130. A second SIGTERM or SIGINT ends the wait for deliveries (exit 143 or 130;
+        with --state the next run sends what was left). SIGHUP reloads the landmarks, the
+        profiles (with their APNs tokens) and the users; every device's state is kept.
+        Exit status: 0 stopped by SIGTERM; 130 stopped by SIGINT (or a second SIGINT ended the
+        wait for deliveries); 143 a second SIGTERM ended it; 64 usage error; 65 bad users,
+        catalog or profiles; 66 a file does not exist; 74 cannot listen or write; 75 the
+        --state file is in use by another process.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near serve"
         let args = try ArgumentScanner(
             arguments, command: command,
-            valued: WatchOptionsParsing.valued.subtracting(["format"]).union(["listen", "users", "threads", "max-connections", "idle-timeout", "state"]),
+            valued: WatchOptionsParsing.valued.subtracting(["format"]).union(DeliveryOptionsParsing.valued)
+                .union(["listen", "users", "threads", "max-connections", "idle-timeout"]),
             flags: ["explain"])
         guard args.positionals.isEmpty else {
             throw .usage("\(command): takes no files (fixes come over HTTP): '\(args.positionals[0])'")
@@ -88,7 +101,7 @@ enum ServeCommand: Command {
             throw failure(error, command)
         }
         configuration.usersPath = args.value("users")
-        configuration.limits.threads = try count(args, "threads", default: 64, command: command)
+        configuration.limits.threads = try count(args, "threads", default: 4, command: command)
         configuration.limits.connectionLimit = try count(args, "max-connections", default: 1024, command: command)
         let idle = try args.timeSpan("idle-timeout", default: TimeSpan(seconds: 30)).seconds
         guard idle >= 1 else { throw .usage("\(command): --idle-timeout must be at least 1s") }
@@ -96,6 +109,10 @@ enum ServeCommand: Command {
         var options = try WatchOptionsParsing.options(from: args, command: command)
         // The server flushes once per batch of requests, before it answers them.
         options.flushEachEvent = false
+        options.commandName = command
+        options.delivery = try DeliveryOptionsParsing.options(from: args, bundleID: options.payload.bundleID,
+                                                              verbose: options.explain, command: command,
+                                                              warn: Console.error)
 
         let diagnostics = OutputWriter(descriptor: 2)
         let catalog = try args.catalog(command: command)
@@ -137,9 +154,21 @@ enum ServeCommand: Command {
         } catch {
             throw failure(error, command)
         }
-        let signalName = outcome.signal == SIGINT ? "SIGINT" : "SIGTERM"
-        Console.error("\(command): \(outcome.statistics.summary) (stopped by \(signalName))")
-        return nil
+        Console.error("\(command): \(summary(of: outcome))")
+        if let later = outcome.deliveryWaitInterruptedBy { return later == SIGINT ? .interrupted : .terminated }
+        return outcome.signal == SIGINT ? .interrupted : nil
+    }
+
+    /// The watch summary, the delivery counts, and how the server stopped:
+    /// `... 2 devices; deliveries: 3 delivered, 0 retried, 0 failed, 0 retired (stopped by SIGTERM)`.
+    static func summary(of outcome: ServeOutcome) -> String {
+        var text = outcome.statistics.summary
+        if let deliveries = outcome.deliveries { text += "; " + deliveries.summary }
+        text += outcome.signal == SIGINT ? " (interrupted by SIGINT)" : " (stopped by SIGTERM)"
+        if let later = outcome.deliveryWaitInterruptedBy {
+            text += "; \(later == SIGINT ? "SIGINT" : "SIGTERM") ended the wait for deliveries"
+        }
+        return text
     }
 
     private static func count(_ args: ArgumentScanner, _ name: String, default value: Int, command: String) throws(CommandFailure) -> Int {

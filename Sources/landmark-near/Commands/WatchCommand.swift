@@ -119,6 +119,7 @@ enum WatchCommand: Command {
     static func startSession(_ args: ArgumentScanner, command: String, output: OutputWriter) throws(CommandFailure) -> (WatchSession, [InputSource]) {
         var options = try WatchOptionsParsing.options(from: args, command: command)
         options.flushEachEvent = standardOutputIsInteractive()
+        options.commandName = command
 
         let catalog = try args.catalog(command: command)
         if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {

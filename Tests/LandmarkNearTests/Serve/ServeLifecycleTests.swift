@@ -45,6 +45,41 @@ struct ServeLifecycleTests {
         #expect(result.stderr.contains("(stopped by SIGTERM)"))
     }
 
+    /// SIGINT (Ctrl-C in a terminal) stops serve as SIGTERM does, but as `watch` reports it
+    /// (SPEC 5): the summary says it was interrupted and the exit status is 130. What was
+    /// accepted is processed and saved, the outputs are whole, no temporary file is left.
+    @Test(arguments: [(SIGINT, Int32(130), "(interrupted by SIGINT)"), (SIGTERM, Int32(0), "(stopped by SIGTERM)")])
+    func aStopSignalSavesWhatWasAccepted(signal: Int32, status: Int32, says: String) async throws {
+        let directory = try makeTemporaryDirectory("serve-signal")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s.db").path
+        let apns = directory.appendingPathComponent("apns")
+        let arguments = ["--state", state, "--apns-dir", apns.path]
+        let server = try ServeProcess(arguments)
+        defer { server.kill() }
+        let connection = try HTTPConnection(port: server.port)
+        #expect(try connection.request("GET", "/osmand?id=car&lat=34.0113&lon=-116.1669&timestamp=1777636800").status == 200)
+        #expect(try connection.request("GET", "/osmand?id=car&lat=34.4&lon=-116.1669&timestamp=1777640400").status == 200)
+        let result = try server.stop(signal: signal)
+        #expect(result.status == status, "\(result.stderr)")
+        let summary = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary.hasPrefix("landmark-near serve: 2 fixes read, 2 used;") && summary.hasSuffix(says), "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count == 1 && result.stdout.hasSuffix("}}\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: apns.path).count == 1, "one .apns file, no temporary one")
+
+        // Saved: the next run knows car left Turtle Rock an hour ago and is notified again
+        // when it comes back after the cooldown, and an older fix is stale.
+        let again = try ServeProcess(arguments)
+        defer { again.kill() }
+        let next = try HTTPConnection(port: again.port)
+        #expect(try next.request("GET", "/osmand?id=car&lat=34.0113&lon=-116.1669&timestamp=1777640000").status == 200)
+        #expect(try next.request("GET", "/osmand?id=car&lat=34.0113&lon=-116.1669&timestamp=1777644000").status == 200)
+        let resumed = try again.stop()
+        #expect(resumed.status == 0)
+        #expect(resumed.stderr.contains("2 fixes read, 1 used; dropped: 0 unreadable, 0 accuracy, 1 stale; 1 notification"), "\(resumed.stderr)")
+        #expect(resumed.stdout.split(separator: "\n").count == 1)
+    }
+
     @Test func sighupReloadsProfilesLandmarksAndUsers() async throws {
         let directory = try makeTemporaryDirectory("serve-reload")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -128,7 +163,7 @@ struct ServeLifecycleTests {
     @Test func helpAndUsage() async throws {
         let help = try await runTool(["serve", "--help"])
         #expect(help.status == 0)
-        for word in ["/owntracks", "/osmand", "/fixes", "/healthz", "/metrics", "--users", "SIGHUP", "413"] {
+        for word in ["/owntracks", "/osmand", "/fixes", "/healthz", "/metrics", "--users", "SIGHUP", "413", "--push KIND", "--webhook URL", "--webhook-header", "130"] {
             #expect(help.stdout.contains(word), "\(word)")
         }
         #expect(try await runTool(["serve"]).status == 64)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import LandmarkNear
 
@@ -58,7 +59,8 @@ struct ServerPartsTests {
 
     @Test func queueKeepsArrivalOrderAndDrainsAfterClose() {
         let queue = EngineQueue()
-        let jobs = (0..<5).map { EngineJob(.records([], source: "s\($0)")) }
+        let answers = Mutex<[EngineAnswer]>([])
+        let jobs = (0..<5).map { EngineJob(.records([], source: "s\($0)")) { answer in answers.withLock { $0.append(answer) } } }
         for job in jobs { #expect(queue.submit(job)) }
         queue.close()
         #expect(!queue.submit(EngineJob(.reload)))
@@ -66,7 +68,7 @@ struct ServerPartsTests {
         #expect(batch?.map { job -> String in if case .records(_, let source) = job.work { source } else { "" } } == ["s0", "s1", "s2", "s3", "s4"])
         #expect(queue.nextBatch() == nil)
         jobs[0].finish(.processed(3))
-        #expect(jobs[0].wait() == .processed(3))
+        #expect(answers.withLock { $0 } == [.processed(3)])
     }
 
     @Test func usersFiles() async throws {
