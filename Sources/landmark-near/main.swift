@@ -1,7 +1,8 @@
+import LandmarkNear
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import LandmarkNear
 
 // A reader that goes away (`| head`) must end us quietly with an error status, not a signal.
 signal(SIGPIPE, SIG_IGN)
@@ -47,7 +48,9 @@ let topLevelHelp = """
     let name = first == "help" ? arguments[1] : first
     guard let command = commands.first(where: { $0.name == name }) else {
         let suggestion = Suggestion.suffix(for: name, among: commands.map(\.name))
-        Console.error("landmark-near: unknown command '\(TerminalText.safe(name))'\(suggestion) (commands: \(commands.map(\.name).joined(separator: ", ")))")
+        Console.error(
+            "landmark-near: unknown command '\(TerminalText.safe(name))'\(suggestion) (commands: \(commands.map(\.name).joined(separator: ", ")))"
+        )
         return ExitStatus.usage.rawValue
     }
     if first == "help" {

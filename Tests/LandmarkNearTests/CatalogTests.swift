@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct EmbeddedCatalogTests {
@@ -47,4 +48,3 @@ import Testing
         #expect(landmark.imageName == row[11])
     }
 }
-

@@ -17,8 +17,10 @@ enum AllCommand {
             reps: try options.int("reps", default: 5), budget: Double(try options.int("budget", default: 2)))
         BenchResults.merge(measurements, prefix: "index.", path: layout.benchResults)
         var notes: [String] = []
-        if let watch = try WatchBenchmark.measure(layout: layout, load: "all", reps: try options.int("watch-reps", default: 3),
-                                                  binary: options.string("binary", default: "")) {
+        if let watch = try WatchBenchmark.measure(
+            layout: layout, load: "all", reps: try options.int("watch-reps", default: 3),
+            binary: options.string("binary", default: ""))
+        {
             BenchResults.merge(watch, prefix: "watch.", path: layout.benchResults)
             measurements += watch
         } else {
@@ -37,10 +39,13 @@ enum AllCommand {
         peers.results = peers.results.filter { !fresh.contains($0.key) } + stream.peers
         let prefixes = ["index.", "watch.", "nearest.", "catalog."]
         print(ReportTable.matrix(ours: measurements, peers: peers, prefixes: prefixes))
-        print((notes + ["", "×N: LandmarkNear is N times faster (time, rate) or smaller (bytes) than that peer; below ×1 the peer wins.",
-                        "Peers are spherical, LandmarkNear WGS84 ellipsoidal. Peers' queries are batched (one call for all points) unless",
-                        "marked per call; LandmarkNear's are one call per point. shapely STRtree's nearest is planar in degrees.",
-                        "", "<details><summary>Details: every figure with its notes</summary>", ""]).joined(separator: "\n"))
+        print(
+            (notes + [
+                "", "×N: LandmarkNear is N times faster (time, rate) or smaller (bytes) than that peer; below ×1 the peer wins.",
+                "Peers are spherical, LandmarkNear WGS84 ellipsoidal. Peers' queries are batched (one call for all points) unless",
+                "marked per call; LandmarkNear's are one call per point. shapely STRtree's nearest is planar in degrees.",
+                "", "<details><summary>Details: every figure with its notes</summary>", "",
+            ]).joined(separator: "\n"))
         print(ReportTable.markdown(ours: measurements, peers: peers, prefixes: prefixes))
         print("\n</details>")
     }

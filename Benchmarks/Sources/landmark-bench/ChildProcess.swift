@@ -15,7 +15,7 @@ import Glibc
 ///   hundreds of MiB once it has loaded a million landmarks) — so it is only an upper bound.
 struct ChildProcess {
     struct Outcome {
-        var status: Int32        // exit status, or 128 + signal
+        var status: Int32  // exit status, or 128 + signal
         var seconds: Double
         var peakRSSBytes: Int
         var maxRSSBytes: Int
@@ -61,10 +61,12 @@ struct ChildProcess {
         let seconds = MonotonicClock.now() - start
         let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let errText = (try? String(contentsOfFileAtPath: stderrPath)) ?? ""
-        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        let cpu =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        return Outcome(status: exitStatus, seconds: seconds, peakRSSBytes: peak,
-                       maxRSSBytes: Int(usage.ru_maxrss) * 1024, stderr: errText, cpuSeconds: cpu)
+        return Outcome(
+            status: exitStatus, seconds: seconds, peakRSSBytes: peak,
+            maxRSSBytes: Int(usage.ru_maxrss) * 1024, stderr: errText, cpuSeconds: cpu)
     }
 
     /// `VmHWM` of `/proc/<pid>/status` in bytes (0 once the process has exited).

@@ -1,7 +1,8 @@
+import LandmarkNear
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import LandmarkNear
 
 /// Reads the coordinate columns of the generated CSV files (and of `Benchmarks/data/cities.csv`)
 /// fast: the latitude and longitude columns come before any quoted text, so a line is cut at
@@ -19,7 +20,7 @@ struct CoordinateFile {
         fseek(file, 0, SEEK_END)
         let size = ftell(file)
         fseek(file, 0, SEEK_SET)
-        var bytes = [UInt8](repeating: 0, count: size + 1)   // NUL-terminated for strtod
+        var bytes = [UInt8](repeating: 0, count: size + 1)  // NUL-terminated for strtod
         let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, size, file) }
         guard read == size else { throw BenchError("short read of \(path)") }
 
@@ -39,7 +40,7 @@ struct CoordinateFile {
                 }
                 var end: UnsafeMutablePointer<CChar>? = nil
                 let lat = strtod(base + i, &end)
-                i = UnsafePointer(end!) - base + 1     // past the comma
+                i = UnsafePointer(end!) - base + 1  // past the comma
                 let lon = strtod(base + i, &end)
                 i = UnsafePointer(end!) - base
                 var lineEnd = i

@@ -28,11 +28,14 @@ enum DeviceBenchmark {
                     coordinate = Coordinate(latitude: min(89.9, base.latitude + 0.009), longitude: base.longitude)
                 } else {
                     // The South Pacific, far from every place of the catalog.
-                    coordinate = Coordinate(latitude: Double.random(in: -50 ..< -40, using: &generator),
-                                            longitude: Double.random(in: -140 ..< -130, using: &generator))
+                    coordinate = Coordinate(
+                        latitude: Double.random(in: -50 ..< -40, using: &generator),
+                        longitude: Double.random(in: -140 ..< -130, using: &generator))
                 }
-                fixes.append(Fix(device: "device-\(number)", coordinate: coordinate,
-                                 time: Timestamp(seconds: 1_777_636_800 + Int64(number))))
+                fixes.append(
+                    Fix(
+                        device: "device-\(number)", coordinate: coordinate,
+                        time: Timestamp(seconds: 1_777_636_800 + Int64(number))))
             }
             guard let engine = try? ProximityEngine(catalog: catalog, configuration: EngineConfiguration()) else { return [] }
             engine.tracksChanges = false
@@ -49,10 +52,14 @@ enum DeviceBenchmark {
             let key = near ? "near" : "far"
             let bytes = Double(after - before) / Double(deviceCount)
             Stderr.line(String(format: "devices %@: %.1f B and %.3f µs a new device", label, bytes, seconds * 1e6 / Double(deviceCount)))
-            results.append(Measurement(key: "watch.device.bytes.\(key)", what: "memory per tracked device", dataset: "1M devices, \(label)",
-                                       value: bytes, unit: "B", note: "malloc in-use growth / 1M (engine in process; state, slot, name)"))
-            results.append(Measurement(key: "watch.device.time.\(key)", what: "cost of a new device (its first fix)", dataset: "1M devices, \(label)",
-                                       value: seconds * 1e6 / Double(deviceCount), unit: "µs", note: "engine in process, 144,563 places, 2,892 favourites"))
+            results.append(
+                Measurement(
+                    key: "watch.device.bytes.\(key)", what: "memory per tracked device", dataset: "1M devices, \(label)",
+                    value: bytes, unit: "B", note: "malloc in-use growth / 1M (engine in process; state, slot, name)"))
+            results.append(
+                Measurement(
+                    key: "watch.device.time.\(key)", what: "cost of a new device (its first fix)", dataset: "1M devices, \(label)",
+                    value: seconds * 1e6 / Double(deviceCount), unit: "µs", note: "engine in process, 144,563 places, 2,892 favourites"))
             withExtendedLifetime(engine) {}
         }
         return results

@@ -17,8 +17,10 @@ enum DistanceCheck {
         print("| chord class | pairs | largest error | bound | largest error / bound |")
         print("|---|---:|---:|---:|---:|")
         for c in report.classes {
-            print(String(format: "| %.0f–%.0f km | %@ | %.3g m | %.3g m | %.3f |", c.lower / 1000, c.upper / 1000,
-                         c.pairs.grouped, c.worstError, c.bound, c.worstShareOfBound))
+            print(
+                String(
+                    format: "| %.0f–%.0f km | %@ | %.3g m | %.3g m | %.3f |", c.lower / 1000, c.upper / 1000,
+                    c.pairs.grouped, c.worstError, c.bound, c.worstShareOfBound))
         }
         for c in report.classes {
             if let (a, b) = c.worstPair { print("worst pair ≤ \(Int(c.upper / 1000)) km: \(a) → \(b)") }
@@ -27,8 +29,11 @@ enum DistanceCheck {
         let timed = ShortGeodesicCheck.ShortPairs(count: 100_000, seed: seed)
         let (fastSum, fast) = MonotonicClock.time { timed.sumOfShortGeodesics() }
         let (exactSum, exact) = MonotonicClock.time { timed.sumOfGeodInverses() }
-        print(String(format: "\ncost per pair (<= 10 km, from cached ECEF points): ShortGeodesic %.1f ns, geod_inverse %.1f ns (sums %.3f, %.3f m)",
-                     fast / Double(timed.count) * 1e9, exact / Double(timed.count) * 1e9, fastSum, exactSum))
+        print(
+            String(
+                format:
+                    "\ncost per pair (<= 10 km, from cached ECEF points): ShortGeodesic %.1f ns, geod_inverse %.1f ns (sums %.3f, %.3f m)",
+                fast / Double(timed.count) * 1e9, exact / Double(timed.count) * 1e9, fastSum, exactSum))
         guard report.holds else { throw BenchError("a bound of ShortGeodesic.errorBound is broken (see the table)") }
     }
 }

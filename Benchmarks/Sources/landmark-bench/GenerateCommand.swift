@@ -1,7 +1,8 @@
+import LandmarkNear
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import LandmarkNear
 
 /// `landmark-bench generate [--out Benchmarks/out] [--seed N]`: writes every input file of
 /// the benchmarks (ours and the peers'), deterministically from the seed.
@@ -25,8 +26,9 @@ enum GenerateCommand {
         try LandmarkSetGenerator.writeSynthetic(layout: layout, places: places, count: DataLayout.syntheticCount, seed: seed)
 
         // The watch load: 10,000 devices, NDJSON and CSV of the very same fixes.
-        try writeMultiDevice(layout: layout, devices: DataLayout.watchDevices, fixes: fixCount, places: places,
-                             seed: seed, ndjson: layout.fixesNDJSON, csv: layout.fixesCSV)
+        try writeMultiDevice(
+            layout: layout, devices: DataLayout.watchDevices, fixes: fixCount, places: places,
+            seed: seed, ndjson: layout.fixesNDJSON, csv: layout.fixesCSV)
         // One device's drive as NMEA and GPX (they carry no device id).
         try writeSingleDevice(layout: layout, fixes: fixCount, places: places, seed: seed)
         // Device scaling: the same number of fixes spread over 1k / 10k / 100k devices.
@@ -35,14 +37,16 @@ enum GenerateCommand {
             if devices == DataLayout.watchDevices {
                 unlink(path)
                 if link(layout.fixesNDJSON, path) != 0 {
-                    try writeMultiDevice(layout: layout, devices: devices, fixes: fixCount, places: places,
-                                         seed: seed, ndjson: path, csv: nil)
+                    try writeMultiDevice(
+                        layout: layout, devices: devices, fixes: fixCount, places: places,
+                        seed: seed, ndjson: path, csv: nil)
                 } else {
                     Stderr.line("devices-\(DataLayout.short(devices)): same file as fixes.ndjson — \(path)")
                 }
             } else {
-                try writeMultiDevice(layout: layout, devices: devices, fixes: fixCount, places: places,
-                                     seed: seed, ndjson: path, csv: nil)
+                try writeMultiDevice(
+                    layout: layout, devices: devices, fixes: fixCount, places: places,
+                    seed: seed, ndjson: path, csv: nil)
             }
         }
         try writeManifest(layout: layout, seed: seed, fixes: fixCount)
@@ -55,8 +59,10 @@ enum GenerateCommand {
         return bytes
     }
 
-    static func writeMultiDevice(layout: DataLayout, devices: Int, fixes: Int, places: [Coordinate], seed: UInt64,
-                                 ndjson: String, csv: String?) throws(BenchError) {
+    static func writeMultiDevice(
+        layout: DataLayout, devices: Int, fixes: Int, places: [Coordinate], seed: UInt64,
+        ndjson: String, csv: String?
+    ) throws(BenchError) {
         var simulator = TrackSimulator(deviceCount: devices, places: places, seed: seed, stream: "devices-\(devices)")
         let names = (0..<devices).map { deviceName($0, devices: devices) }
         let json = try ByteWriter(path: ndjson)
@@ -106,7 +112,8 @@ enum GenerateCommand {
 
     static func writeManifest(layout: DataLayout, seed: UInt64, fixes: Int) throws(BenchError) {
         let out = try ByteWriter(path: layout.manifest)
-        out.write("""
+        out.write(
+            """
             {"seed":\(seed),"fixes":\(fixes),"queries":\(DataLayout.queryCount),"synthetic":\(DataLayout.syntheticCount),\
             "favoriteEvery":\(DataLayout.favoriteEvery),"watchDevices":\(DataLayout.watchDevices),\
             "deviceScaling":[\(DataLayout.deviceScaling.map(String.init).joined(separator: ","))],\

@@ -5,7 +5,8 @@ import LandmarkNear
 /// build time and bytes per landmark, over the embedded 12, the 144,563 GeoNames places and
 /// the synthetic 10k / 100k / 1M sets.
 enum IndexBenchmark {
-    static let usage = "landmark-bench index [--landmarks embedded|cities|synthetic|all] [--queries 1000000] [--reps 5] [--budget 2] [--out Benchmarks/out]"
+    static let usage =
+        "landmark-bench index [--landmarks embedded|cities|synthetic|all] [--queries 1000000] [--reps 5] [--budget 2] [--out Benchmarks/out]"
     static let fiveMiles = 8046.72
 
     struct DataSet {
@@ -34,8 +35,10 @@ enum IndexBenchmark {
         }
         var sets: [DataSet] = []
         if which == "embedded" || which == "all" {
-            sets.append(DataSet(key: "embedded", label: "embedded 12",
-                                coordinates: LandmarkCatalog.embedded.landmarks.map(\.coordinate)))
+            sets.append(
+                DataSet(
+                    key: "embedded", label: "embedded 12",
+                    coordinates: LandmarkCatalog.embedded.landmarks.map(\.coordinate)))
         }
         if which == "cities" || which == "all" {
             let cities = try CoordinateFile.read(path: DataLayout.citiesSource, latColumn: 0)
@@ -48,8 +51,10 @@ enum IndexBenchmark {
                     throw BenchError("\(path) is missing: run `landmark-bench generate` first")
                 }
                 let file = try CoordinateFile.read(path: path, latColumn: 1)
-                sets.append(DataSet(key: "synthetic-\(DataLayout.short(size))",
-                                    label: "synthetic \(file.coordinates.count.grouped)", coordinates: file.coordinates))
+                sets.append(
+                    DataSet(
+                        key: "synthetic-\(DataLayout.short(size))",
+                        label: "synthetic \(file.coordinates.count.grouped)", coordinates: file.coordinates))
             }
         }
         return sets
@@ -66,9 +71,11 @@ enum IndexBenchmark {
         for set in sets {
             Stderr.line("index \(set.label): building…")
             // Build: memory on the first build, time as the median of up to 3 builds.
-            let heapBefore = MemoryProbe.heapBytes(), rssBefore = MemoryProbe.residentBytes()
+            let heapBefore = MemoryProbe.heapBytes()
+            let rssBefore = MemoryProbe.residentBytes()
             let (index, firstBuild) = MonotonicClock.time { LandmarkIndex(coordinates: set.coordinates) }
-            let heapAfter = MemoryProbe.heapBytes(), rssAfter = MemoryProbe.residentBytes()
+            let heapAfter = MemoryProbe.heapBytes()
+            let rssAfter = MemoryProbe.residentBytes()
             var buildTimes = [firstBuild]
             for _ in 1..<min(reps, 3) {
                 let (other, seconds) = MonotonicClock.time { LandmarkIndex(coordinates: set.coordinates) }
@@ -77,26 +84,33 @@ enum IndexBenchmark {
             }
             checksum += Double(index.count)
             let n = Double(set.coordinates.count)
-            results.append(Measurement(key: "index.build.\(set.key)", what: "build", dataset: set.label,
-                                       value: Statistics.median(buildTimes) * 1000, unit: "ms",
-                                       note: "median of \(buildTimes.count)"))
+            results.append(
+                Measurement(
+                    key: "index.build.\(set.key)", what: "build", dataset: set.label,
+                    value: Statistics.median(buildTimes) * 1000, unit: "ms",
+                    note: "median of \(buildTimes.count)"))
             let rssPerLandmark = Double(rssAfter - rssBefore) / n
             let heapPerLandmark = heapBefore.flatMap { before in heapAfter.map { Double($0 - before) / n } }
-            results.append(Measurement(key: "index.bytes.\(set.key)", what: "memory per landmark", dataset: set.label,
-                                       value: heapPerLandmark ?? rssPerLandmark, unit: "B",
-                                       note: heapPerLandmark != nil
-                                           ? "malloc'd bytes (mallinfo2); RSS delta \(String(format: "%.1f", rssPerLandmark)) B"
-                                           : "RSS delta (/proc/self/statm)"))
+            results.append(
+                Measurement(
+                    key: "index.bytes.\(set.key)", what: "memory per landmark", dataset: set.label,
+                    value: heapPerLandmark ?? rssPerLandmark, unit: "B",
+                    note: heapPerLandmark != nil
+                        ? "malloc'd bytes (mallinfo2); RSS delta \(String(format: "%.1f", rssPerLandmark)) B"
+                        : "RSS delta (/proc/self/statm)"))
 
             let nearest = timeQueries(queries, reps: reps, budget: budget) { point in
                 let found = index.nearest(to: point, limit: 1)
                 return found.isEmpty ? -1 : Double(found[0].index) + found[0].distance
             }
             checksum += nearest.checksum
-            results.append(Measurement(key: "index.nearest.\(set.key)", what: "nearest k=1", dataset: set.label,
-                                       value: nearest.microseconds, unit: "µs/query",
-                                       note: "\(nearest.queries.grouped) queries × \(reps), median"))
-            var hits = 0, calls = 0
+            results.append(
+                Measurement(
+                    key: "index.nearest.\(set.key)", what: "nearest k=1", dataset: set.label,
+                    value: nearest.microseconds, unit: "µs/query",
+                    note: "\(nearest.queries.grouped) queries × \(reps), median"))
+            var hits = 0
+            var calls = 0
             let within = timeQueries(queries, reps: reps, budget: budget) { point in
                 let found = index.within(fiveMiles, of: point)
                 hits &+= found.count
@@ -105,12 +119,16 @@ enum IndexBenchmark {
             }
             checksum += within.checksum
             let perQuery = Double(hits) / Double(max(calls, 1))
-            results.append(Measurement(key: "index.within.\(set.key)", what: "within 5 mi", dataset: set.label,
-                                       value: within.microseconds, unit: "µs/query",
-                                       note: "\(within.queries.grouped) queries × \(reps), median; \(String(format: "%.2f", perQuery)) hits/query"))
-            Stderr.line(String(format: "  build %.1f ms, %.1f B/landmark, nearest %.3f µs, within %.3f µs",
-                               Statistics.median(buildTimes) * 1000, heapPerLandmark ?? rssPerLandmark,
-                               nearest.microseconds, within.microseconds))
+            results.append(
+                Measurement(
+                    key: "index.within.\(set.key)", what: "within 5 mi", dataset: set.label,
+                    value: within.microseconds, unit: "µs/query",
+                    note: "\(within.queries.grouped) queries × \(reps), median; \(String(format: "%.2f", perQuery)) hits/query"))
+            Stderr.line(
+                String(
+                    format: "  build %.1f ms, %.1f B/landmark, nearest %.3f µs, within %.3f µs",
+                    Statistics.median(buildTimes) * 1000, heapPerLandmark ?? rssPerLandmark,
+                    nearest.microseconds, within.microseconds))
             withExtendedLifetime(index) {}
         }
         print("checksum: \(checksum)")

@@ -39,8 +39,9 @@ enum LandmarkSetGenerator {
         for row in 0..<count {
             let point: Coordinate
             if random.unit() < 0.1 {
-                point = Coordinate(latitude: random.areaUniformLatitude(south: -60, north: 75),
-                                   longitude: random.uniform(-180, 180))
+                point = Coordinate(
+                    latitude: random.areaUniformLatitude(south: -60, north: 75),
+                    longitude: random.uniform(-180, 180))
             } else {
                 let (centre, spread) = centres[random.below(clusterCount)]
                 // Rayleigh-distributed distance = isotropic Gaussian offset.

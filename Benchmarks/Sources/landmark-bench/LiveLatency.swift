@@ -13,7 +13,8 @@ enum LiveLatency {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["watch", "--format", "ndjson", "--cooldown", "0", "--state", state]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -42,9 +43,11 @@ enum LiveLatency {
         guard delays.count == notifications else { return nil }
         let median = Statistics.median(delays)
         Stderr.line(String(format: "live latency with --state: median %.1f ms, max %.1f ms", median * 1000, (delays.max() ?? 0) * 1000))
-        return Measurement(key: "watch.state.latency", what: "live notification latency, --state", dataset: "pipe, one fix per 100 ms",
-                           value: median * 1000, unit: "ms",
-                           note: String(format: "median of %d, max %.1f ms (fix line written -> its line read from stdout)",
-                                        notifications, (delays.max() ?? 0) * 1000))
+        return Measurement(
+            key: "watch.state.latency", what: "live notification latency, --state", dataset: "pipe, one fix per 100 ms",
+            value: median * 1000, unit: "ms",
+            note: String(
+                format: "median of %d, max %.1f ms (fix line written -> its line read from stdout)",
+                notifications, (delays.max() ?? 0) * 1000))
     }
 }

@@ -47,8 +47,9 @@ struct MachineInfo: Codable, Sendable {
     static var current: MachineInfo {
         var model = "unknown"
         if let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
-           let colon = line.firstIndex(of: ":") {
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let colon = line.firstIndex(of: ":")
+        {
             model = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         return MachineInfo(cores: ProcessInfo.processInfo.activeProcessorCount, cpu: model)

@@ -18,7 +18,8 @@ enum PushBenchmark {
         let delay = options.string("delay", default: "0.5")
         var binary = options.string("binary", default: "")
         if binary.isEmpty { binary = WatchBenchmark.defaultBinary() }
-        let python = ".venv/bin/python", fake = "Tests/Counterparts/fake_apns.py"
+        let python = ".venv/bin/python"
+        let fake = "Tests/Counterparts/fake_apns.py"
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw BenchError("\(python) is missing: run bash Scripts/setup.sh (from the repository root)")
         }
@@ -43,8 +44,10 @@ enum PushBenchmark {
 
         let server = Process()
         server.executableURL = URL(fileURLWithPath: python)
-        server.arguments = [fake, "serve", "--dir", scratch, "--key", key, "--key-id", "BENCH00001", "--team-id", "TEAM000001",
-                            "--topic", "com.example.bench", "--delay", delay]
+        server.arguments = [
+            fake, "serve", "--dir", scratch, "--key", key, "--key-id", "BENCH00001", "--team-id", "TEAM000001",
+            "--topic", "com.example.bench", "--delay", delay,
+        ]
         let serverOutput = Pipe()
         server.standardOutput = serverOutput
         server.standardError = FileHandle.nullDevice
@@ -59,23 +62,37 @@ enum PushBenchmark {
         }
 
         let common = ["watch", "--format", "ndjson", "--landmarks", layout.citiesCatalog, "--profiles", scratch + "/profiles.json"]
-        let push = ["--push", "apns", "--apns-key", key, "--apns-key-id", "BENCH00001", "--apns-team-id", "TEAM000001",
-                    "--apns-topic", "com.example.bench", "--apns-url", "https://127.0.0.1:\(port)", "--apns-ca", scratch + "/ca.pem"]
+        let push = [
+            "--push", "apns", "--apns-key", key, "--apns-key-id", "BENCH00001", "--apns-team-id", "TEAM000001",
+            "--apns-topic", "com.example.bench", "--apns-url", "https://127.0.0.1:\(port)", "--apns-ca", scratch + "/ca.pem",
+        ]
         let fixes = WatchBenchmark.manifestFixCount(layout: layout)
         let baseline = try feed(binary, common, input: layout.fixesNDJSON, stderrPath: scratch + "/baseline.err")
-        Stderr.line(String(format: "watch, no push: input taken in %.2f s (%.0f fixes/s), %.2f s in all, %.2f s CPU", baseline.read, Double(fixes) / baseline.read, baseline.total, baseline.cpu))
+        Stderr.line(
+            String(
+                format: "watch, no push: input taken in %.2f s (%.0f fixes/s), %.2f s in all, %.2f s CPU", baseline.read,
+                Double(fixes) / baseline.read, baseline.total, baseline.cpu))
         let slow = try feed(binary, common + push, input: layout.fixesNDJSON, stderrPath: scratch + "/push.err")
         let summary = slow.stderr.split(separator: "\n").last.map(String.init) ?? ""
-        Stderr.line(String(format: "watch --push apns, fake answering after %@ s: input taken in %.2f s (%.0f fixes/s), %.2f s in all, %.2f s CPU", delay, slow.read, Double(fixes) / slow.read, slow.total, slow.cpu))
+        Stderr.line(
+            String(
+                format: "watch --push apns, fake answering after %@ s: input taken in %.2f s (%.0f fixes/s), %.2f s in all, %.2f s CPU",
+                delay, slow.read, Double(fixes) / slow.read, slow.total, slow.cpu))
         print("watch --push apns summary: \(summary)")
         let deliveries = summary.range(of: "deliveries: ").map { String(summary[$0.lowerBound...]) } ?? "no delivery counts"
         let results = [
-            Measurement(key: "push.baseline", what: "watch reading rate, no push", dataset: "NDJSON, 10k devices",
-                        value: Double(fixes) / baseline.read, unit: "fixes/s",
-                        note: String(format: "%@ fixes, one run; %.2f s CPU (%.0f fixes per CPU second)", fixes.grouped, baseline.cpu, Double(fixes) / baseline.cpu)),
-            Measurement(key: "push.slow", what: "watch reading rate, --push apns to a slow APNs", dataset: "NDJSON, 10k devices",
-                        value: Double(fixes) / slow.read, unit: "fixes/s",
-                        note: String(format: "fake APNs answers after %@ s; %.1f s until every delivery ended; %.2f s CPU; %@", delay, slow.total, slow.cpu, deliveries)),
+            Measurement(
+                key: "push.baseline", what: "watch reading rate, no push", dataset: "NDJSON, 10k devices",
+                value: Double(fixes) / baseline.read, unit: "fixes/s",
+                note: String(
+                    format: "%@ fixes, one run; %.2f s CPU (%.0f fixes per CPU second)", fixes.grouped, baseline.cpu,
+                    Double(fixes) / baseline.cpu)),
+            Measurement(
+                key: "push.slow", what: "watch reading rate, --push apns to a slow APNs", dataset: "NDJSON, 10k devices",
+                value: Double(fixes) / slow.read, unit: "fixes/s",
+                note: String(
+                    format: "fake APNs answers after %@ s; %.1f s until every delivery ended; %.2f s CPU; %@", delay, slow.total, slow.cpu,
+                    deliveries)),
         ]
         print(ReportTable.markdown(ours: results, peers: PeerResults.load(path: layout.peersResults), prefixes: ["push."]))
         BenchResults.merge(results, prefix: "push.", path: layout.benchResults)
@@ -83,7 +100,9 @@ enum PushBenchmark {
 
     /// Runs the binary with the file written into its stdin pipe; times the spawn-to-last-write
     /// and spawn-to-exit spans.
-    static func feed(_ binary: String, _ arguments: [String], input: String, stderrPath: String) throws(BenchError) -> (read: Double, total: Double, cpu: Double, stderr: String) {
+    static func feed(_ binary: String, _ arguments: [String], input: String, stderrPath: String) throws(BenchError) -> (
+        read: Double, total: Double, cpu: Double, stderr: String
+    ) {
         let before = childCPUSeconds()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
@@ -123,7 +142,8 @@ enum PushBenchmark {
     /// The devices of the replay: interleaved by second, so the first repeat ends the list.
     static func deviceNames(_ path: String) throws(BenchError) -> [String] {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw BenchError("cannot read \(path)") }
-        var names: [String] = [], seen: Set<String> = []
+        var names: [String] = []
+        var seen: Set<String> = []
         var buffer = ""
         while true {
             let chunk = handle.readData(ofLength: 1 << 20)
@@ -132,7 +152,9 @@ enum PushBenchmark {
             var lines = buffer.split(separator: "\n", omittingEmptySubsequences: false)
             buffer = String(lines.removeLast())
             for line in lines {
-                guard let start = line.range(of: "\"device\":\""), let end = line[start.upperBound...].firstIndex(of: "\"") else { continue }
+                guard let start = line.range(of: "\"device\":\""), let end = line[start.upperBound...].firstIndex(of: "\"") else {
+                    continue
+                }
                 let name = String(line[start.upperBound..<end])
                 if !seen.insert(name).inserted { return names }
                 names.append(name)

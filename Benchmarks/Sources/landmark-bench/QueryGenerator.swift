@@ -14,11 +14,13 @@ enum QueryGenerator {
             let point: Coordinate
             if row % 2 == 0 {
                 let place = places[random.below(places.count)]
-                point = Geodesic.wgs84.destination(from: place, azimuth: random.uniform(0, 360),
-                                                   distance: 20_000 * random.unit().squareRoot())
+                point = Geodesic.wgs84.destination(
+                    from: place, azimuth: random.uniform(0, 360),
+                    distance: 20_000 * random.unit().squareRoot())
             } else {
-                point = Coordinate(latitude: random.areaUniformLatitude(south: -60, north: 75),
-                                   longitude: random.uniform(-180, 180))
+                point = Coordinate(
+                    latitude: random.areaUniformLatitude(south: -60, north: 75),
+                    longitude: random.uniform(-180, 180))
             }
             out.write(point.latitude, decimals: 6)
             out.write(byte: UInt8(ascii: ","))

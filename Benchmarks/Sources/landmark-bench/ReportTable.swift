@@ -5,8 +5,10 @@ import Foundation
 /// (bytes); below ×1 the peer wins. Peers' figures whose key starts with one of `prefixes`
 /// but that we have no figure for are listed at the end.
 enum ReportTable {
-    static func markdown(ours: [Measurement], peers: PeerResults?, prefixes: [String] = ["index.", "watch."],
-                         notes: [String] = []) -> String {
+    static func markdown(
+        ours: [Measurement], peers: PeerResults?, prefixes: [String] = ["index.", "watch."],
+        notes: [String] = []
+    ) -> String {
         var lines = [
             "| Measure | Data | LandmarkNear | Peer | Peer figure | LandmarkNear advantage |",
             "|---|---|---:|---|---:|---:|",
@@ -21,12 +23,16 @@ enum ReportTable {
             }
             for (i, peer) in matching.enumerated() {
                 let first = i == 0
-                lines.append("| \(first ? m.what : "") | \(first ? m.dataset : "") | \(first ? ourCell : "") | \(peer.peer)\(peer.note.map { " <sub>\($0)</sub>" } ?? "") | \(format(peer.value, unit: peer.unit)) | \(ratio(ours: m, peer: peer)) |")
+                lines.append(
+                    "| \(first ? m.what : "") | \(first ? m.dataset : "") | \(first ? ourCell : "") | \(peer.peer)\(peer.note.map { " <sub>\($0)</sub>" } ?? "") | \(format(peer.value, unit: peer.unit)) | \(ratio(ours: m, peer: peer)) |"
+                )
             }
         }
         for peer in peerEntries {
             let (what, data) = describe(peer.key)
-            lines.append("| \(what) | \(data) | — | \(peer.peer)\(peer.note.map { " <sub>\($0)</sub>" } ?? "") | \(format(peer.value, unit: peer.unit)) | |")
+            lines.append(
+                "| \(what) | \(data) | — | \(peer.peer)\(peer.note.map { " <sub>\($0)</sub>" } ?? "") | \(format(peer.value, unit: peer.unit)) | |"
+            )
         }
         lines.append("\n×N: LandmarkNear is N times faster (time, rate) or smaller (bytes) than the peer; below ×1 the peer wins.")
         if peers == nil { lines.append("(no peers figures: run `bash Benchmarks/peers/run.sh` to add them)") }

@@ -33,7 +33,8 @@ struct SeededRandom: RandomNumberGenerator {
 
     /// An area-uniform latitude in [south, north] degrees (uniform in sin(latitude)).
     mutating func areaUniformLatitude(south: Double, north: Double) -> Double {
-        let s = _sin(south * .pi / 180), n = _sin(north * .pi / 180)
+        let s = _sin(south * .pi / 180)
+        let n = _sin(north * .pi / 180)
         return _asin(uniform(s, n)) * 180 / .pi
     }
 }

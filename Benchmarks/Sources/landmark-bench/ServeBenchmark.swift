@@ -8,7 +8,8 @@ import Synchronization
 /// (`GET /metrics`) must show as many processed records as 200 answers, and its summary after
 /// SIGTERM as many fixes read.
 enum ServeBenchmark {
-    static let usage = "landmark-bench serve [--seconds 10] [--connections 64] [--threads 2] [--server-threads N (serve's default)] [--state yes|no] [--binary PATH] [--out Benchmarks/out]"
+    static let usage =
+        "landmark-bench serve [--seconds 10] [--connections 64] [--threads 2] [--server-threads N (serve's default)] [--state yes|no] [--binary PATH] [--out Benchmarks/out]"
     static let target = 20_000.0
 
     static func run(_ arguments: [String]) throws(BenchError) {
@@ -37,7 +38,8 @@ enum ServeBenchmark {
 
         let server = Process()
         server.executableURL = URL(fileURLWithPath: binary)
-        server.arguments = ["serve", "--listen", "127.0.0.1:0"] + (serverThreads > 0 ? ["--threads", String(serverThreads)] : [])
+        server.arguments =
+            ["serve", "--listen", "127.0.0.1:0"] + (serverThreads > 0 ? ["--threads", String(serverThreads)] : [])
             + (withState ? ["--state", statePath] : [])
         _ = FileManager.default.createFile(atPath: eventsPath, contents: nil)
         server.standardOutput = FileHandle(forWritingAtPath: eventsPath)
@@ -59,7 +61,8 @@ enum ServeBenchmark {
         let url = "http://127.0.0.1:\(port)"
         let wrk = try capture("/usr/bin/wrk", ["-t\(wrkThreads)", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script, url])
         guard let jsonLine = wrk.split(separator: "\n").last(where: { $0.hasPrefix("{\"requests\"") }),
-              let result = try? JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any] else {
+            let result = try? JSONSerialization.jsonObject(with: Data(jsonLine.utf8)) as? [String: Any]
+        else {
             throw BenchError("no result line from wrk:\n\(wrk)")
         }
         // Requests still queued when wrk closed its connections are processed after it ends:
@@ -70,7 +73,8 @@ enum ServeBenchmark {
             earlierReads += 1
             usleep(200_000)
             let again = try capture("/usr/bin/curl", ["-s", url + "/metrics"])
-            let settled = again.split(separator: "\n").first { $0.hasPrefix("landmark_near_records_total ") }
+            let settled =
+                again.split(separator: "\n").first { $0.hasPrefix("landmark_near_records_total ") }
                 == metrics.split(separator: "\n").first { $0.hasPrefix("landmark_near_records_total ") }
             metrics = again
             if settled { break }
@@ -99,11 +103,16 @@ enum ServeBenchmark {
         print(wrk)
         print("| measure | value | target |")
         print("|---|---:|---|")
-        print(String(format: "| fixes/s over HTTP%@ (wrk: %d keep-alive connections, %d threads, %d s; Traccar OsmAnd POSTs) | %.0f | >= %.0f %@ |",
-                     withState ? " with --state" : "", connections, wrkThreads, seconds, rate, target, rate >= target ? "met" : "NOT MET"))
+        print(
+            String(
+                format:
+                    "| fixes/s over HTTP%@ (wrk: %d keep-alive connections, %d threads, %d s; Traccar OsmAnd POSTs) | %.0f | >= %.0f %@ |",
+                withState ? " with --state" : "", connections, wrkThreads, seconds, rate, target, rate >= target ? "met" : "NOT MET"))
         print(String(format: "| latency p50 / p99 | %.2f ms / %.2f ms | |", p50, p99))
         print("| 200 answers seen by wrk / non-200 or socket errors | \(ok) / \(nonOK) | all 200 |")
-        print("| records processed (/metrics) / 200 answers sent (/metrics) | \(processed) / \(answered200) | equal \(processed == answered200 ? "yes" : "NO") |")
+        print(
+            "| records processed (/metrics) / 200 answers sent (/metrics) | \(processed) / \(answered200) | equal \(processed == answered200 ? "yes" : "NO") |"
+        )
         print("| fixes read (summary after SIGTERM) | \(fixesRead) | = records processed \(fixesRead == processed ? "yes" : "NO") |")
         print("| notifications | \(notifications) | |")
         print("| 200s sent but not counted by wrk (in flight when it stopped) | \(answered200 - ok) | <= \(connections) |")

@@ -27,10 +27,12 @@ struct TrackSimulator {
 
     private mutating func startTrip() -> Device {
         let place = places[random.below(places.count)]
-        let start = Geodesic.wgs84.destination(from: place, azimuth: random.uniform(0, 360),
-                                               distance: 10_000 * random.unit().squareRoot())
-        return Device(position: start, heading: random.uniform(0, 360), speed: random.uniform(5, 30),
-                      tripLeft: 600 + random.below(3001))
+        let start = Geodesic.wgs84.destination(
+            from: place, azimuth: random.uniform(0, 360),
+            distance: 10_000 * random.unit().squareRoot())
+        return Device(
+            position: start, heading: random.uniform(0, 360), speed: random.uniform(5, 30),
+            tripLeft: 600 + random.below(3001))
     }
 
     /// Moves device `d` on by one second.

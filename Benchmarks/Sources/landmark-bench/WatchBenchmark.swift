@@ -4,7 +4,8 @@ import Foundation
 /// binary run as a process (stdin from a generated file, stdout to /dev/null), its peak RSS,
 /// and memory per device from the 1k / 10k / 100k device loads.
 enum WatchBenchmark {
-    static let usage = "landmark-bench watch [--load ndjson|csv|nmea|gpx|state|devices|all] [--reps 3] [--binary PATH] [--out Benchmarks/out]"
+    static let usage =
+        "landmark-bench watch [--load ndjson|csv|nmea|gpx|state|devices|all] [--reps 3] [--binary PATH] [--out Benchmarks/out]"
 
     struct Load {
         var key: String
@@ -18,8 +19,9 @@ enum WatchBenchmark {
     static func run(_ arguments: [String]) throws(BenchError) {
         let options = try Options(arguments, allowed: ["load", "reps", "binary", "out"])
         let layout = DataLayout(directory: options.string("out", default: "Benchmarks/out"))
-        let measurements = try measure(layout: layout, load: options.string("load", default: "all"),
-                                       reps: try options.int("reps", default: 3), binary: options.string("binary", default: ""))
+        let measurements = try measure(
+            layout: layout, load: options.string("load", default: "all"),
+            reps: try options.int("reps", default: 3), binary: options.string("binary", default: ""))
         guard let measurements else { return }
         let peers = PeerResults.load(path: layout.peersResults)
         print(ReportTable.matrix(ours: measurements, peers: peers, prefixes: ["watch."]))
@@ -41,8 +43,11 @@ enum WatchBenchmark {
             return "no landmark-near binary at \(binary) (build it: swift build -c release --product landmark-near)"
         }
         let probe = scratch + "/probe.ndjson"
-        _ = FileManager.default.createFile(atPath: probe, contents: Data(#"{"device":"d1","lat":34.0,"lon":-116.0,"time":"2026-05-01T12:00:00Z"}"#.utf8 + [0x0A]))
-        guard let outcome = try? ChildProcess.run(binary, ["watch", "--format", "ndjson"], stdin: probe, stderrPath: scratch + "/probe.err") else {
+        _ = FileManager.default.createFile(
+            atPath: probe, contents: Data(#"{"device":"d1","lat":34.0,"lon":-116.0,"time":"2026-05-01T12:00:00Z"}"#.utf8 + [0x0A]))
+        guard
+            let outcome = try? ChildProcess.run(binary, ["watch", "--format", "ndjson"], stdin: probe, stderrPath: scratch + "/probe.err")
+        else {
             return "cannot start \(binary)"
         }
         guard outcome.status == 0 || outcome.status == 65 else {
@@ -65,13 +70,15 @@ enum WatchBenchmark {
             Load(key: "csv", label: "CSV, 10k devices", path: layout.fixesCSV, format: "csv"),
             Load(key: "nmea", label: "NMEA RMC+GGA, 1 device", path: layout.fixesNMEA, format: "nmea"),
             Load(key: "gpx", label: "GPX trkpt, 1 device", path: layout.fixesGPX, format: "gpx"),
-            Load(key: "state", label: "NDJSON, 10k devices, --state (fresh)", path: layout.fixesNDJSON, format: "ndjson",
-                 stateful: true),
+            Load(
+                key: "state", label: "NDJSON, 10k devices, --state (fresh)", path: layout.fixesNDJSON, format: "ndjson",
+                stateful: true),
         ]
         let scaling = DataLayout.deviceScaling.map {
-            Load(key: "devices-\(DataLayout.short($0))",
-                 label: "NDJSON, \(DataLayout.short($0)) devices" + ($0 == DataLayout.watchDevices ? " (= fixes.ndjson)" : ""),
-                 path: layout.devices($0), format: "ndjson")
+            Load(
+                key: "devices-\(DataLayout.short($0))",
+                label: "NDJSON, \(DataLayout.short($0)) devices" + ($0 == DataLayout.watchDevices ? " (= fixes.ndjson)" : ""),
+                path: layout.devices($0), format: "ndjson")
         }
         let loads: [Load]
         switch load {
@@ -92,21 +99,26 @@ enum WatchBenchmark {
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
         var startupTimes: [Double] = []
         for _ in 0..<reps {
-            let outcome = try ChildProcess.run(binary, ["watch", "--format", "ndjson", "--landmarks", catalog],
-                                               stdin: empty, stderrPath: scratch + "/startup.err")
+            let outcome = try ChildProcess.run(
+                binary, ["watch", "--format", "ndjson", "--landmarks", catalog],
+                stdin: empty, stderrPath: scratch + "/startup.err")
             startupTimes.append(outcome.seconds)
         }
         let startup = Statistics.median(startupTimes)
-        results.append(Measurement(key: "watch.startup", what: "watch start-up (load + index 144,563, no fixes)",
-                                   dataset: "GeoNames catalog", value: startup * 1000, unit: "ms",
-                                   note: "median of \(reps)"))
+        results.append(
+            Measurement(
+                key: "watch.startup", what: "watch start-up (load + index 144,563, no fixes)",
+                dataset: "GeoNames catalog", value: startup * 1000, unit: "ms",
+                note: "median of \(reps)"))
 
-        var peakByKey: [String: Int] = [:], upperByKey: [String: Int] = [:]
+        var peakByKey: [String: Int] = [:]
+        var upperByKey: [String: Int] = [:]
         var timesByKey: [String: [Double]] = [:]
         for item in loads {
             var times: [Double] = []
             var cpuTimes: [Double] = []
-            var peak = 0, upperBound = 0
+            var peak = 0
+            var upperBound = 0
             var summary = ""
             // devices-10k is the very file fixes.ndjson (a hard link): reuse its runs.
             let reused = item.path == layout.devices(DataLayout.watchDevices) ? timesByKey["ndjson"] : nil
@@ -136,29 +148,44 @@ enum WatchBenchmark {
                 summary = outcome.stderr.split(separator: "\n").last.map(String.init) ?? ""
             }
             let seconds = Statistics.median(times)
-            Stderr.line(String(format: "\rwatch %@: %.2f s, %.0f fixes/s, peak RSS %.1f MiB\u{1B}[K",
-                               item.label, seconds, Double(fixes) / seconds, Double(peak) / 1_048_576))
+            Stderr.line(
+                String(
+                    format: "\rwatch %@: %.2f s, %.0f fixes/s, peak RSS %.1f MiB\u{1B}[K",
+                    item.label, seconds, Double(fixes) / seconds, Double(peak) / 1_048_576))
             print("watch \(item.label): summary: \(summary)")
             peakByKey[item.key] = peak
             upperByKey[item.key] = upperBound
             timesByKey[item.key] = times
             let excluding = seconds > startup ? Double(fixes) / (seconds - startup) : .nan
             let notified = notificationCount(summary).map { "; \($0.grouped) notifications" } ?? ""
-            let cpu = cpuTimes.isEmpty ? "" : String(format: "; %.0f fixes per CPU second (user + sys, median)", Double(fixes) / Statistics.median(cpuTimes))
-            results.append(Measurement(key: "watch.\(item.key)", what: "watch end to end", dataset: item.label,
-                                       value: Double(fixes) / seconds, unit: "fixes/s",
-                                       note: "\(fixes.grouped) fixes, median of \(reps); \(String(format: "%.0f", excluding)) fixes/s without start-up\(notified)\(cpu)"))
-            results.append(Measurement(key: "watch.rss.\(item.key)", what: "watch peak RSS", dataset: item.label,
-                                       value: Double(peak) / 1_048_576, unit: "MiB",
-                                       note: "VmHWM polled each ms, max of \(reps); wait4 ru_maxrss \(String(format: "%.1f", Double(upperBound) / 1_048_576)) MiB"))
+            let cpu =
+                cpuTimes.isEmpty
+                ? "" : String(format: "; %.0f fixes per CPU second (user + sys, median)", Double(fixes) / Statistics.median(cpuTimes))
+            results.append(
+                Measurement(
+                    key: "watch.\(item.key)", what: "watch end to end", dataset: item.label,
+                    value: Double(fixes) / seconds, unit: "fixes/s",
+                    note:
+                        "\(fixes.grouped) fixes, median of \(reps); \(String(format: "%.0f", excluding)) fixes/s without start-up\(notified)\(cpu)"
+                ))
+            results.append(
+                Measurement(
+                    key: "watch.rss.\(item.key)", what: "watch peak RSS", dataset: item.label,
+                    value: Double(peak) / 1_048_576, unit: "MiB",
+                    note:
+                        "VmHWM polled each ms, max of \(reps); wait4 ru_maxrss \(String(format: "%.1f", Double(upperBound) / 1_048_576)) MiB"
+                ))
         }
         let counts = DataLayout.deviceScaling
         if let low = peakByKey["devices-\(DataLayout.short(counts.first!))"],
-           let high = peakByKey["devices-\(DataLayout.short(counts.last!))"] {
+            let high = peakByKey["devices-\(DataLayout.short(counts.last!))"]
+        {
             let devices = counts.last! - counts.first!
-            results.append(Measurement(key: "watch.perdevice", what: "memory per device", dataset: "NDJSON, 1k → 100k devices",
-                                       value: Double(high - low) / Double(devices), unit: "B",
-                                       note: "(peak RSS 100k − peak RSS 1k) / 99,000"))
+            results.append(
+                Measurement(
+                    key: "watch.perdevice", what: "memory per device", dataset: "NDJSON, 1k → 100k devices",
+                    value: Double(high - low) / Double(devices), unit: "B",
+                    note: "(peak RSS 100k − peak RSS 1k) / 99,000"))
         }
         if load == "all" || load == "state" {
             results += DeviceBenchmark.measure(catalogPath: catalog)
@@ -176,8 +203,9 @@ enum WatchBenchmark {
 
     static func manifestFixCount(layout: DataLayout) -> Int {
         guard let data = FileManager.default.contents(atPath: layout.manifest),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let fixes = object["fixes"] as? Int else { return DataLayout.fixCount }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let fixes = object["fixes"] as? Int
+        else { return DataLayout.fixCount }
         return fixes
     }
 }

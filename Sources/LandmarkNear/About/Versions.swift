@@ -17,9 +17,12 @@ package struct Versions: Sendable, CustomStringConvertible {
     package var libxml2: String
 
     package static var current: Versions {
-        Versions(geos: String(cString: GEOSversion()),
-                 proj: proj_info().release.map { String(cString: $0) }.map { $0.hasPrefix("Rel. ") ? String($0.dropFirst(5).prefix { $0 != "," }) : $0 } ?? "unknown",
-                 libxml2: __xmlParserVersion()?.pointee.map { String(cString: $0) } ?? "unknown")
+        Versions(
+            geos: String(cString: GEOSversion()),
+            proj: proj_info().release.map { String(cString: $0) }.map {
+                $0.hasPrefix("Rel. ") ? String($0.dropFirst(5).prefix { $0 != "," }) : $0
+            } ?? "unknown",
+            libxml2: __xmlParserVersion()?.pointee.map { String(cString: $0) } ?? "unknown")
     }
 
     package var description: String {

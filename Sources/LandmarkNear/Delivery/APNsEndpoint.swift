@@ -106,8 +106,9 @@ enum APNsAnswer: Equatable {
     /// printable word: the body is untrusted.
     static func reason(fromBody body: [UInt8]) -> String? {
         guard !body.isEmpty, body.count <= 64 * 1024,
-              let object = try? JSONParser.parse(body).objectValue,
-              case .string(let text)? = object["reason"] else { return nil }
+            let object = try? JSONParser.parse(body).objectValue,
+            case .string(let text)? = object["reason"]
+        else { return nil }
         let kept = text.unicodeScalars.prefix(64).filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
         return kept.isEmpty ? nil : String(String.UnicodeScalarView(kept))
     }

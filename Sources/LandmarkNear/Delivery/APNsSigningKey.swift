@@ -22,8 +22,8 @@ final class APNsSigningKey {
         var groupName = [CChar](repeating: 0, count: 64)
         var groupLength = 0
         guard EVP_PKEY_get_base_id(loaded) == EVP_PKEY_EC,
-              EVP_PKEY_get_group_name(loaded, &groupName, groupName.count, &groupLength) == 1,
-              String(decoding: groupName.prefix(groupLength).map { UInt8(bitPattern: $0) }, as: UTF8.self) == "prime256v1"
+            EVP_PKEY_get_group_name(loaded, &groupName, groupName.count, &groupLength) == 1,
+            String(decoding: groupName.prefix(groupLength).map { UInt8(bitPattern: $0) }, as: UTF8.self) == "prime256v1"
         else {
             EVP_PKEY_free(loaded)
             ERR_clear_error()

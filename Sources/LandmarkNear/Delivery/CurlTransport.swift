@@ -87,7 +87,8 @@ final class CurlTransport {
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                  let transfer = transfers.removeValue(forKey: easy) else { continue }
+                let transfer = transfers.removeValue(forKey: easy)
+            else { continue }
             let code = message.pointee.data.result
             curl_multi_remove_handle(multi, easy)
             if code == CURLE_OK {
@@ -127,8 +128,9 @@ final class CurlTransfer {
         _ = landmark_curl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.utf8.count))
         _ = request.body.withCString { landmark_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0) }
         _ = landmark_curl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList)
-        _ = landmark_curl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION,
-                                           request.requiresHTTP2 ? CURL_HTTP_VERSION_2_0 : CURL_HTTP_VERSION_2TLS)
+        _ = landmark_curl_easy_setopt_long(
+            easy, CURLOPT_HTTP_VERSION,
+            request.requiresHTTP2 ? CURL_HTTP_VERSION_2_0 : CURL_HTTP_VERSION_2TLS)
         _ = landmark_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
         _ = landmark_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = landmark_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, 10_000)

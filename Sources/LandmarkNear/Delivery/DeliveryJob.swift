@@ -37,16 +37,18 @@ package struct DeliveryJob: Sendable, Hashable {
 
     /// An APNs job for `token` (lower-case hex).
     package static func apns(notification: NotificationKey, token: String, payload: String, expiration: Int64) -> DeliveryJob {
-        DeliveryJob(notification: notification, target: .apns(token: token),
-                    id: NameBasedUUID.make(namespace: NameBasedUUID.deliveryNamespace, name: notification.identity + "\u{0}apns\u{0}" + token),
-                    collapseID: notification.collapseID, body: payload, expiration: expiration)
+        DeliveryJob(
+            notification: notification, target: .apns(token: token),
+            id: NameBasedUUID.make(namespace: NameBasedUUID.deliveryNamespace, name: notification.identity + "\u{0}apns\u{0}" + token),
+            collapseID: notification.collapseID, body: payload, expiration: expiration)
     }
 
     /// A webhook job posting `line` to `url`.
     package static func webhook(notification: NotificationKey, url: String, line: String, expiration: Int64) -> DeliveryJob {
-        DeliveryJob(notification: notification, target: .webhook(url: url),
-                    id: NameBasedUUID.make(namespace: NameBasedUUID.deliveryNamespace, name: notification.identity + "\u{0}webhook\u{0}" + url),
-                    collapseID: nil, body: line, expiration: expiration)
+        DeliveryJob(
+            notification: notification, target: .webhook(url: url),
+            id: NameBasedUUID.make(namespace: NameBasedUUID.deliveryNamespace, name: notification.identity + "\u{0}webhook\u{0}" + url),
+            collapseID: nil, body: line, expiration: expiration)
     }
 
     /// How the target appears in logs: a token as `…` and its last 8 hex digits, never whole.

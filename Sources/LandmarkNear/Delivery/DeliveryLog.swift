@@ -15,7 +15,9 @@ struct DeliveryLog: Sendable {
 
     func line(_ job: DeliveryJob, _ text: String) {
         let device = TerminalText.safe(JSONWriter.quoted(job.notification.device))
-        write("\(prefix): delivery: \(job.targetLabel), device \(device), landmark \(job.notification.landmarkID): \(TerminalText.safe(text))")
+        write(
+            "\(prefix): delivery: \(job.targetLabel), device \(device), landmark \(job.notification.landmarkID): \(TerminalText.safe(text))"
+        )
     }
 
     func write(_ text: String) {

@@ -23,7 +23,8 @@ package struct DeliveryLogListing: Sendable, Equatable {
         do {
             let database = try SQLiteDatabase(path: path)
             try database.execute("PRAGMA busy_timeout = 2000")
-            let query = try database.prepare("""
+            let query = try database.prepare(
+                """
                 SELECT d.notification_id, n.device, n.landmark_id, n.landmark_name, n.fix_time, d.target, d.status,
                        d.attempts, d.reason, d.updated_at
                 FROM deliveries d JOIN notifications n ON n.id = d.notification_id
@@ -31,11 +32,12 @@ package struct DeliveryLogListing: Sendable, Equatable {
                 """)
             var rows: [DeliveryLogListing] = []
             while try query.step() {
-                rows.append(DeliveryLogListing(
-                    notificationID: query.int64(0) ?? 0, device: query.string(1) ?? "", landmarkID: Int(query.int64(2) ?? 0),
-                    landmarkName: query.string(3) ?? "", fixTime: query.string(4), target: label(query.string(5) ?? ""),
-                    status: query.string(6) ?? "", attempts: Int(query.int64(7) ?? 0), reason: query.string(8),
-                    updatedAt: query.string(9) ?? ""))
+                rows.append(
+                    DeliveryLogListing(
+                        notificationID: query.int64(0) ?? 0, device: query.string(1) ?? "", landmarkID: Int(query.int64(2) ?? 0),
+                        landmarkName: query.string(3) ?? "", fixTime: query.string(4), target: label(query.string(5) ?? ""),
+                        status: query.string(6) ?? "", attempts: Int(query.int64(7) ?? 0), reason: query.string(8),
+                        updatedAt: query.string(9) ?? ""))
             }
             return rows
         } catch {

@@ -49,6 +49,7 @@ package struct APNsOptions: Sendable {
 
     /// Apple's key ids and team ids are 10 letters or digits.
     package static func isAppleIdentifier(_ text: String) -> Bool {
-        text.utf8.count == 10 && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
+        text.utf8.count == 10
+            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 }

@@ -1,8 +1,9 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
-import Synchronization
 
 /// The bounded hand-over between the engine thread (which adds jobs) and the delivery thread
 /// (which sends them). `capacity` jobs may be outstanding (queued, in flight or waiting for a

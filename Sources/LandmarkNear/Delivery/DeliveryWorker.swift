@@ -40,7 +40,9 @@ final class DeliveryWorker {
         self.options = options
         self.log = log
         self.retiredTokens = retiredTokens
-        let trusted = try options.extraCAPEM.map { pem throws(DeliveryError) in try TrustedCertificates(pem: pem, source: options.extraCASource) }
+        let trusted = try options.extraCAPEM.map { pem throws(DeliveryError) in
+            try TrustedCertificates(pem: pem, source: options.extraCASource)
+        }
         transport = try CurlTransport(trusted: trusted, maximumStreams: options.maximumInFlight)
         if let apns = options.apns {
             let key = try APNsSigningKey(pem: apns.keyPEM, source: apns.keySource)

@@ -12,7 +12,7 @@ package enum DeviceToken {
     package static func normalized(_ text: String) -> String? {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty, bytes.count % 2 == 0, bytes.count <= maximumHexDigits,
-              bytes.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) })
+            bytes.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) })
         else { return nil }
         return String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x46 ? $0 | 0x20 : $0 }, as: UTF8.self)
     }

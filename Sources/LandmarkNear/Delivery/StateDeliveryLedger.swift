@@ -19,11 +19,13 @@ final class StateDeliveryLedger: DeliveryLedger {
             database = try SQLiteDatabase(path: path)
             try database.execute("PRAGMA busy_timeout = 5000")
             try database.execute("PRAGMA synchronous = FULL")
-            insertPending = try database.prepare("""
+            insertPending = try database.prepare(
+                """
                 INSERT OR IGNORE INTO deliveries (notification_id, target, status, attempts, reason, updated_at)
                 VALUES (?1, ?2, 'pending', 0, NULL, ?3)
                 """)
-            update = try database.prepare("""
+            update = try database.prepare(
+                """
                 UPDATE deliveries SET status = ?3, attempts = ?4, reason = ?5, updated_at = ?6
                 WHERE notification_id = ?1 AND target = ?2
                 """)
@@ -114,7 +116,8 @@ final class StateDeliveryLedger: DeliveryLedger {
         let rows: [String]
         do {
             rows = try connection.withLock { connection throws(StateError) in
-                let query = try connection.database.prepare("SELECT DISTINCT target FROM deliveries WHERE status = 'retired' AND target LIKE 'apns:%'")
+                let query = try connection.database.prepare(
+                    "SELECT DISTINCT target FROM deliveries WHERE status = 'retired' AND target LIKE 'apns:%'")
                 var rows: [String] = []
                 while try query.step() { rows.append(query.string(0) ?? "") }
                 return rows
@@ -128,19 +131,25 @@ final class StateDeliveryLedger: DeliveryLedger {
     /// Jobs rebuilt from the log rows matching `condition`, for the targets this run still has
     /// (APNs with --push apns; a webhook URL still given).
     private func jobs(where condition: String) throws(DeliveryError) -> [DeliveryJob] {
-        typealias Row = (id: Int64, target: String, device: String, landmarkID: Int, time: String?, fixNumber: Int, payload: String, line: String)
+        typealias Row = (
+            id: Int64, target: String, device: String, landmarkID: Int, time: String?, fixNumber: Int, payload: String, line: String
+        )
         let rows: [Row]
         do {
             rows = try connection.withLock { connection throws(StateError) in
-                let query = try connection.database.prepare("""
+                let query = try connection.database.prepare(
+                    """
                     SELECT d.notification_id, d.target, n.device, n.landmark_id, n.fix_time, n.fix_number, n.payload, n.line
                     FROM deliveries d JOIN notifications n ON n.id = d.notification_id
                     WHERE \(condition) ORDER BY d.notification_id
                     """)
                 var rows: [Row] = []
                 while try query.step() {
-                    rows.append((query.int64(0) ?? 0, query.string(1) ?? "", query.string(2) ?? "", Int(query.int64(3) ?? 0),
-                                 query.string(4), Int(query.int64(5) ?? 0), query.string(6) ?? "", query.string(7) ?? ""))
+                    rows.append(
+                        (
+                            query.int64(0) ?? 0, query.string(1) ?? "", query.string(2) ?? "", Int(query.int64(3) ?? 0),
+                            query.string(4), Int(query.int64(5) ?? 0), query.string(6) ?? "", query.string(7) ?? ""
+                        ))
                 }
                 return rows
             }
@@ -156,8 +165,9 @@ final class StateDeliveryLedger: DeliveryLedger {
             var job: DeliveryJob
             if row.target.hasPrefix("apns:") {
                 guard options.apns != nil else { continue }
-                job = .apns(notification: key, token: String(row.target.dropFirst(5)),
-                            payload: APNsRequest.body(fromPayload: row.payload), expiration: expiration)
+                job = .apns(
+                    notification: key, token: String(row.target.dropFirst(5)),
+                    payload: APNsRequest.body(fromPayload: row.payload), expiration: expiration)
             } else if row.target.hasPrefix("webhook:") {
                 let url = String(row.target.dropFirst(8))
                 guard options.webhooks.contains(url) else { continue }

@@ -21,8 +21,11 @@ package struct WebhookRequest: Equatable {
         let name = String(line[..<colon])
         let value = String(line[line.index(after: colon)...]).trimmingASCIISpaces
         let tokenCharacters = Set("!#$%&'*+-.^_`|~".utf8)
-        guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || tokenCharacters.contains($0) }),
-              !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else { return nil }
+        guard !name.isEmpty,
+            name.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || tokenCharacters.contains($0) }
+            ),
+            !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 })
+        else { return nil }
         return (name, value)
     }
 

@@ -58,7 +58,8 @@ public struct DeviceProfiles: Sendable, Equatable {
             throw ProfilesError(source: source, reason: error.description)
         }
         guard let root = json.objectValue else {
-            throw ProfilesError(source: source, reason: "must be a JSON object mapping device names to profiles, not \(json.typeDescription)")
+            throw ProfilesError(
+                source: source, reason: "must be a JSON object mapping device names to profiles, not \(json.typeDescription)")
         }
         var profiles = DeviceProfiles()
         var warnings: [String] = []
@@ -69,8 +70,9 @@ public struct DeviceProfiles: Sendable, Equatable {
             }
             for key in object.keys where !knownKeys.contains(key) {
                 let hint = Suggestion.closest(to: key, among: knownKeys).map { " (did you mean \(JSONWriter.quoted($0))?)" } ?? ""
-                warnings.append("\(source): \(label): unknown key \(JSONWriter.quoted(key)) ignored\(hint); "
-                                + "a profile takes \(knownKeys.map(JSONWriter.quoted).joined(separator: ", "))")
+                warnings.append(
+                    "\(source): \(label): unknown key \(JSONWriter.quoted(key)) ignored\(hint); "
+                        + "a profile takes \(knownKeys.map(JSONWriter.quoted).joined(separator: ", "))")
             }
             var profile = Profile()
             switch object["favorites"] {
@@ -79,19 +81,22 @@ public struct DeviceProfiles: Sendable, Equatable {
                 var ids: [Int] = []
                 for element in elements {
                     guard let id = element.integer else {
-                        throw ProfilesError(source: source, reason: "\(label): favorites must hold integer landmark ids, found \(element.typeDescription)")
+                        throw ProfilesError(
+                            source: source, reason: "\(label): favorites must hold integer landmark ids, found \(element.typeDescription)")
                     }
                     ids.append(id)
                 }
                 profile.favorites = ids
             case let other?:
-                throw ProfilesError(source: source, reason: "\(label): favorites must be an array of landmark ids, not \(other.typeDescription)")
+                throw ProfilesError(
+                    source: source, reason: "\(label): favorites must be an array of landmark ids, not \(other.typeDescription)")
             }
             switch object["prefersNotifications"] {
             case nil, .null?: break
             case .bool(let flag)?: profile.prefersNotifications = flag
             case let other?:
-                throw ProfilesError(source: source, reason: "\(label): prefersNotifications must be true or false, not \(other.typeDescription)")
+                throw ProfilesError(
+                    source: source, reason: "\(label): prefersNotifications must be true or false, not \(other.typeDescription)")
             }
             switch object["apnsTokens"] {
             case nil, .null?: break
@@ -99,12 +104,15 @@ public struct DeviceProfiles: Sendable, Equatable {
                 for (position, element) in elements.enumerated() {
                     // The token itself is a secret: the message names its position only.
                     guard case .string(let text) = element, let token = DeviceToken.normalized(text) else {
-                        throw ProfilesError(source: source, reason: "\(label): apnsTokens[\(position)] is not a device token (an even number of hex digits, at most 200)")
+                        throw ProfilesError(
+                            source: source,
+                            reason: "\(label): apnsTokens[\(position)] is not a device token (an even number of hex digits, at most 200)")
                     }
                     if !profile.apnsTokens.contains(token) { profile.apnsTokens.append(token) }
                 }
             case let other?:
-                throw ProfilesError(source: source, reason: "\(label): apnsTokens must be an array of hex strings, not \(other.typeDescription)")
+                throw ProfilesError(
+                    source: source, reason: "\(label): apnsTokens must be an array of hex strings, not \(other.typeDescription)")
             }
             profiles.entries[DeviceKey(device)] = profile
         }

@@ -17,8 +17,10 @@ public struct DeviceSnapshot: Sendable, Equatable {
     /// and counter did).
     public var favoritesChanged: Bool
 
-    public init(device: String, latestTime: Timestamp? = nil, fixCount: Int = 0,
-                favorites: [FavoriteSnapshot] = [], favoritesChanged: Bool = true) {
+    public init(
+        device: String, latestTime: Timestamp? = nil, fixCount: Int = 0,
+        favorites: [FavoriteSnapshot] = [], favoritesChanged: Bool = true
+    ) {
         self.device = device
         self.latestTime = latestTime
         self.fixCount = fixCount

@@ -82,7 +82,8 @@ struct DeviceState {
         }
         guard !cacheLatitude.isNaN else { return .active(cacheHolds: false) }
         let center = Coordinate(latitude: Double(cacheLatitude), longitude: Double(cacheLongitude))
-        let holds = CacheBound.distanceUpperBound(from: coordinate, to: center, cosineOfCenterLatitude: Double(cacheCosine))
+        let holds =
+            CacheBound.distanceUpperBound(from: coordinate, to: center, cosineOfCenterLatitude: Double(cacheCosine))
             <= slack - DeviceState.cacheRoundingMargin
         return holds && isQuiet ? .idle : .active(cacheHolds: holds)
     }

@@ -97,7 +97,8 @@ struct DeviceTable {
 
     @inline(__always)
     private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        var lhs = lhs, rhs = rhs
+        var lhs = lhs
+        var rhs = rhs
         return lhs.withUTF8 { left in
             rhs.withUTF8 { right in
                 left.count == right.count && (left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The proximity rules of SPEC §4 with their defaults.
 ///
 ///     var configuration = EngineConfiguration()
@@ -72,5 +74,3 @@ public struct EngineConfigurationError: LandmarkNearError, Sendable, Equatable {
         self.kind = kind
     }
 }
-
-import Foundation

@@ -36,13 +36,15 @@ struct FavoriteGrid {
         var wide: [Int32] = []
         for (position, coordinate) in coordinates.enumerated() {
             let favorite = Int32(position)
-            let south = coordinate.latitude - angleDegrees, north = coordinate.latitude + angleDegrees
+            let south = coordinate.latitude - angleDegrees
+            let north = coordinate.latitude + angleDegrees
             guard angle < .pi / 2, south > -90, north < 90 else { wide.append(favorite); continue }
             let cosine = cos(max(abs(south), abs(north)) * .pi / 180)
             let haversine = sin(angle / 2) * sin(angle / 2) / (cosine * cosine)
             guard haversine < 1 else { wide.append(favorite); continue }
             let longitudeDegrees = 2 * asin(haversine.squareRoot()) * 180 / .pi * (1 + 1e-9)
-            let firstRow = FavoriteGrid.row(south), lastRow = FavoriteGrid.row(north)
+            let firstRow = FavoriteGrid.row(south)
+            let lastRow = FavoriteGrid.row(north)
             let firstColumn = Int(((coordinate.longitude - longitudeDegrees + 180) / FavoriteGrid.cellDegrees).rounded(.down))
             let lastColumn = Int(((coordinate.longitude + longitudeDegrees + 180) / FavoriteGrid.cellDegrees).rounded(.down))
             let columnCount = min(lastColumn - firstColumn + 1, FavoriteGrid.columns)
@@ -79,7 +81,8 @@ struct FavoriteGrid {
     /// Appends the favourites (positions) that may be within the reach of `point`.
     func candidates(near coordinate: Coordinate, point: UnitVector, vectors: [UnitVector], into found: inout [Int32]) {
         if let offset = cellOffsets[FavoriteGrid.cell(of: coordinate)] {
-            let start = Int(offset) + 1, end = start + Int(lists[Int(offset)])
+            let start = Int(offset) + 1
+            let end = start + Int(lists[Int(offset)])
             for index in start..<end {
                 let favorite = lists[index]
                 if point.squaredChord(to: vectors[Int(favorite)]) <= chordLimit { found.append(favorite) }

@@ -73,7 +73,8 @@ public final class ProximityEngine {
             var indices: [Int] = []
             for id in ids {
                 guard let index = catalog.index(ofID: id) else {
-                    throw EngineConfigurationError("profile of device \(JSONWriter.quoted(device)): favourite id \(id) is not in the landmark catalog", kind: .badData)
+                    throw EngineConfigurationError(
+                        "profile of device \(JSONWriter.quoted(device)): favourite id \(id) is not in the landmark catalog", kind: .badData)
                 }
                 indices.append(index)
             }
@@ -92,8 +93,9 @@ public final class ProximityEngine {
         enterSurelyBeyond = radii.map { UnitVector.squaredChord(surelyBeyond: $0) }
         staySurelyWithin = radii.map { UnitVector.squaredChord(surelyWithin: $0 + configuration.hysteresis) }
         candidateChords = radii.allSatisfy({ $0 == largest }) ? [] : radii.map { UnitVector.squaredChord(surelyBeyond: $0 + slack) }
-        favoriteGrid = FavoriteGrid(vectors: favoriteVectors, coordinates: favorites.map { catalog[$0].coordinate },
-                                    reach: largest + slack)
+        favoriteGrid = FavoriteGrid(
+            vectors: favoriteVectors, coordinates: favorites.map { catalog[$0].coordinate },
+            reach: largest + slack)
 
         var positionOfCatalogIndex: [Int: Int] = [:]
         var positionOfID: [Int: Int32] = [:]
@@ -117,7 +119,8 @@ public final class ProximityEngine {
                 let key = Array(Set(indices)).sorted()
                 if setOfIndices[key] == nil {
                     guard sets.count < Int(UInt16.max) else {
-                        throw EngineConfigurationError("the profiles name more than \(UInt16.max - 1) different favourite sets", kind: .badData)
+                        throw EngineConfigurationError(
+                            "the profiles name more than \(UInt16.max - 1) different favourite sets", kind: .badData)
                     }
                     sets.append(membership(key))
                     setOfIndices[key] = UInt16(sets.count - 1)
@@ -205,14 +208,17 @@ public final class ProximityEngine {
             let entry = state[entry: position]
             position += 1
             guard entry.isCandidate, !entry.isInside,
-                  point.squaredChord(to: favoriteVectors[Int(entry.favorite)]) <= enterSurelyBeyond[Int(entry.favorite)] else { continue }
+                point.squaredChord(to: favoriteVectors[Int(entry.favorite)]) <= enterSurelyBeyond[Int(entry.favorite)]
+            else { continue }
             let landmarkIndex = favorites[Int(entry.favorite)]
             let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[landmarkIndex].coordinate)
             guard distance <= favoriteRadii[Int(entry.favorite)] else { continue }
             state[entry: position - 1].isInside = true
             favoritesChanged = true
-            events.append(ProximityEvent(kind: .enter, landmarkIndex: landmarkIndex, distance: distance,
-                                         suppression: suppression(state: &state, favorite: entry.favorite, time: fix.time)))
+            events.append(
+                ProximityEvent(
+                    kind: .enter, landmarkIndex: landmarkIndex, distance: distance,
+                    suppression: suppression(state: &state, favorite: entry.favorite, time: fix.time)))
         }
         if favoritesChanged, tracksChanges, state.markChanged(favorites: true) {
             changed.append((fix.device, Int32(slot)))
@@ -276,9 +282,10 @@ public final class ProximityEngine {
         while true {
             let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
             if let hit = nearest.first(where: { membership?[$0.index] ?? true }) {
-                let inside = slot.map { slot in
-                    devices[slot].position(of: Int32(hit.index)).map { devices[slot][entry: $0].isInside } ?? false
-                } ?? false
+                let inside =
+                    slot.map { slot in
+                        devices[slot].position(of: Int32(hit.index)).map { devices[slot][entry: $0].isInside } ?? false
+                    } ?? false
                 return (favorites[hit.index], hit.distance, inside)
             }
             if nearest.count < limit { return nil }
@@ -311,12 +318,15 @@ public final class ProximityEngine {
         for position in 0..<state.entryCount {
             let entry = state[entry: position]
             guard entry.isInside || entry.isNotified else { continue }
-            favoritesOut.append(FavoriteSnapshot(landmarkID: catalog[favorites[Int(entry.favorite)]].id,
-                                                 isInside: entry.isInside, isNotified: entry.isNotified,
-                                                 notifiedTime: entry.notifiedTime))
+            favoritesOut.append(
+                FavoriteSnapshot(
+                    landmarkID: catalog[favorites[Int(entry.favorite)]].id,
+                    isInside: entry.isInside, isNotified: entry.isNotified,
+                    notifiedTime: entry.notifiedTime))
         }
-        return DeviceSnapshot(device: device, latestTime: state.latestTime, fixCount: Int(state.fixCount),
-                              favorites: favoritesOut)
+        return DeviceSnapshot(
+            device: device, latestTime: state.latestTime, fixCount: Int(state.fixCount),
+            favorites: favoritesOut)
     }
 
     /// Takes over a device's saved state (replacing what the engine has for it). Landmarks that

@@ -30,7 +30,9 @@ struct UnitVector: Sendable {
     /// Squared chord length between two unit vectors.
     @inline(__always)
     func squaredChord(to other: UnitVector) -> Double {
-        let dx = x - other.x, dy = y - other.y, dz = z - other.z
+        let dx = x - other.x
+        let dy = y - other.y
+        let dz = z - other.z
         return dx * dx + dy * dy + dz * dz
     }
 

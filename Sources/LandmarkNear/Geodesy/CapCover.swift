@@ -27,7 +27,8 @@ struct CapCover: Sendable, Hashable {
         let degrees = 180 / Double.pi
         let grown = radius * (1 + 1e-9) + 1e-6
         let dLat = grown / EllipsoidConstants.smallestRadiusOfCurvature * degrees * (1 + 1e-9) + 1e-9
-        let minLat = center.latitude - dLat, maxLat = center.latitude + dLat
+        let minLat = center.latitude - dLat
+        let maxLat = center.latitude + dLat
         guard minLat > -90, maxLat < 90 else {
             first = GeoBox(minLongitude: -180, minLatitude: max(-90, minLat), maxLongitude: 180, maxLatitude: min(90, maxLat))
             second = nil
@@ -41,7 +42,8 @@ struct CapCover: Sendable, Hashable {
             second = nil
             return
         }
-        let minLon = center.longitude - dLon, maxLon = center.longitude + dLon
+        let minLon = center.longitude - dLon
+        let maxLon = center.longitude + dLon
         if minLon < -180 {
             first = GeoBox(minLongitude: minLon + 360, minLatitude: minLat, maxLongitude: 180, maxLatitude: maxLat)
             second = GeoBox(minLongitude: -180, minLatitude: minLat, maxLongitude: maxLon, maxLatitude: maxLat)

@@ -22,7 +22,8 @@ struct EarthCenteredPoint: Sendable, Hashable {
     init(_ coordinate: Coordinate) {
         let phi = coordinate.latitude * (Double.pi / 180)
         let lambda = coordinate.longitude * (Double.pi / 180)
-        let sinPhi = sin(phi), cosPhi = cos(phi)
+        let sinPhi = sin(phi)
+        let cosPhi = cos(phi)
         let e2 = EllipsoidConstants.eccentricitySquared
         let n = EllipsoidConstants.equatorialRadius / (1 - e2 * sinPhi * sinPhi).squareRoot()
         x = n * cosPhi * cos(lambda)
@@ -32,7 +33,9 @@ struct EarthCenteredPoint: Sendable, Hashable {
 
     /// The squared straight-line distance to `other`, in square metres.
     func chordSquared(to other: EarthCenteredPoint) -> Double {
-        let dx = x - other.x, dy = y - other.y, dz = z - other.z
+        let dx = x - other.x
+        let dy = y - other.y
+        let dz = z - other.z
         return dx * dx + dy * dy + dz * dz
     }
 

@@ -19,8 +19,9 @@ struct GeoBox: Sendable, Hashable {
 
     /// The smallest box holding all of `coordinates` (which must not be empty).
     init(enclosing coordinates: some Sequence<Coordinate>) {
-        var box = GeoBox(minLongitude: .infinity, minLatitude: .infinity,
-                         maxLongitude: -.infinity, maxLatitude: -.infinity)
+        var box = GeoBox(
+            minLongitude: .infinity, minLatitude: .infinity,
+            maxLongitude: -.infinity, maxLatitude: -.infinity)
         for c in coordinates {
             box.minLongitude = min(box.minLongitude, c.longitude)
             box.maxLongitude = max(box.maxLongitude, c.longitude)

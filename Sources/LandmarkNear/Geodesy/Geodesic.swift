@@ -29,7 +29,8 @@ public struct Geodesic: Sendable {
 
     /// Distance in metres and the forward azimuth at `a`, in degrees clockwise from north.
     package func inverse(from a: Coordinate, to b: Coordinate) -> (distance: Double, azimuth: Double) {
-        var s12 = 0.0, azi1 = 0.0
+        var s12 = 0.0
+        var azi1 = 0.0
         withUnsafePointer(to: ellipsoid) { g in
             geod_inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, nil)
         }
@@ -39,7 +40,8 @@ public struct Geodesic: Sendable {
     /// The point reached from `start` after `distance` metres along `azimuth` degrees
     /// (the direct problem). Longitude comes back in [-180, 180].
     package func destination(from start: Coordinate, azimuth: Double, distance: Double) -> Coordinate {
-        var lat2 = 0.0, lon2 = 0.0
+        var lat2 = 0.0
+        var lon2 = 0.0
         withUnsafePointer(to: ellipsoid) { g in
             geod_direct(g, start.latitude, start.longitude, azimuth, distance, &lat2, &lon2, nil)
         }

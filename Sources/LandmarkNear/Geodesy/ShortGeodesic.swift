@@ -43,18 +43,24 @@ enum ShortGeodesic {
     /// The geodesic distance between two surface points at most `longestChord` apart (chord).
     @inline(__always)
     static func distance(from p: EarthCenteredPoint, to q: EarthCenteredPoint) -> Double {
-        let dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z
+        let dx = q.x - p.x
+        let dy = q.y - p.y
+        let dz = q.z - p.z
         let c2 = dx * dx + dy * dy + dz * dz
         return distance(p, dx, dy, dz, chordSquared: c2)
     }
 
     /// `distance` when the caller already has d = Q − P and c² (the index's hot loop).
     @inline(__always)
-    static func distance(_ p: EarthCenteredPoint, _ dx: Double, _ dy: Double, _ dz: Double,
-                                chordSquared c2: Double) -> Double {
+    static func distance(
+        _ p: EarthCenteredPoint, _ dx: Double, _ dy: Double, _ dz: Double,
+        chordSquared c2: Double
+    ) -> Double {
         guard c2 > 0 else { return 0 }
         // Midpoint m = P + d/2 and the normal direction g there (not normalised: |g|² divides).
-        let gx = p.x + 0.5 * dx, gy = p.y + 0.5 * dy, gz = (p.z + 0.5 * dz) * inversePolarFactor
+        let gx = p.x + 0.5 * dx
+        let gy = p.y + 0.5 * dy
+        let gz = (p.z + 0.5 * dz) * inversePolarFactor
         let g2 = gx * gx + gy * gy + gz * gz
         let dg = dx * gx + dy * gy + dz * gz
         // sin²φ = gz²/|g|²;  (d·n)² = (d·g)²/|g|²;  d_z − sin φ (d·n) = d_z − gz (d·g)/|g|².

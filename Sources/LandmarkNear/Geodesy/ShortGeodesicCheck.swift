@@ -54,7 +54,8 @@ package enum ShortGeodesicCheck {
             var length = low + (classLimits[lengthClass] - low) * random.unit()
             if n % 1000 == 0 { length = 0 } else if n % 1000 == 1 { length = random.unit() * 1e-3 }
             let end = geodesic.destination(from: start, azimuth: random.unit() * 360 - 180, distance: length)
-            let p = EarthCenteredPoint(start), q = EarthCenteredPoint(end)
+            let p = EarthCenteredPoint(start)
+            let q = EarthCenteredPoint(end)
             let chord = p.chord(to: q)
             guard chord <= ShortGeodesic.longestChord else { continue }
             let error = abs(ShortGeodesic.distance(from: p, to: q) - geodesic.distance(from: start, to: end))

@@ -22,7 +22,8 @@ enum BucketPacking {
         let bucketsPerSlice = (bucketCount + sliceCount - 1) / sliceCount
         let sliceLength = bucketsPerSlice * bucketSize
         var order = (0..<Int32(n)).sorted { a, b in
-            let ca = coordinates[Int(a)], cb = coordinates[Int(b)]
+            let ca = coordinates[Int(a)]
+            let cb = coordinates[Int(b)]
             if ca.longitude != cb.longitude { return ca.longitude < cb.longitude }
             if ca.latitude != cb.latitude { return ca.latitude < cb.latitude }
             return a < b
@@ -31,7 +32,8 @@ enum BucketPacking {
         while start < n {
             let end = min(n, start + sliceLength)
             order[start..<end].sort { a, b in
-                let ca = coordinates[Int(a)], cb = coordinates[Int(b)]
+                let ca = coordinates[Int(a)]
+                let cb = coordinates[Int(b)]
                 if ca.latitude != cb.latitude { return ca.latitude < cb.latitude }
                 if ca.longitude != cb.longitude { return ca.longitude < cb.longitude }
                 return a < b

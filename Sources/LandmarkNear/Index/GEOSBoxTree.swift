@@ -51,10 +51,12 @@ final class GEOSBoxTree {
         let geometry = GEOSBoxTree.lineGeometry(context, box)
         defer { GEOSGeom_destroy_r(context, geometry) }
         withUnsafeMutablePointer(to: &hits) { hitsPointer in
-            GEOSSTRtree_query_r(context, tree, geometry, { item, userdata in
-                let hits = userdata.unsafelyUnwrapped.assumingMemoryBound(to: [Int32].self)
-                hits.pointee.append(Int32(truncatingIfNeeded: Int(bitPattern: item) - 1))
-            }, hitsPointer)
+            GEOSSTRtree_query_r(
+                context, tree, geometry,
+                { item, userdata in
+                    let hits = userdata.unsafelyUnwrapped.assumingMemoryBound(to: [Int32].self)
+                    hits.pointee.append(Int32(truncatingIfNeeded: Int(bitPattern: item) - 1))
+                }, hitsPointer)
         }
     }
 

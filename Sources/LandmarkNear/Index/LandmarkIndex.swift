@@ -264,17 +264,22 @@ public final class LandmarkIndex {
     /// place (a pole at two longitudes) are a nanometre apart in Cartesian rounding, and 0 apart
     /// for `geod_inverse`.
     @inline(__always)
-    private func measure(_ slot: Int, _ p: EarthCenteredPoint, chordSquared: Double,
-                         from query: EarthCenteredPoint, _ point: Coordinate) -> Candidate {
+    private func measure(
+        _ slot: Int, _ p: EarthCenteredPoint, chordSquared: Double,
+        from query: EarthCenteredPoint, _ point: Coordinate
+    ) -> Candidate {
         let index = slotIndex[slot]
         guard chordSquared <= ShortGeodesic.longestChord * ShortGeodesic.longestChord,
-              chordSquared == 0 || chordSquared >= 1e-12 else {
-            return Candidate(slot: Int32(slot), index: index,
-                             distance: Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot]), error: 0)
+            chordSquared == 0 || chordSquared >= 1e-12
+        else {
+            return Candidate(
+                slot: Int32(slot), index: index,
+                distance: Geodesic.wgs84.distance(from: point, to: slotCoordinates[slot]), error: 0)
         }
         let distance = ShortGeodesic.distance(query, p.x - query.x, p.y - query.y, p.z - query.z, chordSquared: chordSquared)
-        return Candidate(slot: Int32(slot), index: index, distance: distance,
-                         error: ShortGeodesic.errorBound(chord: chordSquared.squareRoot()))
+        return Candidate(
+            slot: Int32(slot), index: index, distance: distance,
+            error: ShortGeodesic.errorBound(chord: chordSquared.squareRoot()))
     }
 
     @inline(__always)
@@ -290,8 +295,10 @@ public final class LandmarkIndex {
     /// Once no two neighbours' intervals meet, each interval lies wholly below the next, so
     /// the order is the exact one. Answers whose bound exceeds `distanceTolerance` are made
     /// exact last (that changes no order: their intervals are apart from the others).
-    private func answers(_ found: inout [Candidate], from point: Coordinate, limit: Int,
-                         radius: Double = .infinity) -> [LandmarkNeighbor] {
+    private func answers(
+        _ found: inout [Candidate], from point: Coordinate, limit: Int,
+        radius: Double = .infinity
+    ) -> [LandmarkNeighbor] {
         func precedes(_ a: Candidate, _ b: Candidate) -> Bool {
             a.distance < b.distance || (a.distance == b.distance && a.index < b.index)
         }
@@ -310,7 +317,8 @@ public final class LandmarkIndex {
             var i = 0
             while i + 1 < found.count {
                 if found[i].error + found[i + 1].error > 0,
-                   found[i + 1].distance - found[i + 1].error <= found[i].distance + found[i].error {
+                    found[i + 1].distance - found[i + 1].error <= found[i].distance + found[i].error
+                {
                     makeExact(&found[i], from: point)
                     makeExact(&found[i + 1], from: point)
                     unsure = true
@@ -340,7 +348,8 @@ public final class LandmarkIndex {
     private func probeRadius(around point: Coordinate, _ query: EarthCenteredPoint, limit: Int) -> Double? {
         guard limit <= 16 else { return nil }
         // The last slice starting west of the point (or the first).
-        var low = 0, high = sliceWesternEdges.count
+        var low = 0
+        var high = sliceWesternEdges.count
         while low < high {
             let middle = (low + high) / 2
             if sliceWesternEdges[middle] <= point.longitude { low = middle + 1 } else { high = middle }
@@ -353,8 +362,10 @@ public final class LandmarkIndex {
             // This slice, the one east of it, the one west of it (each once, wrapping at ±180°).
             for step in 0..<min(3, sliceCount) {
                 let neighbour = (slice + (step == 0 ? 0 : step == 1 ? 1 : sliceCount - 1)) % sliceCount
-                let start = neighbour * sliceLength, end = min(count, start + sliceLength)
-                var first = start, last = end
+                let start = neighbour * sliceLength
+                let end = min(count, start + sliceLength)
+                var first = start
+                var last = end
                 while first < last {
                     let middle = (first + last) / 2
                     if slotCoordinates[middle].latitude < point.latitude { first = middle + 1 } else { last = middle }
@@ -428,7 +439,8 @@ public final class LandmarkIndex {
     /// start there (binary search) and stop past z_query + c, skipping the rest of the bucket.
     @inline(__always)
     private func firstSlot(in range: Range<Int>, atOrAbove z: Double, _ points: UnsafeBufferPointer<Double>) -> Int {
-        var low = range.lowerBound, high = range.upperBound
+        var low = range.lowerBound
+        var high = range.upperBound
         while low < high {
             let middle = (low + high) >> 1
             if points[3 * middle + 2] < z { low = middle + 1 } else { high = middle }

@@ -36,8 +36,10 @@ struct JSONParser {
     /// separators of RFC 7464 JSON text sequences), for inputs that hold several documents one
     /// after another; the value and the offset just past it, or nil when only white space is
     /// left. Error offsets count from the start of `bytes`.
-    static func parseValue(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int,
-                           maximumDepth: Int = defaultMaximumDepth) throws(JSONParseError) -> (value: JSONValue, end: Int)? {
+    static func parseValue(
+        in bytes: UnsafeBufferPointer<UInt8>, from offset: Int,
+        maximumDepth: Int = defaultMaximumDepth
+    ) throws(JSONParseError) -> (value: JSONValue, end: Int)? {
         var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
         parser.position = offset
         while parser.position < bytes.count, [0x20, 0x09, 0x0A, 0x0D, 0x1E].contains(bytes[parser.position]) {
@@ -181,7 +183,8 @@ struct JSONParser {
                 } else if escape == UInt8(ascii: "u") {
                     var scalar = try parseHex4()
                     if JSONEscape.isHighSurrogate(scalar) {
-                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+                        else {
                             throw JSONParseError("lone surrogate \\u\(String(scalar, radix: 16)) in a string", at: position)
                         }
                         position += 2

@@ -5,12 +5,14 @@ enum JSONPath {
     static let root = "$"
 
     static func member(_ key: String, of path: String) -> String {
-        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy {
-            switch $0.value {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x5F, 0x2D: return true
-            default: return false
+        let plain =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy {
+                switch $0.value {
+                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x5F, 0x2D: return true
+                default: return false
+                }
             }
-        }
         return plain ? path + "." + key : path + "[" + JSONWriter.quoted(key) + "]"
     }
 

@@ -49,7 +49,8 @@ enum JSONValue: Sendable, Equatable {
     /// The number as an `Int` when it is integral and representable (`1.0` gives 1).
     var integer: Int? {
         guard case .number(let d) = self, d.isFinite, d == d.rounded(),
-              abs(d) <= 9_007_199_254_740_992 else { return nil }
+            abs(d) <= 9_007_199_254_740_992
+        else { return nil }
         return Int(d)
     }
 

@@ -36,7 +36,9 @@ enum CSVCatalogFormat {
         let header = cells.map { CSVLine.normalizedHeader(text($0)) }
         func column(_ names: String...) -> Int? { header.firstIndex(where: names.contains) }
         guard let latColumn = column("lat", "latitude"), let lonColumn = column("lon", "lng", "longitude") else {
-            throw CatalogError(source: source, reason: "has no latitude/longitude columns in its header (expected lat or latitude, and lon, lng or longitude)")
+            throw CatalogError(
+                source: source,
+                reason: "has no latitude/longitude columns in its header (expected lat or latitude, and lon, lng or longitude)")
         }
         guard let nameColumn = column("name") else {
             throw CatalogError(source: source, reason: "has no name column in its header")
@@ -45,8 +47,10 @@ enum CSVCatalogFormat {
         let radiusColumn = column("radius")
         let favoriteColumn = column("isfavorite", "favorite")
         let featuredColumn = column("isfeatured", "featured")
-        let textColumns = (category: column("category"), city: column("city"), state: column("state"),
-                           park: column("park"), image: column("imagename"))
+        let textColumns = (
+            category: column("category"), city: column("city"), state: column("state"),
+            park: column("park"), image: column("imagename")
+        )
 
         var read = Rows()
         read.landmarks.reserveCapacity(bytes.count / 32)
@@ -55,48 +59,54 @@ enum CSVCatalogFormat {
             defer { entry += 1 }
             read.lines.append(rows.line)
             do throws(CatalogError) {
-            func cell(_ column: Int?) -> Bytes? {
-                guard let column, column < cells.count else { return nil }
-                return cells[column]
-            }
-            func shown(_ cell: Bytes?) -> String { "\"" + String(text(trimmed(cell)).prefix(40)) + "\"" }
-            var id = entry + 1
-            if idColumn != nil {
-                guard let parsed = Int(text(trimmed(cell(idColumn)))) else {
-                    throw CatalogError(source: source, entry: entry, reason: "has an id that is not an integer (\(shown(cell(idColumn))))")
+                func cell(_ column: Int?) -> Bytes? {
+                    guard let column, column < cells.count else { return nil }
+                    return cells[column]
                 }
-                id = parsed
-            }
-            func degrees(_ column: Int, _ name: String) throws(CatalogError) -> Double {
-                let raw = trimmed(cell(column))
-                if raw.isEmpty { throw CatalogError(source: source, entry: entry, id: id, reason: "has no \(name)") }
-                guard let value = DecimalNumber.parse(raw) else {
-                    throw CatalogError(source: source, entry: entry, id: id, reason: "has a \(name) that is not a number (\(shown(raw)))")
+                func shown(_ cell: Bytes?) -> String { "\"" + String(text(trimmed(cell)).prefix(40)) + "\"" }
+                var id = entry + 1
+                if idColumn != nil {
+                    guard let parsed = Int(text(trimmed(cell(idColumn)))) else {
+                        throw CatalogError(
+                            source: source, entry: entry, reason: "has an id that is not an integer (\(shown(cell(idColumn))))")
+                    }
+                    id = parsed
                 }
-                return value
-            }
-            let coordinate = Coordinate(latitude: try degrees(latColumn, "latitude"),
-                                        longitude: try degrees(lonColumn, "longitude"))
-            var isFavorite = false
-            if let raw = cell(favoriteColumn) {
-                guard let flag = CSVLine.boolean(text(raw)) else {
-                    throw CatalogError(source: source, entry: entry, id: id, reason: "has a favourite flag that is not true/false/1/0/yes/no (\(shown(raw)))")
+                func degrees(_ column: Int, _ name: String) throws(CatalogError) -> Double {
+                    let raw = trimmed(cell(column))
+                    if raw.isEmpty { throw CatalogError(source: source, entry: entry, id: id, reason: "has no \(name)") }
+                    guard let value = DecimalNumber.parse(raw) else {
+                        throw CatalogError(
+                            source: source, entry: entry, id: id, reason: "has a \(name) that is not a number (\(shown(raw)))")
+                    }
+                    return value
                 }
-                isFavorite = flag
-            }
-            func optional(_ column: Int?) -> String? {
-                guard let value = cell(column), !value.isEmpty else { return nil }
-                return text(value)
-            }
-            read.landmarks.append(Landmark(
-                id: id, name: cell(nameColumn).map(text) ?? "", coordinate: coordinate, isFavorite: isFavorite,
-                isFeatured: cell(featuredColumn).flatMap { CSVLine.boolean(text($0)) } ?? false,
-                category: optional(textColumns.category), city: optional(textColumns.city),
-                state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image),
-                radius: try cell(radiusColumn).flatMap { cell throws(CatalogError) in
-                    try CatalogFields.radius(text: text(cell), entry: entry, id: id, source: source)
-                }))
-            read.entries.append(entry)
+                let coordinate = Coordinate(
+                    latitude: try degrees(latColumn, "latitude"),
+                    longitude: try degrees(lonColumn, "longitude"))
+                var isFavorite = false
+                if let raw = cell(favoriteColumn) {
+                    guard let flag = CSVLine.boolean(text(raw)) else {
+                        throw CatalogError(
+                            source: source, entry: entry, id: id,
+                            reason: "has a favourite flag that is not true/false/1/0/yes/no (\(shown(raw)))")
+                    }
+                    isFavorite = flag
+                }
+                func optional(_ column: Int?) -> String? {
+                    guard let value = cell(column), !value.isEmpty else { return nil }
+                    return text(value)
+                }
+                read.landmarks.append(
+                    Landmark(
+                        id: id, name: cell(nameColumn).map(text) ?? "", coordinate: coordinate, isFavorite: isFavorite,
+                        isFeatured: cell(featuredColumn).flatMap { CSVLine.boolean(text($0)) } ?? false,
+                        category: optional(textColumns.category), city: optional(textColumns.city),
+                        state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image),
+                        radius: try cell(radiusColumn).flatMap { cell throws(CatalogError) in
+                            try CatalogFields.radius(text: text(cell), entry: entry, id: id, source: source)
+                        }))
+                read.entries.append(entry)
             } catch {
                 problems.add(error)
             }

@@ -29,9 +29,12 @@ public enum CatalogLoader {
         // Tutorial JSON: the byte scanner first; it gives up on anything unusual (escapes,
         // nested values, a radius, an entry to refuse), and the full parser then decides, with its errors.
         if scanning, bytes[start] == UInt8(ascii: "["),
-           let scanned = bytes.withUnsafeBufferPointer({ TutorialCatalogScanner.landmarks(in: UnsafeBufferPointer(rebasing: $0[start...])) }),
-           // A catalog to refuse goes to the full parser, whose problems name their line and column.
-           let catalog = try? LandmarkCatalog(scanned, source: source) {
+            let scanned = bytes.withUnsafeBufferPointer({
+                TutorialCatalogScanner.landmarks(in: UnsafeBufferPointer(rebasing: $0[start...]))
+            }),
+            // A catalog to refuse goes to the full parser, whose problems name their line and column.
+            let catalog = try? LandmarkCatalog(scanned, source: source)
+        {
             return catalog
         }
         let body = Array(bytes[start...])

@@ -51,8 +51,11 @@ enum JSONEntryLocations {
         var expectingElement = false
         for (offset, byte) in bytes.enumerated() {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
-                else if byte == UInt8(ascii: "\"") {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
                     inString = false
                     if depth == 1, keyStart >= 0 { lastKey = bytes[keyStart..<offset] }
                 }

@@ -18,9 +18,11 @@ public struct Landmark: Sendable, Hashable {
     /// devices enter and exit, and the distance its payload names. nil: the run's radius.
     public var radius: Length?
 
-    public init(id: Int, name: String, coordinate: Coordinate, isFavorite: Bool = false,
-                isFeatured: Bool = false, category: String? = nil, city: String? = nil,
-                state: String? = nil, park: String? = nil, imageName: String? = nil, radius: Length? = nil) {
+    public init(
+        id: Int, name: String, coordinate: Coordinate, isFavorite: Bool = false,
+        isFeatured: Bool = false, category: String? = nil, city: String? = nil,
+        state: String? = nil, park: String? = nil, imageName: String? = nil, radius: Length? = nil
+    ) {
         self.id = id
         self.name = name
         self.coordinate = coordinate

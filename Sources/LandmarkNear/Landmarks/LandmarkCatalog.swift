@@ -1,3 +1,5 @@
+import Foundation
+
 /// The landmarks as loaded, in file order: a landmark's position here is its `landmarkIndex`.
 ///
 ///     let catalog = LandmarkCatalog.embedded
@@ -16,8 +18,10 @@ public struct LandmarkCatalog: Sendable, Equatable {
 
     /// Validates `landmarks` (entry `entries[i]` of the file each), adding to the problems the
     /// format found, and throws them all when there are any.
-    init(_ landmarks: [Landmark], entries: [Int], problems: inout CatalogProblems,
-         locate: (Int) -> String?) throws(CatalogError) {
+    init(
+        _ landmarks: [Landmark], entries: [Int], problems: inout CatalogProblems,
+        locate: (Int) -> String?
+    ) throws(CatalogError) {
         let source = problems.source
         var indexByID: [Int: Int] = [:]
         indexByID.reserveCapacity(landmarks.count)
@@ -30,8 +34,10 @@ public struct LandmarkCatalog: Sendable, Equatable {
                 problems.add(CatalogError(source: source, entry: entry, id: landmark.id, reason: reason))
             }
             if let earlier = indexByID[landmark.id] {
-                problems.add(CatalogError(source: source, entry: entry, id: landmark.id,
-                                          reason: "duplicates the id of entry \(entries[earlier])"))
+                problems.add(
+                    CatalogError(
+                        source: source, entry: entry, id: landmark.id,
+                        reason: "duplicates the id of entry \(entries[earlier])"))
             } else {
                 indexByID[landmark.id] = index
             }
@@ -63,5 +69,3 @@ public struct LandmarkCatalog: Sendable, Equatable {
         lhs.landmarks == rhs.landmarks
     }
 }
-
-import Foundation

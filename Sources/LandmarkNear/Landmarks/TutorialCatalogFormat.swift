@@ -3,8 +3,10 @@
 enum TutorialCatalogFormat {
     /// The landmarks that could be read, with their entry positions; the problems of the
     /// others go to `problems`.
-    static func landmarks(from entries: [JSONValue], source: String,
-                          problems: inout CatalogProblems) -> (landmarks: [Landmark], entries: [Int]) {
+    static func landmarks(
+        from entries: [JSONValue], source: String,
+        problems: inout CatalogProblems
+    ) -> (landmarks: [Landmark], entries: [Int]) {
         var landmarks: [Landmark] = []
         var positions: [Int] = []
         landmarks.reserveCapacity(entries.count)
@@ -15,13 +17,16 @@ enum TutorialCatalogFormat {
                 }
                 let id = try CatalogFields.id(object["id"], entry: index, source: source) ?? index + 1
                 let coordinates = object["coordinates"]?.objectValue ?? object
-                let latitude = try CatalogFields.degrees(coordinates.first(of: ["latitude", "lat"])?.value,
-                                                         name: "latitude", entry: index, id: id, source: source)
-                let longitude = try CatalogFields.degrees(coordinates.first(of: ["longitude", "lon", "lng"])?.value,
-                                                          name: "longitude", entry: index, id: id, source: source)
-                landmarks.append(try CatalogFields.landmark(
-                    from: object, id: id, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                    entry: index, source: source))
+                let latitude = try CatalogFields.degrees(
+                    coordinates.first(of: ["latitude", "lat"])?.value,
+                    name: "latitude", entry: index, id: id, source: source)
+                let longitude = try CatalogFields.degrees(
+                    coordinates.first(of: ["longitude", "lon", "lng"])?.value,
+                    name: "longitude", entry: index, id: id, source: source)
+                landmarks.append(
+                    try CatalogFields.landmark(
+                        from: object, id: id, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                        entry: index, source: source))
                 positions.append(index)
             } catch {
                 problems.add(error)
@@ -37,7 +42,8 @@ enum CatalogFields {
         guard let value, !value.isNull else { return nil }
         if let id = value.integer { return id }
         if let text = value.stringValue, let id = Int(text) { return id }
-        throw CatalogError(source: source, entry: entry, reason: "has an id that is not an integer (\(JSONWriter.serialize(value).prefix(40)))")
+        throw CatalogError(
+            source: source, entry: entry, reason: "has an id that is not an integer (\(JSONWriter.serialize(value).prefix(40)))")
     }
 
     static func degrees(_ value: JSONValue?, name: String, entry: Int, id: Int, source: String) throws(CatalogError) -> Double {
@@ -62,17 +68,20 @@ enum CatalogFields {
         }
     }
 
-    static func landmark(from object: JSONObject, id: Int, coordinate: Coordinate, entry: Int, source: String) throws(CatalogError) -> Landmark {
+    static func landmark(from object: JSONObject, id: Int, coordinate: Coordinate, entry: Int, source: String) throws(CatalogError)
+        -> Landmark
+    {
         guard let name = object["name"]?.stringValue else {
             throw CatalogError(source: source, entry: entry, id: id, reason: "has no name")
         }
-        return Landmark(id: id, name: name, coordinate: coordinate,
-                        isFavorite: flag(object["isFavorite"] ?? object["favorite"]),
-                        isFeatured: flag(object["isFeatured"]),
-                        category: object["category"]?.stringValue, city: object["city"]?.stringValue,
-                        state: object["state"]?.stringValue, park: object["park"]?.stringValue,
-                        imageName: object["imageName"]?.stringValue,
-                        radius: try radius(object["radius"], entry: entry, id: id, source: source))
+        return Landmark(
+            id: id, name: name, coordinate: coordinate,
+            isFavorite: flag(object["isFavorite"] ?? object["favorite"]),
+            isFeatured: flag(object["isFeatured"]),
+            category: object["category"]?.stringValue, city: object["city"]?.stringValue,
+            state: object["state"]?.stringValue, park: object["park"]?.stringValue,
+            imageName: object["imageName"]?.stringValue,
+            radius: try radius(object["radius"], entry: entry, id: id, source: source))
     }
 
     /// `radius`: a number of metres, or a length with a unit (`"2km"`, `"500 m"`); null or
@@ -89,7 +98,9 @@ enum CatalogFields {
         case .string(let text)?:
             return try radius(text: text, entry: entry, id: id, source: source)
         case let other?:
-            throw CatalogError(source: source, entry: entry, id: id, reason: "has a radius that is \(other.typeDescription), not metres or a length such as \"2km\"")
+            throw CatalogError(
+                source: source, entry: entry, id: id,
+                reason: "has a radius that is \(other.typeDescription), not metres or a length such as \"2km\"")
         }
     }
 

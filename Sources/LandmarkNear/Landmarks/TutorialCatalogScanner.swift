@@ -116,8 +116,10 @@ enum TutorialCatalogScanner {
             let base = bytes.baseAddress!
             while i + 8 <= bytes.count {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
                 let flagged = ((word &- ones &* 0x20) | (quote &- ones) | (backslash &- ones) | word) & highs
                 if flagged != 0 { break }
                 i += 8
@@ -158,7 +160,9 @@ enum TutorialCatalogScanner {
                     } else if escape == UInt8(ascii: "u") {
                         guard var scalar = hex4() else { return nil }
                         if JSONEscape.isHighSurrogate(scalar) {
-                            guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), JSONEscape.isLowSurrogate(low) else { return nil }
+                            guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")), let low = hex4(), JSONEscape.isLowSurrogate(low) else {
+                                return nil
+                            }
                             scalar = JSONEscape.scalar(high: scalar, low: low)
                         } else if JSONEscape.isLowSurrogate(scalar) {
                             return nil
@@ -203,7 +207,8 @@ enum TutorialCatalogScanner {
             case UInt8(ascii: "n"): return literal("null") ? .null : nil
             default:
                 guard let end = JSONNumberGrammar.end(ofNumberIn: bytes, from: i),
-                      let value = DecimalNumber.parseJSON(Bytes(rebasing: bytes[i..<end])) else { return nil }
+                    let value = DecimalNumber.parseJSON(Bytes(rebasing: bytes[i..<end]))
+                else { return nil }
                 i = end
                 return .number(value)
             }
@@ -235,7 +240,7 @@ enum TutorialCatalogScanner {
                     // A landmark's own radius (SPEC 1) is the full reader's to interpret.
                     if key.count == 6, TutorialCatalogScanner.matches(keyBytes, "radius") { return false }
                     if nested != nil, key.count == 11, TutorialCatalogScanner.matches(keyBytes, "coordinates") {
-                        hasNested = false   // not an object: the entry's own keys count
+                        hasNested = false  // not an object: the entry's own keys count
                     }
                     fields.set(keyBytes, value)
                 }
@@ -258,16 +263,18 @@ enum TutorialCatalogScanner {
             case .number(let d):
                 guard let integral = JSONValue.number(d).integer else { return nil }
                 id = integral
-            default: return nil   // a string id, or a boolean: the full path decides
+            default: return nil  // a string id, or a boolean: the full path decides
             }
             let place = hasCoordinates ? coordinates : fields
             guard let latitude = degrees(place.latitude, place.lat),
-                  let longitude = degrees(place.longitude, place.lon, place.lng),
-                  let name = text(fields.name) else { return nil }
-            return Landmark(id: id, name: name, coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                            isFavorite: flag(fields.isFavorite, fields.favorite), isFeatured: flag(fields.isFeatured),
-                            category: text(fields.category), city: text(fields.city), state: text(fields.state),
-                            park: text(fields.park), imageName: text(fields.imageName))
+                let longitude = degrees(place.longitude, place.lon, place.lng),
+                let name = text(fields.name)
+            else { return nil }
+            return Landmark(
+                id: id, name: name, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                isFavorite: flag(fields.isFavorite, fields.favorite), isFeatured: flag(fields.isFeatured),
+                category: text(fields.category), city: text(fields.city), state: text(fields.state),
+                park: text(fields.park), imageName: text(fields.imageName))
         }
 
         /// A number (the first of the aliases present); nil for anything the full path may refuse.

@@ -57,7 +57,8 @@ public struct GeodesicCircle: Sendable {
         let pole = abs(winding) > 180 ? (winding > 0 ? 1 : -1) : 0
         ring = points.map(\.coordinate)
         enclosedPole = pole
-        coversBothPoles = geodesic.distance(from: center, to: Coordinate(latitude: 90, longitude: 0)) <= radius
+        coversBothPoles =
+            geodesic.distance(from: center, to: Coordinate(latitude: 90, longitude: 0)) <= radius
             && geodesic.distance(from: center, to: Coordinate(latitude: -90, longitude: 0)) <= radius
         guard !coversBothPoles else {
             polygons = []
@@ -68,10 +69,12 @@ public struct GeodesicCircle: Sendable {
         // azimuth, so the crossing point is on the circle too.
         var crossings: [(after: Int, latitude: Double)] = []
         for i in 0..<(points.count - 1) {
-            let a = points[i], b = points[i + 1]
+            let a = points[i]
+            let b = points[i + 1]
             guard abs(b.coordinate.longitude - a.coordinate.longitude) > 180 else { continue }
             let eastOfStart = a.coordinate.longitude > 0
-            var low = a.azimuth, high = b.azimuth
+            var low = a.azimuth
+            var high = b.azimuth
             var latitude = a.coordinate.latitude
             for _ in 0..<64 {
                 let middle = (low + high) / 2
@@ -102,7 +105,8 @@ public struct GeodesicCircle: Sendable {
         if pole != 0 && crossings.count == 1 {
             let crossing = crossings[0]
             let inner = arc(from: crossing.after, to: crossing.after)
-            let startLongitude = side(inner[0]), endLongitude = side(inner[inner.count - 1])
+            let startLongitude = side(inner[0])
+            let endLongitude = side(inner[inner.count - 1])
             let poleLatitude = Double(pole) * 90
             var piece = [Coordinate(latitude: crossing.latitude, longitude: startLongitude)] + inner
             piece.append(Coordinate(latitude: crossing.latitude, longitude: endLongitude))

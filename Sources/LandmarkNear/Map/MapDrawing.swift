@@ -63,8 +63,10 @@ package struct MapDrawing: Sendable {
     ///   - pointBudget: tracks with more used fixes in all are thinned to about this many points.
     ///   - favoriteLimit: with more favourites than this, only those with an event are drawn.
     ///   - gap: a track is cut where consecutive timed fixes are more than this apart, in seconds.
-    package init(recorder: RunRecorder, catalog: LandmarkCatalog, favoriteIndices: [Int],
-                 radius: (Int) -> Double, pointBudget: Int = 60_000, favoriteLimit: Int = 500, gap: Double = 1_800) {
+    package init(
+        recorder: RunRecorder, catalog: LandmarkCatalog, favoriteIndices: [Int],
+        radius: (Int) -> Double, pointBudget: Int = 60_000, favoriteLimit: Int = 500, gap: Double = 1_800
+    ) {
         var kept = [Set<Int>](repeating: [], count: recorder.devices.count)
         for event in recorder.events { kept[event.device].insert(event.trackIndex) }
         var gapStarts = [[Int]](repeating: [], count: recorder.devices.count)
@@ -101,10 +103,12 @@ package struct MapDrawing: Sendable {
         for event in recorder.events {
             let landmark = catalog[event.event.landmarkIndex]
             withEvents.insert(event.event.landmarkIndex)
-            events.append(Event(kind: event.event.kind, device: event.device, landmarkIndex: event.event.landmarkIndex,
-                                landmark: landmark, coordinate: event.coordinate, time: event.time,
-                                distance: event.event.distance, notified: event.event.isNotification,
-                                suppression: event.event.suppression))
+            events.append(
+                Event(
+                    kind: event.event.kind, device: event.device, landmarkIndex: event.event.landmarkIndex,
+                    landmark: landmark, coordinate: event.coordinate, time: event.time,
+                    distance: event.event.distance, notified: event.event.isNotification,
+                    suppression: event.event.suppression))
         }
         var drawn = favoriteIndices
         if favoriteIndices.count > favoriteLimit {
@@ -114,8 +118,9 @@ package struct MapDrawing: Sendable {
         favorites = drawn.map { index in
             let landmark = catalog[index]
             let metres = radius(index)
-            return Favorite(landmarkIndex: index, landmark: landmark, radius: metres,
-                            circle: GeodesicCircle(center: landmark.coordinate, radius: metres))
+            return Favorite(
+                landmarkIndex: index, landmark: landmark, radius: metres,
+                circle: GeodesicCircle(center: landmark.coordinate, radius: metres))
         }
     }
 }

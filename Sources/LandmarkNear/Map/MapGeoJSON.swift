@@ -13,12 +13,18 @@ package enum MapGeoJSON {
         var features: [String] = []
         for favorite in drawing.favorites {
             var properties = landmarkProperties(kind: "radius", favorite)
-            properties += ",\"enclosesPole\":" + (favorite.circle.enclosedPole == 0 ? "null" : favorite.circle.enclosedPole > 0 ? "\"north\"" : "\"south\"")
+            properties +=
+                ",\"enclosesPole\":"
+                + (favorite.circle.enclosedPole == 0 ? "null" : favorite.circle.enclosedPole > 0 ? "\"north\"" : "\"south\"")
             let polygons = favorite.circle.polygons
             // A circle holding both poles is the world less a cap: left unlocated (RFC 7946 §3.2).
-            let geometry = polygons.isEmpty ? "null" : polygons.count == 1
-                ? "{\"type\":\"Polygon\",\"coordinates\":[" + positions(polygons[0]) + "]}"
-                : "{\"type\":\"MultiPolygon\",\"coordinates\":[" + polygons.map { "[" + positions($0) + "]" }.joined(separator: ",") + "]}"
+            let geometry =
+                polygons.isEmpty
+                ? "null"
+                : polygons.count == 1
+                    ? "{\"type\":\"Polygon\",\"coordinates\":[" + positions(polygons[0]) + "]}"
+                    : "{\"type\":\"MultiPolygon\",\"coordinates\":[" + polygons.map { "[" + positions($0) + "]" }.joined(separator: ",")
+                        + "]}"
             features.append(feature(properties, geometry))
         }
         for track in drawing.tracks {
@@ -38,8 +44,10 @@ package enum MapGeoJSON {
             features.append(feature(properties, geometry))
         }
         for favorite in drawing.favorites {
-            features.append(feature(landmarkProperties(kind: "favorite", favorite),
-                                    "{\"type\":\"Point\",\"coordinates\":" + position(favorite.landmark.coordinate) + "}"))
+            features.append(
+                feature(
+                    landmarkProperties(kind: "favorite", favorite),
+                    "{\"type\":\"Point\",\"coordinates\":" + position(favorite.landmark.coordinate) + "}"))
         }
         for event in drawing.events {
             var properties = "\"kind\":\"event\",\"event\":\"\(event.kind.rawValue)\",\"device\":"

@@ -44,11 +44,14 @@ package enum MapPage {
         out += "],\n\"favorites\":["
         for (i, favorite) in drawing.favorites.enumerated() {
             if i > 0 { out += ",\n" }
-            out += "{\"index\":\(favorite.landmarkIndex),\"id\":\(favorite.landmark.id),\"name\":" + JSONWriter.quoted(favorite.landmark.name)
+            out +=
+                "{\"index\":\(favorite.landmarkIndex),\"id\":\(favorite.landmark.id),\"name\":" + JSONWriter.quoted(favorite.landmark.name)
             out += ",\"lon\":" + JSONWriter.number(favorite.landmark.coordinate.longitude)
             out += ",\"lat\":" + JSONWriter.number(favorite.landmark.coordinate.latitude)
             out += ",\"radiusMeters\":" + JSONWriter.number(favorite.radius)
-            out += ",\"pole\":\(favorite.circle.enclosedPole),\"ring\":" + flat(favorite.circle.coversBothPoles ? [] : favorite.circle.ring) + "}"
+            out +=
+                ",\"pole\":\(favorite.circle.enclosedPole),\"ring\":" + flat(favorite.circle.coversBothPoles ? [] : favorite.circle.ring)
+                + "}"
         }
         out += "],\n\"events\":["
         for (i, event) in drawing.events.enumerated() {
@@ -58,7 +61,9 @@ package enum MapPage {
             out += ",\"time\":" + (event.time.map { "\"" + $0.rfc3339 + "\"" } ?? "null")
             out += ",\"distanceMeters\":" + JSONWriter.number(EventLine.roundedToMillimetres(event.distance))
             out += ",\"notified\":\(event.notified),\"reason\":" + (event.suppression.map { "\"\($0.rawValue)\"" } ?? "null")
-            out += ",\"lon\":" + JSONWriter.number(event.coordinate.longitude) + ",\"lat\":" + JSONWriter.number(event.coordinate.latitude) + "}"
+            out +=
+                ",\"lon\":" + JSONWriter.number(event.coordinate.longitude) + ",\"lat\":" + JSONWriter.number(event.coordinate.latitude)
+                + "}"
         }
         return out + "]}"
     }

@@ -23,7 +23,8 @@ enum TrackThinning {
         var stack: [(Int, Int, Double)] = []
         for (a, b) in zip(sorted, sorted.dropFirst()) where b > a + 1 { stack.append((a, b, .infinity)) }
         while let (first, last, parent) = stack.popLast() {
-            var farthest = first + 1, distance = -1.0
+            var farthest = first + 1
+            var distance = -1.0
             for i in (first + 1)..<last {
                 let d = offset(of: points[i], from: points[first], to: points[last])
                 if d > distance { distance = d; farthest = i }
@@ -50,7 +51,8 @@ enum TrackThinning {
         let all = significances.joined().sorted(by: >)
         for tolerance in ladder {
             // Kept: significance > tolerance; `all` is descending.
-            var low = 0, high = all.count
+            var low = 0
+            var high = all.count
             while low < high {
                 let mid = (low + high) / 2
                 if all[mid] > tolerance { low = mid + 1 } else { high = mid }
@@ -68,12 +70,15 @@ enum TrackThinning {
         func plane(_ c: Coordinate) -> (Double, Double) {
             (GeodesicCircle.wrapped(c.longitude - p.longitude) * scale, (c.latitude - p.latitude) * metresPerDegree)
         }
-        let (ax, ay) = plane(a), (bx, by) = plane(b)
-        let dx = bx - ax, dy = by - ay
+        let (ax, ay) = plane(a)
+        let (bx, by) = plane(b)
+        let dx = bx - ax
+        let dy = by - ay
         let lengthSquared = dx * dx + dy * dy
         var t = lengthSquared > 0 ? -(ax * dx + ay * dy) / lengthSquared : 0
         t = min(1, max(0, t))
-        let x = ax + t * dx, y = ay + t * dy
+        let x = ax + t * dx
+        let y = ay + t * dy
         return (x * x + y * y).squareRoot()
     }
 }

@@ -99,9 +99,12 @@ enum DecimalDigits {
             out.append(UInt8(truncatingIfNeeded: 0x30 + n))
             return
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         var rest = n
         withUnsafeMutableBytes(of: &digits) { buffer in
@@ -125,6 +128,6 @@ enum DecimalDigits {
     }
 }
 
-private extension UInt {
-    var toUInt64: UInt64 { UInt64(self) }
+extension UInt {
+    fileprivate var toUInt64: UInt64 { UInt64(self) }
 }

@@ -23,8 +23,10 @@ package enum NearestAnswerFormat {
     package static let header = "query                    rank  index   id          distance                     name"
 
     /// One row a neighbour (or one row saying there is none), aligned under `header`.
-    package static func rows(point: QueryPoint, neighbors: [LandmarkNeighbor], catalog: LandmarkCatalog,
-                            within: Length?) -> [String] {
+    package static func rows(
+        point: QueryPoint, neighbors: [LandmarkNeighbor], catalog: LandmarkCatalog,
+        within: Length?
+    ) -> [String] {
         let query = pad(TerminalText.safe("\(point.latitudeText),\(point.longitudeText)"), 25)
         guard !neighbors.isEmpty else {
             let reason = within.map { "no landmark within \($0)" } ?? "no landmark (empty catalog)"

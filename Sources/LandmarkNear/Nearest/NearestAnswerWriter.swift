@@ -41,14 +41,16 @@ package final class NearestAnswerWriter {
 
     /// Appends the answer for `coordinate`, echoing the numbers' texts (ASCII) as given.
     package func answer(_ coordinate: Coordinate, latitude: String, longitude: String) {
-        var latitude = latitude, longitude = longitude
+        var latitude = latitude
+        var longitude = longitude
         latitude.withUTF8 { lat in longitude.withUTF8 { lon in answer(coordinate, latitude: lat, longitude: lon) } }
     }
 
     /// Appends the answer for `coordinate`, echoing the numbers' texts (ASCII) as given.
     package func answer(_ coordinate: Coordinate, latitude: UnsafeBufferPointer<UInt8>, longitude: UnsafeBufferPointer<UInt8>) {
         // Landmarks with a radius of their own (SPEC 1) need the query's per-landmark filter.
-        let neighbors = query.ownRadii.isEmpty
+        let neighbors =
+            query.ownRadii.isEmpty
             ? index.nearest(to: coordinate, limit: query.limit, within: radius) : query.answer(coordinate, in: index)
         if json {
             append(#"{"lat":"#)

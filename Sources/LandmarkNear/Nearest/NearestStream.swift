@@ -13,8 +13,10 @@ package enum NearestStream {
     /// Answers every line of `descriptor`; returns how many lines could not be read (each
     /// reported through `problem` with its 1-based line number, after the answers before it
     /// were written out).
-    package static func run(descriptor: Int32, writer: NearestAnswerWriter, output: OutputWriter,
-                            problem: (Int, String) -> Void) throws(NearestStreamError) -> Int {
+    package static func run(
+        descriptor: Int32, writer: NearestAnswerWriter, output: OutputWriter,
+        problem: (Int, String) -> Void
+    ) throws(NearestStreamError) -> Int {
         let lines = LineStream(descriptor: descriptor, ownsDescriptor: false, sourceName: "<stdin>")
         var badLines = 0
         var pastFirstLine = false
@@ -52,8 +54,9 @@ package enum NearestStream {
                 case .skip:
                     continue
                 case .point(let coordinate, let latitude, let longitude):
-                    writer.answer(coordinate, latitude: UnsafeBufferPointer(rebasing: bytes[latitude]),
-                                  longitude: UnsafeBufferPointer(rebasing: bytes[longitude]))
+                    writer.answer(
+                        coordinate, latitude: UnsafeBufferPointer(rebasing: bytes[latitude]),
+                        longitude: UnsafeBufferPointer(rebasing: bytes[longitude]))
                 case .undecided:
                     do {
                         guard let point = try QueryPoint(line: String(decoding: bytes, as: UTF8.self), order: order) else { continue }

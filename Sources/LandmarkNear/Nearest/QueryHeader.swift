@@ -15,7 +15,8 @@ enum QueryHeader {
         guard line.count <= 64 else { return nil }
         let text = String(decoding: line, as: UTF8.self)
         let body = ASCIIBlanks.whitespace.trimming(ByteOrderMark.dropped(from: Substring(text)))
-        let fields = body.contains(",")
+        let fields =
+            body.contains(",")
             ? body.split(separator: ",", omittingEmptySubsequences: false)
             : body.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count == 2 else { return nil }

@@ -24,7 +24,8 @@ enum QueryLine {
 
     /// Reads `line`, its two numbers in `order` (`lon,lat` after a header that says so).
     static func scan(_ line: UnsafeBufferPointer<UInt8>, order: QueryPoint.Order = .latitudeFirst) -> Outcome {
-        var lower = 0, upper = line.count
+        var lower = 0
+        var upper = line.count
         if upper >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { lower = 3 }
         while lower < upper, isBlank(line[lower]) { lower += 1 }
         while upper > lower, isBlank(line[upper - 1]) { upper -= 1 }
@@ -34,7 +35,8 @@ enum QueryLine {
             guard comma < 0 else { return .undecided }
             comma = i
         }
-        var first: Range<Int>, second: Range<Int>
+        var first: Range<Int>
+        var second: Range<Int>
         if comma >= 0 {
             first = trimmed(line, lower..<comma)
             second = trimmed(line, (comma + 1)..<upper)
@@ -50,12 +52,14 @@ enum QueryLine {
         }
         if order == .longitudeFirst { swap(&first, &second) }
         guard let latitude = number(line, first), let longitude = number(line, second),
-              latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180 else { return .undecided }
+            latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180
+        else { return .undecided }
         return .point(Coordinate(latitude: latitude, longitude: longitude), latitude: first, longitude: second)
     }
 
     private static func trimmed(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
-        var lower = range.lowerBound, upper = range.upperBound
+        var lower = range.lowerBound
+        var upper = range.upperBound
         while lower < upper, isBlank(line[lower]) { lower += 1 }
         while upper > lower, isBlank(line[upper - 1]) { upper -= 1 }
         return lower..<upper
@@ -67,8 +71,10 @@ enum QueryLine {
         guard !range.isEmpty else { return nil }
         for i in range {
             let byte = line[i]
-            guard byte &- 0x30 < 10 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
-                    || byte == UInt8(ascii: "+") || byte | 0x20 == UInt8(ascii: "e") else { return nil }
+            guard
+                byte &- 0x30 < 10 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: "+") || byte | 0x20 == UInt8(ascii: "e")
+            else { return nil }
         }
         guard let value = DecimalNumber.parse(UnsafeBufferPointer(rebasing: line[range])), value.isFinite else { return nil }
         return value

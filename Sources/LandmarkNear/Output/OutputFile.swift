@@ -22,7 +22,7 @@ package enum OutputFile: Equatable, Sendable {
 
     package static func target(of path: String) -> OutputFile {
         var info = stat()
-        guard stat(path, &info) == 0 else { return .replace(path) }   // nothing there yet (or a dangling link)
+        guard stat(path, &info) == 0 else { return .replace(path) }  // nothing there yet (or a dangling link)
         let resolved: String
         if let real = realpath(path, nil) {
             resolved = String(cString: real)

@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -61,7 +62,8 @@ public struct APNsFileWriter: Sendable {
 
     /// Writes `payload` under `APNsFileName.make(...)` and returns the file's path.
     @discardableResult
-    public func write(_ payload: String, device: String, landmarkID: Int, time: Timestamp?, fixNumber: Int) throws(APNsWriteError) -> String {
+    public func write(_ payload: String, device: String, landmarkID: Int, time: Timestamp?, fixNumber: Int) throws(APNsWriteError) -> String
+    {
         let name = APNsFileName.make(device: device, landmarkID: landmarkID, time: time, fixNumber: fixNumber)
         return try write(Array(payload.utf8), named: name)
     }

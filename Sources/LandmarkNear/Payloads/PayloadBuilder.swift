@@ -66,8 +66,9 @@ public struct PayloadBuilder: Sendable {
         guard budget >= 0 else {
             throw PayloadError(minimumBytes: overhead + 2 * ellipsisBytes)
         }
-        return assemble(escapedName: PayloadBuilder.escapedPrefix(of: name, maximumBytes: budget) + APNsPayload.ellipsis,
-                        index: index)
+        return assemble(
+            escapedName: PayloadBuilder.escapedPrefix(of: name, maximumBytes: budget) + APNsPayload.ellipsis,
+            index: index)
     }
 
     /// Bytes of the payload besides the name's two copies, for a given index.

@@ -6,15 +6,19 @@
 ///     let problems = PayloadValidator.validate(Array(#"{"aps":{"badge":"3"}}"#.utf8))
 ///     problems.map(\.description)   // ["$.aps.badge: must be a non-negative integer, got \"3\""]
 public enum PayloadValidator {
-    static let alertStringKeys = ["title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key",
-                                  "loc-key", "action-loc-key", "summary-arg"]
+    static let alertStringKeys = [
+        "title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key",
+        "loc-key", "action-loc-key", "summary-arg",
+    ]
     static let locArgs = [("title-loc-args", "title-loc-key"), ("subtitle-loc-args", "subtitle-loc-key"), ("loc-args", "loc-key")]
     static let interruptionLevels = ["passive", "active", "time-sensitive", "critical"]
     static let apsStringKeys = ["thread-id", "category", "target-content-id", "filter-criteria"]
     /// Keys of `aps` that Apple documents for other notification kinds (Live Activities, summaries).
-    static let otherKnownAPSKeys: Set<String> = ["timestamp", "event", "content-state", "stale-date", "dismissal-date",
-                                                  "attributes-type", "attributes", "input-push-token",
-                                                  "input-push-channel"]
+    static let otherKnownAPSKeys: Set<String> = [
+        "timestamp", "event", "content-state", "stale-date", "dismissal-date",
+        "attributes-type", "attributes", "input-push-token",
+        "input-push-channel",
+    ]
 
     /// Problems of a payload given as its bytes (as a file holds it). Whitespace around the
     /// document does not count towards the 4096 bytes.
@@ -24,8 +28,10 @@ public enum PayloadValidator {
         var problems: [PayloadProblem] = []
         if ByteOrderMark.length(of: bytes) > 0 {
             start = ByteOrderMark.length(of: bytes)
-            problems.append(PayloadProblem(path: JSONPath.root, message: "starts with a UTF-8 byte-order mark; send the payload without it",
-                                           severity: .warning))
+            problems.append(
+                PayloadProblem(
+                    path: JSONPath.root, message: "starts with a UTF-8 byte-order mark; send the payload without it",
+                    severity: .warning))
         }
         while start < end, ASCIIBlanks.whitespace.contains(bytes[start]) { start += 1 }
         while end > start, ASCIIBlanks.whitespace.contains(bytes[end - 1]) { end -= 1 }
@@ -36,7 +42,9 @@ public enum PayloadValidator {
         do {
             value = try JSONParser.parse(bytes[start..<end])
         } catch {
-            return problems + [PayloadProblem(path: JSONPath.root, message: "not JSON: invalid JSON at byte \(start + error.offset): \(error.reason)")]
+            return problems + [
+                PayloadProblem(path: JSONPath.root, message: "not JSON: invalid JSON at byte \(start + error.offset): \(error.reason)")
+            ]
         }
         return problems + validate(value, byteCount: end - start)
     }
@@ -117,8 +125,10 @@ public enum PayloadValidator {
         return problems
     }
 
-    private static func checkAlert(_ alert: JSONValue, path: String,
-                                   error: (String, String) -> Void, warning: (String, String) -> Void) {
+    private static func checkAlert(
+        _ alert: JSONValue, path: String,
+        error: (String, String) -> Void, warning: (String, String) -> Void
+    ) {
         if alert.stringValue != nil { return }
         guard case .object(let object) = alert else {
             error(path, "must be a string or a dictionary, got \(JSONPath.excerpt(alert))")
@@ -147,8 +157,10 @@ public enum PayloadValidator {
         }
     }
 
-    private static func checkSound(_ sound: JSONValue, path: String,
-                                   error: (String, String) -> Void, warning: (String, String) -> Void) {
+    private static func checkSound(
+        _ sound: JSONValue, path: String,
+        error: (String, String) -> Void, warning: (String, String) -> Void
+    ) {
         if sound.stringValue != nil { return }
         guard case .object(let object) = sound else {
             error(path, "must be a string or a dictionary, got \(JSONPath.excerpt(sound))")

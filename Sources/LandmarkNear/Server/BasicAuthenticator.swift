@@ -52,10 +52,12 @@ package final class BasicAuthenticator: Sendable {
         guard let header else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "basic",
-              let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)) else { return nil }
+            let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces))
+        else { return nil }
         let bytes = Array(decoded)
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-              let name = String(validating: bytes[..<colon], as: UTF8.self) else { return nil }
+            let name = String(validating: bytes[..<colon], as: UTF8.self)
+        else { return nil }
         return (name, Array(bytes[(colon + 1)...]))
     }
 }

@@ -46,7 +46,7 @@ package final class EngineQueue: Sendable {
                 return jobs
             }
             guard let batch else {
-                available.signal()   // let a later call see the end too
+                available.signal()  // let a later call see the end too
                 return nil
             }
             if !batch.isEmpty { return batch }

@@ -1,8 +1,9 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
-import Synchronization
 
 /// What `serve` is told besides the watch options.
 package struct ServeConfiguration: Sendable {
@@ -54,10 +55,14 @@ package final class FixServer {
     private let reload: (WatchSession) throws(ServerError) -> Void
     private let session: WatchSession
 
-    package init(configuration: ServeConfiguration, session: WatchSession,
-                 reload: @escaping (WatchSession) throws(ServerError) -> Void) throws(ServerError) {
+    package init(
+        configuration: ServeConfiguration, session: WatchSession,
+        reload: @escaping (WatchSession) throws(ServerError) -> Void
+    ) throws(ServerError) {
         if configuration.usersPath == nil && !configuration.address.isLoopback {
-            throw .usage("\(TerminalText.safe(configuration.address.text)) is not a loopback address: without users (and their passwords) only 127.0.0.1 or ::1 are allowed", .listen)
+            throw .usage(
+                "\(TerminalText.safe(configuration.address.text)) is not a loopback address: without users (and their passwords) only 127.0.0.1 or ::1 are allowed",
+                .listen)
         }
         self.configuration = configuration
         self.session = session
@@ -71,10 +76,11 @@ package final class FixServer {
         let queue = EngineQueue()
         let metrics = ServerMetrics(deliveries: session.deliveryStatisticsReader)
         let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
-        let daemon = try HTTPDaemon(address: configuration.address, limits: configuration.limits,
-                                    refused: { metrics.count(status: $0.status) }) { request, responder in
-            router.respond(to: request, responder)
-        }
+        let daemon = try HTTPDaemon(
+            address: configuration.address, limits: configuration.limits,
+            refused: { metrics.count(status: $0.status) },
+            handler: { request, responder in router.respond(to: request, responder) }
+        )
         let stopSignal = Atomic<Int32>(0)
         // Signals after the one that stopped the server (they end the wait for deliveries).
         let laterSignal = Atomic<Int32>(0)
@@ -112,8 +118,9 @@ package final class FixServer {
         defer { for source in sources { source.cancel() } }
 
         let scheme = "http://" + (configuration.address.isIPv6 ? "[\(configuration.address.host)]" : configuration.address.host)
-        standardError("landmark-near serve: listening on \(scheme):\(daemon.port)"
-                      + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
+        standardError(
+            "landmark-near serve: listening on \(scheme):\(daemon.port)"
+                + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
 
         var failure: ServerError?
         let answering = DispatchQueue(label: "landmark-near.serve.answers")

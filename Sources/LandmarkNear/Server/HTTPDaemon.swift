@@ -1,8 +1,9 @@
+import CMicroHTTPD
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CMicroHTTPD
-import Synchronization
 
 /// How the daemon accepts and limits connections.
 package struct HTTPDaemonLimits: Sendable {
@@ -38,20 +39,25 @@ package final class HTTPDaemon: Sendable {
     package let port: UInt16
 
     /// - Parameter refused: told of each answer the daemon gives without calling `handler` (413).
-    package init(address: ListenAddress, limits: HTTPDaemonLimits, refused: @escaping @Sendable (HTTPResponse) -> Void = { _ in },
-                 handler: @escaping HTTPHandler) throws(ServerError) {
-        let context = DaemonContext(handler: handler, refused: refused, bodyLimit: limits.bodyLimit,
-                                    bodySeconds: Double(max(1, limits.timeoutSeconds)))
+    package init(
+        address: ListenAddress, limits: HTTPDaemonLimits, refused: @escaping @Sendable (HTTPResponse) -> Void = { _ in },
+        handler: @escaping HTTPHandler
+    ) throws(ServerError) {
+        let context = DaemonContext(
+            handler: handler, refused: refused, bodyLimit: limits.bodyLimit,
+            bodySeconds: Double(max(1, limits.timeoutSeconds)))
         self.context = context
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let cls = Unmanaged.passUnretained(context).toOpaque()
         let daemon: OpaquePointer? = address.socketAddress.withUnsafeBytes { raw in
-            landmark_mhd_start(flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
-                               answerRequest, cls, requestCompleted, cls,
-                               UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)),
-                               UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 4096)
+            landmark_mhd_start(
+                flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
+                answerRequest, cls, requestCompleted, cls,
+                UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)),
+                UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 4096)
         }
         guard let daemon else {
             throw .io("cannot listen on \(address): \(String(cString: strerror(errno)))")
@@ -131,11 +137,13 @@ private final class PendingRequest {
 /// goes on beyond it is disconnected.
 private let discardLimit = 16 << 20
 
-private func answerRequest(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                           _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
-                           _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
-                           _ uploadDataSize: UnsafeMutablePointer<Int>?,
-                           _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+private func answerRequest(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+    _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+    _ uploadDataSize: UnsafeMutablePointer<Int>?,
+    _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
     guard let cls, let connection, let uploadDataSize, let requestState else { return .NO }
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     guard let state = requestState.pointee else {
@@ -144,7 +152,8 @@ private func answerRequest(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
         let pending = PendingRequest()
         requestState.pointee = Unmanaged.passRetained(pending).toOpaque()
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-           let length = Int(String(cString: declared)), length > context.bodyLimit {
+            let length = Int(String(cString: declared)), length > context.bodyLimit
+        {
             pending.answered = true
             return queue(tooLarge(context), on: connection)
         }
@@ -180,8 +189,9 @@ private func answerRequest(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
 
     let headers = collect(connection, .HEADER_KIND)
     let arguments = collect(connection, .GET_ARGUMENT_KIND)
-    var request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET",
-                              path: url.map { String(cString: $0) } ?? "/")
+    var request = HTTPRequest(
+        method: method.map { String(cString: $0) } ?? "GET",
+        path: url.map { String(cString: $0) } ?? "/")
     for (name, value) in headers.pairs { request.headers[name.lowercased()] = value ?? "" }
     request.query = arguments.pairs
     request.body = pending.body
@@ -195,9 +205,11 @@ private func answerRequest(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
     return queue(response, on: connection)
 }
 
-private func requestCompleted(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
-                              _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-                              _ reason: MHD_RequestTerminationCode) {
+private func requestCompleted(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ reason: MHD_RequestTerminationCode
+) {
     guard let requestState, let state = requestState.pointee else { return }
     Unmanaged<PendingRequest>.fromOpaque(state).release()
     requestState.pointee = nil
@@ -236,8 +248,10 @@ private func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> Coll
     return values
 }
 
-private func collectValue(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
-                          _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
+private func collectValue(
+    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
     guard let cls, let key else { return .YES }
     let values = Unmanaged<CollectedValues>.fromOpaque(cls).takeUnretainedValue()
     guard let name = String(validatingCString: key) else {

@@ -11,8 +11,10 @@ package struct HTTPRequest: Sendable {
     package var headers: [String: String]
     package var body: [UInt8]
 
-    package init(method: String, path: String, query: [(name: String, value: String?)] = [],
-                 headers: [String: String] = [:], body: [UInt8] = []) {
+    package init(
+        method: String, path: String, query: [(name: String, value: String?)] = [],
+        headers: [String: String] = [:], body: [UInt8] = []
+    ) {
         self.method = method
         self.path = path
         self.query = query

@@ -10,7 +10,8 @@
 enum OsmAndDecoder {
     static let source = "/osmand"
 
-    static func decode(query: [(name: String, value: String?)], body: [UInt8], contentType: String?) -> Result<[FixRecord], RequestProblem> {
+    static func decode(query: [(name: String, value: String?)], body: [UInt8], contentType: String?) -> Result<[FixRecord], RequestProblem>
+    {
         var arguments = query
         // A JSON body is JSON whatever its Content-Type says (curl's default is the form type).
         let firstByte = body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
@@ -48,7 +49,7 @@ enum OsmAndDecoder {
             switch name {
             case "id", "deviceid": key = "device"
             case "lat", "lon", "timestamp", "accuracy": key = name
-            default: continue   // speed, bearing, altitude, batt, charge, ...: not used
+            default: continue  // speed, bearing, altitude, batt, charge, ...: not used
             }
             members.append((key, .string(value)))
         }
@@ -119,7 +120,8 @@ enum FormEncoding {
                 out.append(0x20)
             } else if byte == UInt8(ascii: "%") {
                 guard bytes.distance(from: index, to: bytes.endIndex) >= 3,
-                      let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else { return nil }
+                    let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
+                else { return nil }
                 out.append(high << 4 | low)
                 index += 2
             } else {

@@ -20,7 +20,9 @@ enum OwnTracksDecoder {
         switch value {
         case .object: messages = [value]
         case .array(let list): messages = list
-        default: return .failure(RequestProblem(400, "expected an OwnTracks message (an object) or an array of them, found \(value.typeDescription)"))
+        default:
+            return .failure(
+                RequestProblem(400, "expected an OwnTracks message (an object) or an array of them, found \(value.typeDescription)"))
         }
         var records: [FixRecord] = []
         for (position, message) in messages.enumerated() {

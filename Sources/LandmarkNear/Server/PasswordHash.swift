@@ -1,7 +1,8 @@
+import CCrypt
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CCrypt
 
 /// crypt(3) password hashes through libxcrypt: `verify` checks a password against a stored
 /// hash (yescrypt `$y$`, bcrypt `$2b$`, SHA-crypt `$6$`, ...), `make` hashes a new one with

@@ -23,8 +23,16 @@ package struct ServerError: LandmarkNearError, Sendable {
 
     package var description: String { message }
 
-    static func usage(_ message: String, _ setting: Setting? = nil) -> ServerError { ServerError(kind: .usage, setting: setting, message: message) }
-    static func missingInput(_ message: String, _ setting: Setting? = nil) -> ServerError { ServerError(kind: .missingInput, setting: setting, message: message) }
-    static func badData(_ message: String, _ setting: Setting? = nil) -> ServerError { ServerError(kind: .badData, setting: setting, message: message) }
-    static func io(_ message: String, _ setting: Setting? = nil) -> ServerError { ServerError(kind: .io, setting: setting, message: message) }
+    static func usage(_ message: String, _ setting: Setting? = nil) -> ServerError {
+        ServerError(kind: .usage, setting: setting, message: message)
+    }
+    static func missingInput(_ message: String, _ setting: Setting? = nil) -> ServerError {
+        ServerError(kind: .missingInput, setting: setting, message: message)
+    }
+    static func badData(_ message: String, _ setting: Setting? = nil) -> ServerError {
+        ServerError(kind: .badData, setting: setting, message: message)
+    }
+    static func io(_ message: String, _ setting: Setting? = nil) -> ServerError {
+        ServerError(kind: .io, setting: setting, message: message)
+    }
 }

@@ -43,27 +43,36 @@ package final class ServerMetrics: Sendable {
             }
         }
         family("records_total", "Records received (fixes and unreadable records).", [("", engine.recordsRead)])
-        family("fixes_total", "Fixes by what the engine did with them.",
-               [("result=\"used\"", engine.used)]
-               + DropReason.allCases.map { ("result=\"dropped_\($0.rawValue)\"", engine.dropped[$0, default: 0]) })
-        family("unreadable_records_total", "Records that could not be read (bad JSON, bad numbers, missing coordinates).",
-               [("", engine.unreadable)])
+        family(
+            "fixes_total", "Fixes by what the engine did with them.",
+            [("result=\"used\"", engine.used)]
+                + DropReason.allCases.map { ("result=\"dropped_\($0.rawValue)\"", engine.dropped[$0, default: 0]) })
+        family(
+            "unreadable_records_total", "Records that could not be read (bad JSON, bad numbers, missing coordinates).",
+            [("", engine.unreadable)])
         family("notifications_total", "Notifications (enters not suppressed).", [("", engine.notifications)])
-        family("enters_total", "Enter events, by suppression.",
-               [("suppressed=\"none\"", engine.notifications)]
-               + [ProximityEvent.Suppression.cooldown, .profile].map { ("suppressed=\"\($0.rawValue)\"", engine.suppressed[$0, default: 0]) })
+        family(
+            "enters_total", "Enter events, by suppression.",
+            [("suppressed=\"none\"", engine.notifications)]
+                + [ProximityEvent.Suppression.cooldown, .profile].map {
+                    ("suppressed=\"\($0.rawValue)\"", engine.suppressed[$0, default: 0])
+                })
         family("exits_total", "Exit events.", [("", engine.exits)])
         var deliverySamples = [("channel=\"apns_file\",status=\"written\"", engine.apnsFilesWritten)]
         if let delivered = deliveries?() {
             // push: the requests to APNs and to the webhooks (one per token or URL).
-            deliverySamples += [("delivered", delivered.delivered), ("retried", delivered.retried), ("failed", delivered.failed),
-                                ("retired", delivered.retired), ("skipped", delivered.skipped)]
-                .map { ("channel=\"push\",status=\"\($0.0)\"", $0.1) }
+            deliverySamples += [
+                ("delivered", delivered.delivered), ("retried", delivered.retried), ("failed", delivered.failed),
+                ("retired", delivered.retired), ("skipped", delivered.skipped),
+            ]
+            .map { ("channel=\"push\",status=\"\($0.0)\"", $0.1) }
         }
-        family("deliveries_total", "Notification deliveries by channel (apns_file: .apns files; push: APNs and webhook requests) and status.",
-               deliverySamples)
-        family("http_responses_total", "HTTP answers by status code.",
-               counters.responses.sorted { $0.key < $1.key }.map { ("code=\"\($0.key)\"", $0.value) })
+        family(
+            "deliveries_total", "Notification deliveries by channel (apns_file: .apns files; push: APNs and webhook requests) and status.",
+            deliverySamples)
+        family(
+            "http_responses_total", "HTTP answers by status code.",
+            counters.responses.sorted { $0.key < $1.key }.map { ("code=\"\($0.key)\"", $0.value) })
         text += "# HELP landmark_near_devices Devices seen.\n# TYPE landmark_near_devices gauge\nlandmark_near_devices \(engine.devices)\n"
         return text
     }

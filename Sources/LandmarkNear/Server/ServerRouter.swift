@@ -69,8 +69,10 @@ package final class ServerRouter: Sendable {
 
     /// A fix endpoint: counted in flight from here until its answer is given (the engine's, or
     /// one of the refusals here), so that a stopping server can wait for every accepted request.
-    private func handleFixes(_ request: HTTPRequest, _ answer: Answer,
-                             _ handler: (HTTPRequest, ServerUsers.User?) -> Reply) {
+    private func handleFixes(
+        _ request: HTTPRequest, _ answer: Answer,
+        _ handler: (HTTPRequest, ServerUsers.User?) -> Reply
+    ) {
         inFlight.add(1, ordering: .acquiringAndReleasing)
         let done = Answer { [self] response in
             answer(response)
@@ -81,8 +83,9 @@ package final class ServerRouter: Sendable {
         if let authenticator {
             switch authenticator.authenticate(request.header("Authorization")) {
             case .denied:
-                return done(HTTPResponse.problem(401, "authentication required (HTTP basic auth with a user of --users)")
-                    .adding(header: "WWW-Authenticate", "Basic realm=\"\(Self.realm)\", charset=\"UTF-8\""))
+                return done(
+                    HTTPResponse.problem(401, "authentication required (HTTP basic auth with a user of --users)")
+                        .adding(header: "WWW-Authenticate", "Basic realm=\"\(Self.realm)\", charset=\"UTF-8\""))
             case .user(let known): user = known
             }
         }

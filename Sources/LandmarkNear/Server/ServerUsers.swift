@@ -47,7 +47,9 @@ package struct ServerUsers: Sendable {
                 throw .badData("\(source): user \(shown) is \(entry.typeDescription), not an object", .users)
             }
             guard let hash = fields["password"]?.stringValue, hash.hasPrefix("$") else {
-                throw .badData("\(source): user \(shown): \"password\" must be a crypt(3) hash such as \"$y$...\" (make one with 'landmark-near hash-password')", .users)
+                throw .badData(
+                    "\(source): user \(shown): \"password\" must be a crypt(3) hash such as \"$y$...\" (make one with 'landmark-near hash-password')",
+                    .users)
             }
             var devices: Set<String>?
             switch fields["devices"] {

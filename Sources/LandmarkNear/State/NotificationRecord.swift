@@ -19,9 +19,11 @@ public struct NotificationRecord: Sendable, Equatable {
     /// The `.apns` file name for it (written when the run has `--apns-dir`).
     public var apnsFileName: String
 
-    public init(id: Int64, device: String, landmarkID: Int, landmarkIndex: Int, landmarkName: String,
-                fixTime: Timestamp?, fixNumber: Int, coordinate: Coordinate, distance: Double,
-                payload: String, line: String, apnsFileName: String) {
+    public init(
+        id: Int64, device: String, landmarkID: Int, landmarkIndex: Int, landmarkName: String,
+        fixTime: Timestamp?, fixNumber: Int, coordinate: Coordinate, distance: Double,
+        payload: String, line: String, apnsFileName: String
+    ) {
         self.id = id
         self.device = device
         self.landmarkID = landmarkID

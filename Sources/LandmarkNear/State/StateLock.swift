@@ -23,9 +23,10 @@ final class StateLock {
             close(descriptor)
             if code == EWOULDBLOCK {
                 let pid = count > 0 ? String(decoding: bytes[..<count], as: UTF8.self).filter(\.isNumber) : ""
-                throw StateError(.temporaryFailure, path: statePath,
-                                 reason: "in use by another landmark-near process" + (pid.isEmpty ? "" : " (pid \(pid))")
-                                    + "; one process at a time may use a state file")
+                throw StateError(
+                    .temporaryFailure, path: statePath,
+                    reason: "in use by another landmark-near process" + (pid.isEmpty ? "" : " (pid \(pid))")
+                        + "; one process at a time may use a state file")
             }
             throw StateError(.io, path: path, reason: "cannot lock: \(String(cString: strerror(code)))")
         }

@@ -52,7 +52,8 @@ public final class StateStore {
             let found = version.string(0) ?? ""
             version.finishRows()
             guard found == String(StateSchema.version) else {
-                throw StateError(.badData, path: path, reason: "state schema version \(found), this landmark-near reads \(StateSchema.version)")
+                throw StateError(
+                    .badData, path: path, reason: "state schema version \(found), this landmark-near reads \(StateSchema.version)")
             }
         } else {
             try database.execute("INSERT INTO meta VALUES ('schema_version', '\(StateSchema.version)')")
@@ -60,11 +61,13 @@ public final class StateStore {
         upsertDevice = try database.prepare(
             "INSERT OR REPLACE INTO devices (device, latest_seconds, latest_nanos, latest_time, fix_count) VALUES (?1, ?2, ?3, ?4, ?5)")
         deleteLandmarks = try database.prepare("DELETE FROM device_landmarks WHERE device = ?1")
-        insertLandmark = try database.prepare("""
+        insertLandmark = try database.prepare(
+            """
             INSERT INTO device_landmarks (device, landmark_id, inside, notified, notified_seconds, notified_nanos, notified_time)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             """)
-        insertNotification = try database.prepare("""
+        insertNotification = try database.prepare(
+            """
             INSERT INTO notifications (id, device, landmark_id, landmark_index, landmark_name, fix_time, fix_number,
                 latitude, longitude, distance_m, payload, line, apns_file, status, decided_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 'decided', ?14)
@@ -116,9 +119,10 @@ public final class StateStore {
             if let seconds = landmarks.int64(4), let nanos = landmarks.int64(5) {
                 time = Timestamp(seconds: seconds, nanoseconds: Int32(clamping: nanos))
             }
-            snapshots[slot].favorites.append(FavoriteSnapshot(
-                landmarkID: Int(landmarks.int64(1) ?? 0), isInside: landmarks.int64(2) == 1,
-                isNotified: landmarks.int64(3) == 1, notifiedTime: time))
+            snapshots[slot].favorites.append(
+                FavoriteSnapshot(
+                    landmarkID: Int(landmarks.int64(1) ?? 0), isInside: landmarks.int64(2) == 1,
+                    isNotified: landmarks.int64(3) == 1, notifiedTime: time))
         }
         return snapshots
     }
@@ -136,20 +140,22 @@ public final class StateStore {
 
     /// Notifications decided by an earlier run and not marked done, oldest first.
     public func undoneNotifications() throws(StateError) -> [NotificationRecord] {
-        let query = try database.prepare("""
+        let query = try database.prepare(
+            """
             SELECT id, device, landmark_id, landmark_index, landmark_name, fix_time, fix_number,
                    latitude, longitude, distance_m, payload, line, apns_file
             FROM notifications WHERE status = 'decided' ORDER BY id
             """)
         var records: [NotificationRecord] = []
         while try query.step() {
-            records.append(NotificationRecord(
-                id: query.int64(0) ?? 0, device: query.string(1) ?? "", landmarkID: Int(query.int64(2) ?? 0),
-                landmarkIndex: Int(query.int64(3) ?? 0), landmarkName: query.string(4) ?? "",
-                fixTime: query.string(5).flatMap { Timestamp(rfc3339: $0) }, fixNumber: Int(query.int64(6) ?? 0),
-                coordinate: Coordinate(latitude: query.double(7), longitude: query.double(8)),
-                distance: query.double(9), payload: query.string(10) ?? "", line: query.string(11) ?? "",
-                apnsFileName: query.string(12) ?? ""))
+            records.append(
+                NotificationRecord(
+                    id: query.int64(0) ?? 0, device: query.string(1) ?? "", landmarkID: Int(query.int64(2) ?? 0),
+                    landmarkIndex: Int(query.int64(3) ?? 0), landmarkName: query.string(4) ?? "",
+                    fixTime: query.string(5).flatMap { Timestamp(rfc3339: $0) }, fixNumber: Int(query.int64(6) ?? 0),
+                    coordinate: Coordinate(latitude: query.double(7), longitude: query.double(8)),
+                    distance: query.double(9), payload: query.string(10) ?? "", line: query.string(11) ?? "",
+                    apnsFileName: query.string(12) ?? ""))
         }
         return records
     }
@@ -157,8 +163,10 @@ public final class StateStore {
     /// One transaction: the notifications `done` are marked done, the device changes (and
     /// NMEA dates: nil removes one) saved and the `decided` notifications recorded. Nothing of
     /// it is saved when it throws.
-    public func commit(changes: [DeviceSnapshot], decided: [NotificationRecord], done: [Int64],
-                       nmeaDates: [String: Timestamp?] = [:]) throws(StateError) {
+    public func commit(
+        changes: [DeviceSnapshot], decided: [NotificationRecord], done: [Int64],
+        nmeaDates: [String: Timestamp?] = [:]
+    ) throws(StateError) {
         guard !changes.isEmpty || !decided.isEmpty || !done.isEmpty || !nmeaDates.isEmpty else { return }
         try database.execute("BEGIN IMMEDIATE")
         do {

@@ -53,10 +53,13 @@ package final class LineStream {
     }
 
     /// Lines of a file descriptor, closed at the end when `ownsDescriptor`.
-    package convenience init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String,
-                             maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
-        self.init(source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
-                  maximumLineLength: maximumLineLength)
+    package convenience init(
+        descriptor: Int32, ownsDescriptor: Bool, sourceName: String,
+        maximumLineLength: Int = LineStream.defaultMaximumLineLength
+    ) {
+        self.init(
+            source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
+            maximumLineLength: maximumLineLength)
     }
 
     /// The descriptor under the source, and the source's name (for a stream layered on this one).
@@ -104,8 +107,10 @@ package final class LineStream {
         // A gzip stream may hold bytes read from its descriptor but not inflated yet.
         if source.hasBufferedInput { return }
         let sourceName = source.sourceName
-        var descriptors = [pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: handler.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: source.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: handler.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
         var paused = false
         while true {
             let ready = poll(&descriptors, 2, paused ? -1 : 0)

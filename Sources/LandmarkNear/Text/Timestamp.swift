@@ -41,7 +41,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let secondOfDay = seconds - days * 86400
         let (year, month, day) = Timestamp.civilDate(daysSinceEpoch: days)
         var text = Timestamp.pad(year, 4) + "-" + Timestamp.pad(month, 2) + "-" + Timestamp.pad(day, 2)
-        text += "T" + Timestamp.pad(secondOfDay / 3600, 2) + ":" + Timestamp.pad(secondOfDay % 3600 / 60, 2)
+        text +=
+            "T" + Timestamp.pad(secondOfDay / 3600, 2) + ":" + Timestamp.pad(secondOfDay % 3600 / 60, 2)
             + ":" + Timestamp.pad(secondOfDay % 60, 2)
         if nanoseconds != 0 {
             var fraction = Timestamp.pad(Int64(nanoseconds), 9)
@@ -112,13 +113,15 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
             return Int64(high) * 10 + Int64(low)
         }
         guard bytes.count >= 19, let century = twoDigits(0), let yearOfCentury = twoDigits(2),
-              bytes[4] == UInt8(ascii: "-"), let month = twoDigits(5), bytes[7] == UInt8(ascii: "-"),
-              let day = twoDigits(8),
-              bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") || bytes[10] == UInt8(ascii: " "),
-              let hour = twoDigits(11), bytes[13] == UInt8(ascii: ":"), let minute = twoDigits(14),
-              bytes[16] == UInt8(ascii: ":"), let second = twoDigits(17) else { return nil }
+            bytes[4] == UInt8(ascii: "-"), let month = twoDigits(5), bytes[7] == UInt8(ascii: "-"),
+            let day = twoDigits(8),
+            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") || bytes[10] == UInt8(ascii: " "),
+            let hour = twoDigits(11), bytes[13] == UInt8(ascii: ":"), let minute = twoDigits(14),
+            bytes[16] == UInt8(ascii: ":"), let second = twoDigits(17)
+        else { return nil }
         guard Timestamp.dateExists(year: century * 100 + yearOfCentury, month: month, day: day),
-              hour < 24, minute < 60, second <= 60 else { return nil }
+            hour < 24, minute < 60, second <= 60
+        else { return nil }
         var i = 19
         var nanos: Int64 = 0
         if i < bytes.count && (bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: ",")) {

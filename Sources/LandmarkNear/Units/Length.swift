@@ -1,3 +1,5 @@
+import Foundation
+
 /// A distance as the user wrote it (`5mi`, `8km`, `500m`, `1000ft`): the number and unit are
 /// kept so the payload can say "5 miles" rather than "8046.72 m".
 ///
@@ -5,7 +7,10 @@
 ///     radius.meters        // 8046.72
 public struct Length: Sendable, Hashable, CustomStringConvertible {
     public enum Unit: String, Sendable, CaseIterable {
-        case miles = "mi", kilometers = "km", meters = "m", feet = "ft"
+        case miles = "mi"
+        case kilometers = "km"
+        case meters = "m"
+        case feet = "ft"
 
         public var meters: Double {
             switch self {
@@ -38,9 +43,10 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
             throw UnitParseError("\"\(text)\" is not a non-negative number with a unit (e.g. 5mi, 8km, 500m)")
         }
         guard let unit = Length.unitWords[quantity.unit] else {
-            throw UnitParseError(quantity.unit.isEmpty
-                ? "\"\(text)\" needs a unit: mi, km, m or ft (e.g. 5mi, 8km, 500m)"
-                : "\"\(text)\": unknown unit '\(quantity.unit)'; use mi, km, m or ft (e.g. 5mi, 8km, 500m)")
+            throw UnitParseError(
+                quantity.unit.isEmpty
+                    ? "\"\(text)\" needs a unit: mi, km, m or ft (e.g. 5mi, 8km, 500m)"
+                    : "\"\(text)\": unknown unit '\(quantity.unit)'; use mi, km, m or ft (e.g. 5mi, 8km, 500m)")
         }
         self.init(value: value, unit: unit)
         self.writtenValue = Length.trimmed(String(quantity.number))
@@ -78,5 +84,3 @@ public struct UnitParseError: LandmarkNearError, Sendable, Equatable {
     public var kind: ErrorKind { .usage }
     public init(_ description: String) { self.description = description }
 }
-
-import Foundation

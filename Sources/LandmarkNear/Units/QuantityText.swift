@@ -16,7 +16,8 @@ struct QuantityText {
         let number = trimmed[..<unitStart]
         let unit = ASCIIBlanks.spacesAndTabs.trimming(trimmed[unitStart...])
         guard !number.isEmpty, number.filter({ $0 == "." }).count <= 1, number != ".",
-              unit.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+            unit.allSatisfy({ $0.isASCII && $0.isLetter })
+        else { return nil }
         self.number = number
         self.unit = unit.lowercased()
     }

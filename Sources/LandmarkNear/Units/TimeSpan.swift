@@ -1,3 +1,5 @@
+import Foundation
+
 /// A duration written as a number with `s`, `m`, `h` or `d` (`90s`, `30m`, `1h`); `0` alone
 /// means none (SPEC §4, `--cooldown`).
 ///
@@ -16,9 +18,10 @@ public struct TimeSpan: Sendable, Hashable, CustomStringConvertible {
         }
         if quantity.unit.isEmpty, value == 0 { self.seconds = 0; return }
         guard let scale = TimeSpan.unitWords[quantity.unit] else {
-            throw UnitParseError(quantity.unit.isEmpty
-                ? "\"\(text)\" needs a unit: s, m, h or d (e.g. 90s, 30m, 1h), or 0 to disable"
-                : "\"\(text)\": unknown unit '\(quantity.unit)'; use s, m, h or d (e.g. 90s, 30m, 1h)")
+            throw UnitParseError(
+                quantity.unit.isEmpty
+                    ? "\"\(text)\" needs a unit: s, m, h or d (e.g. 90s, 30m, 1h), or 0 to disable"
+                    : "\"\(text)\": unknown unit '\(quantity.unit)'; use s, m, h or d (e.g. 90s, 30m, 1h)")
         }
         self.seconds = value * scale
     }
@@ -34,5 +37,3 @@ public struct TimeSpan: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(JSONWriter.number(seconds))s" }
 }
-
-import Foundation

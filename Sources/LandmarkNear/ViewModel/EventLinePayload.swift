@@ -20,8 +20,8 @@ public enum EventLinePayload {
     /// not parse is left for the payload reader, which reports it.
     public static func extract(_ bytes: some Collection<UInt8>) -> Extraction {
         guard let first = bytes.first(where: { !ASCIIBlanks.whitespace.contains($0) }), first == UInt8(ascii: "{"),
-              case .object(let object)? = try? JSONParser.parse(bytes),
-              case .string(let event)? = object["event"], object["aps"] == nil
+            case .object(let object)? = try? JSONParser.parse(bytes),
+            case .string(let event)? = object["event"], object["aps"] == nil
         else { return .notAnEventLine }
         guard let payload = object["payload"], payload != .null else { return .noPayload(event: event) }
         return .payload(Array(JSONWriter.serialize(payload).utf8))

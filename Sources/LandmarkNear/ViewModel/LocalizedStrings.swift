@@ -225,8 +225,8 @@ private struct StringsReader {
     }
 }
 
-private extension Unicode.Scalar {
-    var hexDigitValue: Int? {
+extension Unicode.Scalar {
+    fileprivate var hexDigitValue: Int? {
         switch value {
         case 0x30...0x39: return Int(value - 0x30)
         case 0x41...0x46: return Int(value - 0x41 + 10)

@@ -17,9 +17,11 @@ public struct NotificationViewModel: Sendable, Equatable {
     /// `landmarkIndex` as the payload gave it (nil when missing or null).
     public var landmarkIndex: Int?
 
-    public init(title: String = NotificationViewModel.defaultTitle,
-                message: String = NotificationViewModel.defaultMessage,
-                landmark: Landmark? = nil, landmarkIndex: Int? = nil) {
+    public init(
+        title: String = NotificationViewModel.defaultTitle,
+        message: String = NotificationViewModel.defaultMessage,
+        landmark: Landmark? = nil, landmarkIndex: Int? = nil
+    ) {
         self.title = title
         self.message = message
         self.landmark = landmark

@@ -29,8 +29,10 @@ public final class ParseSession {
     public private(set) var unreadable: [ErrorKind] = []
     private var printedCards = 0
 
-    public init(catalog: LandmarkCatalog, strings: LocalizedStrings?, format: Format,
-                output: OutputWriter, diagnostics: OutputWriter) {
+    public init(
+        catalog: LandmarkCatalog, strings: LocalizedStrings?, format: Format,
+        output: OutputWriter, diagnostics: OutputWriter
+    ) {
         self.catalog = catalog
         self.strings = strings
         self.format = format

@@ -11,7 +11,8 @@ public enum PayloadInput {
     }
 
     /// Reads a descriptor to its end (stdin: `0`), refusing more than `limit` bytes.
-    public static func readDescriptor(_ fd: Int32, name: String, limit: Int = PayloadParser.maximumInputBytes) throws(InputError) -> [UInt8] {
+    public static func readDescriptor(_ fd: Int32, name: String, limit: Int = PayloadParser.maximumInputBytes) throws(InputError) -> [UInt8]
+    {
         try InputFile.read(descriptor: fd, source: name, limit: limit, tooLarge: tooLarge(limit))
     }
 
@@ -24,8 +25,10 @@ public enum PayloadInput {
 
     /// Calls `body` for each non-blank line of `input`, in order. Throws when the input cannot
     /// be opened or read; the lines before that were handed on.
-    public static func eachLine(of input: InputSource, limit: Int = PayloadParser.maximumInputBytes,
-                                _ body: (Line) -> Void) throws(InputError) {
+    public static func eachLine(
+        of input: InputSource, limit: Int = PayloadParser.maximumInputBytes,
+        _ body: (Line) -> Void
+    ) throws(InputError) {
         let lines: LineStream
         switch input {
         case .standardInput:

@@ -12,11 +12,15 @@ public enum PayloadParser {
     /// Larger inputs are refused unread: an APNs payload is at most 4096 bytes.
     public static let maximumInputBytes = 1 << 20
 
-    public static func parse(_ bytes: [UInt8], source: String, catalog: LandmarkCatalog,
-                             strings: LocalizedStrings?) throws(PayloadParseError) -> (NotificationViewModel, warnings: [String]) {
+    public static func parse(
+        _ bytes: [UInt8], source: String, catalog: LandmarkCatalog,
+        strings: LocalizedStrings?
+    ) throws(PayloadParseError) -> (NotificationViewModel, warnings: [String]) {
         if bytes.count > maximumInputBytes {
-            throw PayloadParseError(source: source, reason: "is \(bytes.count) bytes, far too large for a notification payload "
-                                    + "(APNs allows \(APNsPayload.maximumBytes); inputs over \(maximumInputBytes) bytes are refused)")
+            throw PayloadParseError(
+                source: source,
+                reason: "is \(bytes.count) bytes, far too large for a notification payload "
+                    + "(APNs allows \(APNsPayload.maximumBytes); inputs over \(maximumInputBytes) bytes are refused)")
         }
         // A UTF-8 byte-order mark (some editors write one) is not part of the document.
         let skipped = ByteOrderMark.length(of: bytes)
@@ -68,7 +72,9 @@ public enum PayloadParser {
             return model
         }
 
-        private mutating func readAlert(_ alert: JSONValue?, path: String, into model: inout NotificationViewModel) throws(PayloadParseError) {
+        private mutating func readAlert(_ alert: JSONValue?, path: String, into model: inout NotificationViewModel)
+            throws(PayloadParseError)
+        {
             switch alert {
             case nil, .null?:
                 return
@@ -94,8 +100,10 @@ public enum PayloadParser {
         }
 
         /// The text of a `*-loc-key` with its `*-loc-args`, from the table or else the key itself.
-        private mutating func localized(_ object: JSONObject, key: String, arguments argumentsKey: String,
-                                        _ path: String) throws(PayloadParseError) -> String? {
+        private mutating func localized(
+            _ object: JSONObject, key: String, arguments argumentsKey: String,
+            _ path: String
+        ) throws(PayloadParseError) -> String? {
             guard let locKey = try string(object, key, path) else { return nil }
             var arguments: [String] = []
             let argumentsPath = JSONPath.member(argumentsKey, of: path)
@@ -118,8 +126,10 @@ public enum PayloadParser {
             return LocalizedStrings.fill(locKey, arguments: arguments)
         }
 
-        private mutating func readLandmark(_ value: JSONValue?, catalog: LandmarkCatalog,
-                                           into model: inout NotificationViewModel) throws(PayloadParseError) {
+        private mutating func readLandmark(
+            _ value: JSONValue?, catalog: LandmarkCatalog,
+            into model: inout NotificationViewModel
+        ) throws(PayloadParseError) {
             let path = JSONPath.member("landmarkIndex", of: JSONPath.root)
             switch value {
             case nil, .null?:
@@ -128,7 +138,8 @@ public enum PayloadParser {
                 guard number.isFinite, number == number.rounded() else {
                     throw failure(path, "must be an integer, got \(JSONPath.excerpt(.number(number)))")
                 }
-                let range = "the catalog has \(catalog.count) landmark\(catalog.count == 1 ? "" : "s")"
+                let range =
+                    "the catalog has \(catalog.count) landmark\(catalog.count == 1 ? "" : "s")"
                     + (catalog.isEmpty ? "" : " (0...\(catalog.count - 1))")
                 guard let index = value?.integer else {
                     warnings.append("\(source): \(path): \(JSONWriter.number(number)) is out of range: \(range); showing no landmark")

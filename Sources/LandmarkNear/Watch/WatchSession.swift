@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Wires fix readers, the proximity engine, event lines, payloads, `.apns` files and the
 /// `--state` database together: the whole of `landmark-near watch`, minus argument parsing.
@@ -85,8 +86,10 @@ public final class WatchSession {
         case notification(NotificationRecord)
     }
 
-    public init(catalog: LandmarkCatalog, options: WatchOptions, output: OutputWriter, diagnostics: OutputWriter,
-                store: StateStore? = nil) throws(WatchError) {
+    public init(
+        catalog: LandmarkCatalog, options: WatchOptions, output: OutputWriter, diagnostics: OutputWriter,
+        store: StateStore? = nil
+    ) throws(WatchError) {
         self.catalog = catalog
         self.options = options
         self.output = output
@@ -119,8 +122,9 @@ public final class WatchSession {
                 if let store, deliveryOptions.ledger == nil {
                     deliveryOptions.ledger = try StateDeliveryLedger(path: store.path, options: deliveryOptions)
                 }
-                delivery = try NotificationDelivery(options: deliveryOptions, tokens: WatchSession.tokens(of: options.engine.profiles),
-                                                    logPrefix: options.commandName)
+                delivery = try NotificationDelivery(
+                    options: deliveryOptions, tokens: WatchSession.tokens(of: options.engine.profiles),
+                    logPrefix: options.commandName)
             } catch {
                 throw WatchError(kind: error.kind, origin: .delivery, message: error.description)
             }
@@ -284,22 +288,30 @@ public final class WatchSession {
             guard event.isNotification || options.events == .all else { continue }
             let landmark = catalog[event.landmarkIndex]
             guard event.isNotification else {
-                let key = NotificationKey(device: fix.device, landmarkID: landmark.id, time: fix.time, fixNumber: fixNumber,
-                                          event: event.kind == .exit ? "exit" : "suppressed")
-                pending.append(.line(EventLine.make(event: event, fix: fix, landmark: landmark, payload: nil,
-                                                    includeNotified: options.events == .all), key))
+                let key = NotificationKey(
+                    device: fix.device, landmarkID: landmark.id, time: fix.time, fixNumber: fixNumber,
+                    event: event.kind == .exit ? "exit" : "suppressed")
+                pending.append(
+                    .line(
+                        EventLine.make(
+                            event: event, fix: fix, landmark: landmark, payload: nil,
+                            includeNotified: options.events == .all), key))
                 continue
             }
             let payload = payloads.json(for: landmark, index: event.landmarkIndex)
-            let line = EventLine.make(event: event, fix: fix, landmark: landmark, payload: payload,
-                                      includeNotified: options.events == .all)
-            let fileName = apnsWriter != nil || store != nil
+            let line = EventLine.make(
+                event: event, fix: fix, landmark: landmark, payload: payload,
+                includeNotified: options.events == .all)
+            let fileName =
+                apnsWriter != nil || store != nil
                 ? APNsFileName.make(device: fix.device, landmarkID: landmark.id, time: fix.time, fixNumber: fixNumber) : ""
-            pending.append(.notification(NotificationRecord(
-                id: store?.takeNotificationID() ?? 0, device: fix.device, landmarkID: landmark.id,
-                landmarkIndex: event.landmarkIndex, landmarkName: landmark.name, fixTime: fix.time,
-                fixNumber: fixNumber, coordinate: fix.coordinate, distance: event.distance,
-                payload: payload, line: line, apnsFileName: fileName)))
+            pending.append(
+                .notification(
+                    NotificationRecord(
+                        id: store?.takeNotificationID() ?? 0, device: fix.device, landmarkID: landmark.id,
+                        landmarkIndex: event.landmarkIndex, landmarkName: landmark.name, fixTime: fix.time,
+                        fixNumber: fixNumber, coordinate: fix.coordinate, distance: event.distance,
+                        payload: payload, line: line, apnsFileName: fileName)))
         }
         if store == nil {
             // No log to write first: emit at once.
@@ -403,8 +415,9 @@ public final class WatchSession {
         }
         pending = []
         do {
-            try store.commit(changes: carriedChanges + engine.takeChanges(), decided: decided, done: emittedIDs,
-                             nmeaDates: changedNMEADate())
+            try store.commit(
+                changes: carriedChanges + engine.takeChanges(), decided: decided, done: emittedIDs,
+                nmeaDates: changedNMEADate())
         } catch {
             throw WatchError(error)
         }
@@ -435,9 +448,11 @@ public final class WatchSession {
             // Files first (one batch: about one fsync), then the lines that announce them.
             var files: [(name: String, bytes: [UInt8])] = []
             for case .notification(let record) in batch {
-                let name = record.apnsFileName.isEmpty
-                    ? APNsFileName.make(device: record.device, landmarkID: record.landmarkID,
-                                        time: record.fixTime, fixNumber: record.fixNumber)
+                let name =
+                    record.apnsFileName.isEmpty
+                    ? APNsFileName.make(
+                        device: record.device, landmarkID: record.landmarkID,
+                        time: record.fixTime, fixNumber: record.fixNumber)
                     : record.apnsFileName
                 files.append((name, Array(record.payload.utf8)))
             }
@@ -478,8 +493,9 @@ public final class WatchSession {
             case .line(let line, let key):
                 delivery.submitLine(key, line: line, notificationID: nil)
             case .notification(let record):
-                let key = NotificationKey(device: record.device, landmarkID: record.landmarkID, time: record.fixTime,
-                                          fixNumber: record.fixNumber)
+                let key = NotificationKey(
+                    device: record.device, landmarkID: record.landmarkID, time: record.fixTime,
+                    fixNumber: record.fixNumber)
                 let id = store != nil ? record.id : nil
                 delivery.submitNotification(key, payload: APNsRequest.body(fromPayload: record.payload), notificationID: id)
                 delivery.submitLine(key, line: record.line, notificationID: id)
@@ -536,8 +552,9 @@ public final class WatchSession {
         }
         do {
             try reload(catalog: newCatalog, profiles: newProfiles)
-            diagnostics.writeLine(prefix + "reloaded \(newCatalog.landmarks.count) landmarks"
-                                  + (options.profilesPath != nil ? " and \(newProfiles.devices.count) profiles" : ""))
+            diagnostics.writeLine(
+                prefix + "reloaded \(newCatalog.landmarks.count) landmarks"
+                    + (options.profilesPath != nil ? " and \(newProfiles.devices.count) profiles" : ""))
         } catch {
             diagnostics.writeLine(TerminalText.safe(prefix + "\(error.description); keeping the previous catalog and profiles"))
         }
@@ -584,9 +601,11 @@ public final class WatchSession {
         line += ": "
         switch disposition {
         case .dropped(.accuracy):
-            line += "dropped, accuracy \(JSONWriter.number(fix.accuracy ?? 0)) m is worse than the maximum accuracy \(JSONWriter.number(options.engine.maxAccuracy)) m"
+            line +=
+                "dropped, accuracy \(JSONWriter.number(fix.accuracy ?? 0)) m is worse than the maximum accuracy \(JSONWriter.number(options.engine.maxAccuracy)) m"
         case .dropped(.stale):
-            line += engine.lastStaleRepeatedTime
+            line +=
+                engine.lastStaleRepeatedTime
                 ? "dropped as stale, same time as the device's latest used fix (one moment reported twice, nothing lost)"
                 : "dropped as stale, its time is earlier than the device's latest used fix"
         case .dropped(.invalid):
@@ -597,9 +616,11 @@ public final class WatchSession {
                     let name = catalog[nearest.landmarkIndex].name
                     let distance = JSONWriter.number(EventLine.roundedToMillimetres(nearest.distance))
                     if nearest.isInside {
-                        line += "no alert, already inside \(JSONWriter.quoted(name)) (\(distance) m; exit beyond \(JSONWriter.number(options.engine.radius + options.engine.hysteresis)) m)"
+                        line +=
+                            "no alert, already inside \(JSONWriter.quoted(name)) (\(distance) m; exit beyond \(JSONWriter.number(options.engine.radius + options.engine.hysteresis)) m)"
                     } else {
-                        line += "no alert, nearest favourite \(JSONWriter.quoted(name)) is \(distance) m away (radius \(JSONWriter.number(options.engine.radius)) m)"
+                        line +=
+                            "no alert, nearest favourite \(JSONWriter.quoted(name)) is \(distance) m away (radius \(JSONWriter.number(options.engine.radius)) m)"
                     }
                 } else {
                     line += "no alert, the device has no favourite landmarks"
@@ -611,8 +632,11 @@ public final class WatchSession {
                     switch (event.kind, event.suppression) {
                     case (.exit, _): return "exit \(name) at \(distance) m"
                     case (.enter, nil): return "enter \(name) at \(distance) m, notified"
-                    case (.enter, .cooldown?): return "enter \(name) at \(distance) m, suppressed: notified for it less than the cooldown \(JSONWriter.number(options.engine.cooldown)) s ago"
-                    case (.enter, .profile?): return "enter \(name) at \(distance) m, suppressed: the device's profile has prefersNotifications false"
+                    case (.enter, .cooldown?):
+                        return
+                            "enter \(name) at \(distance) m, suppressed: notified for it less than the cooldown \(JSONWriter.number(options.engine.cooldown)) s ago"
+                    case (.enter, .profile?):
+                        return "enter \(name) at \(distance) m, suppressed: the device's profile has prefersNotifications false"
                     }
                 }.joined(separator: "; ")
             }

@@ -46,7 +46,8 @@ public struct WatchStatistics: Sendable, Equatable {
         }
         text += "; \(exits) exit\(exits == 1 ? "" : "s")); \(devices) device\(devices == 1 ? "" : "s")"
         if nmeaSameSecond > 0 {
-            text += "; \(nmeaSameSecond) stale \(nmeaSameSecond == 1 ? "fix repeats" : "fixes repeat") the time of a used fix"
+            text +=
+                "; \(nmeaSameSecond) stale \(nmeaSameSecond == 1 ? "fix repeats" : "fixes repeat") the time of a used fix"
                 + " (NMEA's RMC and GGA of one second: one moment reported twice, nothing lost)"
         }
         if sameTime > 0 {

@@ -1,7 +1,8 @@
+import LandmarkNear
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import LandmarkNear
 
 /// `landmark-near fixes`: the fix readers on their own. Reads any input `watch` reads and prints
 /// each fix as one canonical NDJSON line, so other tools (Scripts/spark-watch.py) can split a
@@ -51,7 +52,9 @@ enum FixesCommand: Command {
             throw CommandFailure(.missingInput, "\(command): \(TerminalText.safe(path)): no such file")
         }
         let diagnostics = OutputWriter(descriptor: 2)
-        var read = 0, fixes = 0, unreadable = 0
+        var read = 0
+        var fixes = 0
+        var unreadable = 0
         var failure: CommandFailure?
         reading: for input in inputs {
             do throws(InputError) {

@@ -57,10 +57,12 @@ enum MapCommand: Command {
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near map"
         let signals = try WatchCommand.signalInbox(command: command)
-        let args = try ArgumentScanner(arguments, command: command,
-                                       valued: WatchCommand.valuedOptions.union(["out", "geojson"]),
-                                       flags: WatchCommand.flagOptions)
-        let htmlPath = args.value("out"), geoJSONPath = args.value("geojson")
+        let args = try ArgumentScanner(
+            arguments, command: command,
+            valued: WatchCommand.valuedOptions.union(["out", "geojson"]),
+            flags: WatchCommand.flagOptions)
+        let htmlPath = args.value("out")
+        let geoJSONPath = args.value("geojson")
         guard htmlPath != nil || geoJSONPath != nil else {
             throw .usage("\(command): say where to draw the run: --out FILE (HTML) and/or --geojson FILE")
         }
@@ -74,14 +76,17 @@ enum MapCommand: Command {
             try write(MapGeoJSON.document(for: drawing), to: geoJSONPath, option: "--geojson", command: command, stopped: stopped)
         }
         if let htmlPath {
-            let title = args.positionals.isEmpty ? "stdin" : args.positionals.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")
+            let title =
+                args.positionals.isEmpty
+                ? "stdin" : args.positionals.map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: ", ")
             try write(MapPage.html(for: drawing, title: title), to: htmlPath, option: "--out", command: command, stopped: stopped)
         }
         var note = "\(command): drew \(drawing.drawnPointCount) of \(drawing.fixCount) used fix\(drawing.fixCount == 1 ? "" : "es")"
         if let tolerance = drawing.thinningTolerance {
             note += " (thinned within \(tolerance == tolerance.rounded() ? String(Int(tolerance)) : String(tolerance)) m)"
         }
-        note += ", \(drawing.favorites.count) favourite circle\(drawing.favorites.count == 1 ? "" : "s"), \(drawing.events.count) event\(drawing.events.count == 1 ? "" : "s")"
+        note +=
+            ", \(drawing.favorites.count) favourite circle\(drawing.favorites.count == 1 ? "" : "s"), \(drawing.events.count) event\(drawing.events.count == 1 ? "" : "s")"
         Console.error(note)
         if let stopped { throw stopped }
         return outcome
@@ -91,8 +96,9 @@ enum MapCommand: Command {
     static func drawing(_ recorder: RunRecorder, _ session: WatchSession) -> MapDrawing {
         let radius = session.options.engine.radius
         let catalog = session.catalog
-        return MapDrawing(recorder: recorder, catalog: catalog, favoriteIndices: session.favoriteIndices,
-                          radius: { index in catalog[index].radius?.meters ?? radius })
+        return MapDrawing(
+            recorder: recorder, catalog: catalog, favoriteIndices: session.favoriteIndices,
+            radius: { index in catalog[index].radius?.meters ?? radius })
     }
 
     /// Writes a map file atomically (a reader never sees half of it); when reading had stopped

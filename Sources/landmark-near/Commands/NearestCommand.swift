@@ -45,8 +45,9 @@ enum NearestCommand: Command {
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near nearest"
-        let args = try ArgumentScanner(arguments, command: command, valued: ["k", "within", "landmarks"],
-                                       flags: ["json"], aliases: ["k": "k"])
+        let args = try ArgumentScanner(
+            arguments, command: command, valued: ["k", "within", "landmarks"],
+            flags: ["json"], aliases: ["k": "k"])
         let limit: Int
         if let text = args.value("k") {
             guard let value = Int(text), value >= 1 else {
@@ -76,8 +77,9 @@ enum NearestCommand: Command {
         let index = LandmarkIndex(catalog: catalog)
         // Landmarks with a radius of their own (SPEC 1) are "within" at that radius.
         let ownRadii = catalog.landmarks.contains { $0.radius != nil } ? catalog.landmarks.map { $0.radius?.meters } : []
-        let writer = NearestAnswerWriter(catalog: catalog, index: index,
-                                         query: NearestQuery(limit: limit, within: within, ownRadii: ownRadii), json: args.has("json"))
+        let writer = NearestAnswerWriter(
+            catalog: catalog, index: index,
+            query: NearestQuery(limit: limit, within: within, ownRadii: ownRadii), json: args.has("json"))
         if !writer.json { output.writeLine(NearestAnswerFormat.header) }
         if let point {
             writer.answer(point.coordinate, latitude: point.latitudeText, longitude: point.longitudeText)
@@ -113,7 +115,9 @@ enum NearestCommand: Command {
             return point
         case 2 where positionals[0].hasSuffix(",") || positionals[1].hasPrefix(","):
             // `nearest 34, -116`: one 'lat,lon' written with a blank after the comma.
-            guard let point = try QueryPoint(line: positionals[0] + positionals[1]) else { throw QueryPointError("expected LAT LON, or 'LAT,LON'") }
+            guard let point = try QueryPoint(line: positionals[0] + positionals[1]) else {
+                throw QueryPointError("expected LAT LON, or 'LAT,LON'")
+            }
             return point
         case 2:
             return try QueryPoint(latitude: positionals[0], longitude: positionals[1])

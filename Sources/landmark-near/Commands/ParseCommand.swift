@@ -40,8 +40,9 @@ enum ParseCommand: Command {
         let args = try ArgumentScanner(arguments, command: command, valued: ["landmarks", "strings"], flags: ["json", "ndjson"])
         let catalog = try args.catalog(command: command)
         let strings = try loadStrings(args.value("strings"), command: command)
-        let session = ParseSession(catalog: catalog, strings: strings, format: args.has("json") ? .json : .card,
-                                   output: output, diagnostics: OutputWriter(descriptor: 2))
+        let session = ParseSession(
+            catalog: catalog, strings: strings, format: args.has("json") ? .json : .card,
+            output: output, diagnostics: OutputWriter(descriptor: 2))
         let sources = args.positionals.isEmpty ? ["-"] : args.positionals
         for source in sources.map(InputSource.init(argument:)) {
             if args.has("ndjson") {

@@ -36,8 +36,9 @@ enum PayloadCommand: Command {
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near payload"
-        let args = try ArgumentScanner(arguments, command: command,
-                                       valued: ["id", "index", "radius", "thread-id", "bundle-id", "landmarks", "out"], flags: [])
+        let args = try ArgumentScanner(
+            arguments, command: command,
+            valued: ["id", "index", "radius", "thread-id", "bundle-id", "landmarks", "out"], flags: [])
         if let extra = args.positionals.first {
             throw .usage("\(command): unexpected argument '\(extra)'")
         }

@@ -1,7 +1,8 @@
+import LandmarkNear
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import LandmarkNear
 
 enum ServeCommand: Command {
     static let name = "serve"
@@ -110,9 +111,10 @@ enum ServeCommand: Command {
         // The server flushes once per batch of requests, before it answers them.
         options.flushEachEvent = false
         options.commandName = command
-        options.delivery = try DeliveryOptionsParsing.options(from: args, bundleID: options.payload.bundleID,
-                                                              verbose: options.explain, command: command,
-                                                              warn: Console.error)
+        options.delivery = try DeliveryOptionsParsing.options(
+            from: args, bundleID: options.payload.bundleID,
+            verbose: options.explain, command: command,
+            warn: Console.error)
 
         let diagnostics = OutputWriter(descriptor: 2)
         let catalog = try args.catalog(command: command)

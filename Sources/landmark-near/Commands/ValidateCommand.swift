@@ -49,7 +49,8 @@ enum ValidateCommand: Command {
                         }
                     }
                 } else {
-                    let bytes = input == .standardInput
+                    let bytes =
+                        input == .standardInput
                         ? try PayloadInput.readDescriptor(0, name: input.sourceName) : try PayloadInput.readFile(argument)
                     run.check(bytes, source: input.sourceName)
                 }

@@ -1,7 +1,8 @@
+import LandmarkNear
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import LandmarkNear
 
 enum WatchCommand: Command {
     static let name = "watch"
@@ -95,8 +96,9 @@ enum WatchCommand: Command {
         let (stopped, outcome) = try finish(session, inputs: inputs, signals: signals, output: output, command: command)
         // What was decided is drawn even when reading stopped early.
         if let recorder, let path = args.value("geojson") {
-            try MapCommand.write(MapGeoJSON.document(for: MapCommand.drawing(recorder, session)), to: path,
-                                 option: "--geojson", command: command, stopped: stopped)
+            try MapCommand.write(
+                MapGeoJSON.document(for: MapCommand.drawing(recorder, session)), to: path,
+                option: "--geojson", command: command, stopped: stopped)
         }
         if let stopped { throw stopped }
         return outcome
@@ -116,7 +118,9 @@ enum WatchCommand: Command {
     }
 
     /// Parses the watch options (shared by `watch` and `map`) and opens the session on them.
-    static func startSession(_ args: ArgumentScanner, command: String, output: OutputWriter) throws(CommandFailure) -> (WatchSession, [InputSource]) {
+    static func startSession(_ args: ArgumentScanner, command: String, output: OutputWriter) throws(CommandFailure) -> (
+        WatchSession, [InputSource]
+    ) {
         var options = try WatchOptionsParsing.options(from: args, command: command)
         options.flushEachEvent = standardOutputIsInteractive()
         options.commandName = command
@@ -125,9 +129,10 @@ enum WatchCommand: Command {
         if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
             options.engine.profiles = profiles
         }
-        options.delivery = try DeliveryOptionsParsing.options(from: args, bundleID: options.payload.bundleID,
-                                                              verbose: options.explain, command: command,
-                                                              warn: Console.error)
+        options.delivery = try DeliveryOptionsParsing.options(
+            from: args, bundleID: options.payload.bundleID,
+            verbose: options.explain, command: command,
+            warn: Console.error)
         let inputs: [InputSource] = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
 
         var store: StateStore?
@@ -151,8 +156,10 @@ enum WatchCommand: Command {
     /// Runs the session to its end and prints the summary. An input that cannot be opened is
     /// thrown at once; any other failure comes back as `stopped` (what was decided can still be
     /// drawn), else the outcome's kind (nil for success).
-    static func finish(_ session: WatchSession, inputs: [InputSource], signals: SignalInbox, output: OutputWriter,
-                       command: String) throws(CommandFailure) -> (stopped: CommandFailure?, outcome: ErrorKind?) {
+    static func finish(
+        _ session: WatchSession, inputs: [InputSource], signals: SignalInbox, output: OutputWriter,
+        command: String
+    ) throws(CommandFailure) -> (stopped: CommandFailure?, outcome: ErrorKind?) {
         do {
             try session.run(inputs: inputs, signals: signals)
         } catch {
@@ -176,7 +183,9 @@ enum WatchCommand: Command {
     /// Waits for the outstanding deliveries and returns the summary line with their counts,
     /// and the signal that ended the wait. A run already stopped by a signal does not wait
     /// (with --state, what was not delivered is sent by the next run).
-    private static func finishDeliveries(_ session: WatchSession, output: OutputWriter, signals: SignalInbox) -> (summary: String, signal: Int32?) {
+    private static func finishDeliveries(_ session: WatchSession, output: OutputWriter, signals: SignalInbox) -> (
+        summary: String, signal: Int32?
+    ) {
         var summary = session.statistics.summary
         // What was printed is flushed before the wait: deliveries may take a while.
         try? output.flush()

@@ -15,8 +15,10 @@ struct ArgumentScanner {
     ///   - valued: option names that take a value (long form, without dashes).
     ///   - flags: boolean option names.
     ///   - aliases: short forms, e.g. `["k": "k"]`, `["h": "help"]`.
-    init(_ arguments: [String], command: String, valued: Set<String>, flags flagNames: Set<String>,
-         aliases: [String: String] = [:]) throws(CommandFailure) {
+    init(
+        _ arguments: [String], command: String, valued: Set<String>, flags flagNames: Set<String>,
+        aliases: [String: String] = [:]
+    ) throws(CommandFailure) {
         var allFlags = flagNames
         allFlags.insert("help")
         var aliases = aliases
@@ -43,7 +45,9 @@ struct ArgumentScanner {
                 let short = String(argument.dropFirst())
                 guard let long = aliases[short] else {
                     let known = Array(valued) + Array(allFlags)
-                    throw .usage("\(command): unknown option '\(argument)'\(Suggestion.suffix(for: short, among: known, prefix: "--")) (see \(command) --help)")
+                    throw .usage(
+                        "\(command): unknown option '\(argument)'\(Suggestion.suffix(for: short, among: known, prefix: "--")) (see \(command) --help)"
+                    )
                 }
                 name = long
             }
@@ -63,7 +67,9 @@ struct ArgumentScanner {
                 repeatedOptions[name, default: []].append(value)
             } else {
                 let known = Array(valued) + Array(allFlags)
-                throw .usage("\(command): unknown option '\(argument)'\(Suggestion.suffix(for: name, among: known, prefix: "--")) (see \(command) --help)")
+                throw .usage(
+                    "\(command): unknown option '\(argument)'\(Suggestion.suffix(for: name, among: known, prefix: "--")) (see \(command) --help)"
+                )
             }
         }
     }

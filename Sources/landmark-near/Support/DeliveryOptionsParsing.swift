@@ -1,14 +1,17 @@
+import Foundation
+import LandmarkNear
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import LandmarkNear
 
 /// `--push apns`, the `--apns-*` options, `--push-ttl`, `--webhook` and `--webhook-header`
 /// (SPEC §10), checked before anything is read.
 enum DeliveryOptionsParsing {
-    static let valued: Set<String> = ["push", "apns-key", "apns-key-id", "apns-team-id", "apns-topic", "apns-environment",
-                                      "apns-url", "apns-ca", "push-ttl", "push-queue", "webhook", "webhook-header"]
+    static let valued: Set<String> = [
+        "push", "apns-key", "apns-key-id", "apns-team-id", "apns-topic", "apns-environment",
+        "apns-url", "apns-ca", "push-ttl", "push-queue", "webhook", "webhook-header",
+    ]
 
     static let help = """
           --push KIND          'apns': send each notification to every APNs token of its
@@ -27,8 +30,10 @@ enum DeliveryOptionsParsing {
           --webhook-header H   'Name: value' sent with each webhook request (repeatable)
         """
 
-    static func options(from args: ArgumentScanner, bundleID: String?, verbose: Bool, command: String,
-                        warn: (String) -> Void) throws(CommandFailure) -> DeliveryOptions {
+    static func options(
+        from args: ArgumentScanner, bundleID: String?, verbose: Bool, command: String,
+        warn: (String) -> Void
+    ) throws(CommandFailure) -> DeliveryOptions {
         var options = DeliveryOptions()
         options.verbose = verbose
         options.timeToLive = try args.timeSpan("push-ttl", default: .oneHour).seconds
@@ -61,8 +66,12 @@ enum DeliveryOptionsParsing {
         guard let keyPath = args.value("apns-key") else { throw .usage("\(command): --push apns needs --apns-key FILE (the .p8 key)") }
         guard let keyID = args.value("apns-key-id") else { throw .usage("\(command): --push apns needs --apns-key-id ID") }
         guard let teamID = args.value("apns-team-id") else { throw .usage("\(command): --push apns needs --apns-team-id ID") }
-        guard APNsOptions.isAppleIdentifier(keyID) else { throw .usage("\(command): --apns-key-id must be 10 letters or digits (the Key ID of the .p8 key)") }
-        guard APNsOptions.isAppleIdentifier(teamID) else { throw .usage("\(command): --apns-team-id must be 10 letters or digits (the Team ID)") }
+        guard APNsOptions.isAppleIdentifier(keyID) else {
+            throw .usage("\(command): --apns-key-id must be 10 letters or digits (the Key ID of the .p8 key)")
+        }
+        guard APNsOptions.isAppleIdentifier(teamID) else {
+            throw .usage("\(command): --apns-team-id must be 10 letters or digits (the Team ID)")
+        }
         guard let topic = args.value("apns-topic") ?? bundleID else {
             throw .usage("\(command): --push apns needs --apns-topic (the app's bundle id) or --bundle-id")
         }

@@ -2,8 +2,10 @@ import LandmarkNear
 
 /// The options `watch` and `serve` share (SPEC 4–6): parsed once, the same way, for both.
 enum WatchOptionsParsing {
-    static let valued: Set<String> = ["landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown",
-                                      "max-accuracy", "events", "format", "apns-dir", "thread-id", "bundle-id", "state"]
+    static let valued: Set<String> = [
+        "landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown",
+        "max-accuracy", "events", "format", "apns-dir", "thread-id", "bundle-id", "state",
+    ]
     static let flags: Set<String> = ["strict", "explain"]
 
     /// Everything but the profiles file (see `profiles`), which a reload reads again.

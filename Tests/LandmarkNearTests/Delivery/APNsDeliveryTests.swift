@@ -11,15 +11,17 @@ struct APNsDeliveryTests {
         let apns = try FakeAPNs()
         let directory = try makeTemporaryDirectory("apns-bytes")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
         // Written by hand: a Swift dictionary would merge the two keys.
         let profiles = directory.appendingPathComponent("profiles.json")
         try #"{"\#(composed)": {"apnsTokens": ["\#(testToken(1))"]}, "\#(decomposed)": {"apnsTokens": ["\#(testToken(2))"]}}"#
             .write(to: profiles, atomically: true, encoding: .utf8)
         var fixes = FixScript()
         fixes.add(decomposed, FixScript.turtleRock)
-        let result = try await runTool(["watch", "--profiles", profiles.path, "--apns-topic", FakeAPNs.topic] + apns.watchArguments,
-                                       stdin: fixes.text, timeout: 30)
+        let result = try await runTool(
+            ["watch", "--profiles", profiles.path, "--apns-topic", FakeAPNs.topic] + apns.watchArguments,
+            stdin: fixes.text, timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         let requests = try apns.requests()
         #expect(requests.forToken(testToken(2)).count == 1, "\(requests)")
@@ -36,9 +38,12 @@ struct APNsDeliveryTests {
         fixes.add("d1", FixScript.farAway)
         fixes.add("d1", FixScript.turtleRock)
         fixes.add("d2", FixScript.stMaryLake)
-        fixes.add("d3", FixScript.stMaryLake)   // no tokens: printed, not pushed
-        let arguments = ["watch", "--cooldown", "0", "--profiles", profiles, "--bundle-id", FakeAPNs.topic,
-                         "--push-ttl", "2h"] + apns.watchArguments
+        fixes.add("d3", FixScript.stMaryLake)  // no tokens: printed, not pushed
+        let arguments =
+            [
+                "watch", "--cooldown", "0", "--profiles", profiles, "--bundle-id", FakeAPNs.topic,
+                "--push-ttl", "2h",
+            ] + apns.watchArguments
         let result = try await runTool(arguments, stdin: fixes.text, timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
@@ -85,7 +90,10 @@ struct APNsDeliveryTests {
         #expect(payload?["Simulator Target Bundle"] as? String == FakeAPNs.topic)
         let first = requests.forToken(testToken(1)).first { Int($0.header["apns-expiration"] ?? "") == fixes.start + 7200 }
         let body = first?["body"] as? String ?? ""
-        #expect(body == #"{"aps":{"alert":{"title":"Turtle Rock","body":"You are within 5 miles of Turtle Rock."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":0}"#)
+        #expect(
+            body
+                == #"{"aps":{"alert":{"title":"Turtle Rock","body":"You are within 5 miles of Turtle Rock."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":0}"#
+        )
 
         // The same input again: the same notifications carry the same apns-ids.
         let again = try await runTool(arguments, stdin: fixes.text, timeout: 30)
@@ -105,8 +113,9 @@ struct APNsDeliveryTests {
             fixes.add("d1", FixScript.turtleRock)
             fixes.add("d1", FixScript.farAway)
         }
-        let result = try await runTool(["watch", "--cooldown", "0", "--profiles", profiles, "--apns-topic", FakeAPNs.topic] + apns.watchArguments,
-                                 stdin: fixes.text, timeout: 30)
+        let result = try await runTool(
+            ["watch", "--cooldown", "0", "--profiles", profiles, "--apns-topic", FakeAPNs.topic] + apns.watchArguments,
+            stdin: fixes.text, timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         let requests = try apns.requests()
         for n in 1...3 {
@@ -119,16 +128,19 @@ struct APNsDeliveryTests {
     }
 
     @Test func temporaryFailuresAreRetriedUntilDelivered() async throws {
-        let apns = try FakeAPNs(script: [testToken(1): ["503", "429", "500", "200"], testToken(2): ["goaway", "200"],
-                                         testToken(3): ["drop", "200"]])
+        let apns = try FakeAPNs(script: [
+            testToken(1): ["503", "429", "500", "200"], testToken(2): ["goaway", "200"],
+            testToken(3): ["drop", "200"],
+        ])
         let directory = try makeTemporaryDirectory("apns-retry")
         defer { try? FileManager.default.removeItem(at: directory) }
         let profiles = try writeProfiles(["d1": [testToken(1), testToken(2), testToken(3)]], in: directory)
         var fixes = FixScript()
         fixes.add("d1", FixScript.turtleRock)
         let started = Date()
-        let result = try await runTool(["watch", "--profiles", profiles, "--apns-topic", FakeAPNs.topic] + apns.watchArguments,
-                                 stdin: fixes.text, timeout: 40)
+        let result = try await runTool(
+            ["watch", "--profiles", profiles, "--apns-topic", FakeAPNs.topic] + apns.watchArguments,
+            stdin: fixes.text, timeout: 40)
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.status == 0, "\(result.stderr)")
         let requests = try apns.requests()
@@ -152,8 +164,9 @@ struct APNsDeliveryTests {
         let profiles = try writeProfiles(["d1": [testToken(1)]], in: directory)
         var fixes = FixScript()
         fixes.add("d1", FixScript.turtleRock, timed: false)
-        let result = try await runTool(["watch", "--profiles", profiles, "--apns-topic", FakeAPNs.topic, "--push-ttl", "4s"] + apns.watchArguments,
-                                 stdin: fixes.text, timeout: 30)
+        let result = try await runTool(
+            ["watch", "--profiles", profiles, "--apns-topic", FakeAPNs.topic, "--push-ttl", "4s"] + apns.watchArguments,
+            stdin: fixes.text, timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         let requests = try apns.requests()
         #expect(requests.count >= 2, "retried at least once before the expiration")
@@ -173,8 +186,9 @@ struct APNsDeliveryTests {
         fixes.add("d2", FixScript.turtleRock)
         fixes.add("d1", FixScript.farAway)
         fixes.add("d1", FixScript.turtleRock)
-        let result = try await runTool(["watch", "--cooldown", "0", "--profiles", profiles, "--apns-topic", FakeAPNs.topic] + apns.watchArguments,
-                                 stdin: fixes.text, timeout: 30)
+        let result = try await runTool(
+            ["watch", "--cooldown", "0", "--profiles", profiles, "--apns-topic", FakeAPNs.topic] + apns.watchArguments,
+            stdin: fixes.text, timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         // The request goes again at once with a new JWT, with no backoff delay.
         #expect(result.stderr.contains("provider token renewed; try 2 now"), "\(result.stderr)")
@@ -200,10 +214,13 @@ struct APNsDeliveryTests {
         var fixes = FixScript()
         fixes.add("d1", FixScript.turtleRock)
         let secretHeader = "Bearer webhook-secret-3f9a"
-        let result = try await runTool(["watch", "--explain", "--profiles", profiles, "--apns-topic", FakeAPNs.topic,
-                                  "--webhook", webhook.url.replacingOccurrences(of: "://", with: "://user:pa55word@") + "?key=q-secret",
-                                  "--webhook-header", "Authorization: \(secretHeader)"] + apns.watchArguments,
-                                 stdin: fixes.text, timeout: 30)
+        let result = try await runTool(
+            [
+                "watch", "--explain", "--profiles", profiles, "--apns-topic", FakeAPNs.topic,
+                "--webhook", webhook.url.replacingOccurrences(of: "://", with: "://user:pa55word@") + "?key=q-secret",
+                "--webhook-header", "Authorization: \(secretHeader)",
+            ] + apns.watchArguments,
+            stdin: fixes.text, timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         let output = result.stdout + result.stderr
         let keyText = try String(contentsOf: apns.key, encoding: .utf8)
@@ -228,8 +245,10 @@ struct APNsDeliveryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = directory.appendingPathComponent("AuthKey.p8")
         try Counterparts.makeKey(at: key)
-        let arguments = ["watch", "--push", "apns", "--apns-key", key.path, "--apns-key-id", FakeAPNs.keyID,
-                         "--apns-team-id", FakeAPNs.teamID, "--apns-topic", FakeAPNs.topic, "--apns-url", "https://127.0.0.1:9"]
+        let arguments = [
+            "watch", "--push", "apns", "--apns-key", key.path, "--apns-key-id", FakeAPNs.keyID,
+            "--apns-team-id", FakeAPNs.teamID, "--apns-topic", FakeAPNs.topic, "--apns-url", "https://127.0.0.1:9",
+        ]
         let private600 = try await runTool(arguments, stdin: "", timeout: 20)
         #expect(private600.status == 0, "\(private600.stderr)")
         #expect(!private600.stderr.contains("readable by group or others"))
@@ -247,8 +266,9 @@ struct APNsDeliveryTests {
         let profiles = try writeProfiles(["d1": [testToken(1)]], in: directory)
         var fixes = FixScript()
         fixes.add("d1", FixScript.turtleRock)
-        let input = directory.appendingPathComponent("in.ndjson"), stdout = directory.appendingPathComponent("out"),
-            stderr = directory.appendingPathComponent("err")
+        let input = directory.appendingPathComponent("in.ndjson")
+        let stdout = directory.appendingPathComponent("out")
+        let stderr = directory.appendingPathComponent("err")
         try fixes.text.write(to: input, atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
@@ -283,15 +303,35 @@ struct APNsDeliveryTests {
     }
 
     static let badSetups = [
-        BadSetup(name: "no key", extra: ["--push", "apns", "--apns-key-id", FakeAPNs.keyID, "--apns-team-id", FakeAPNs.teamID], status: 64, message: "needs --apns-key"),
-        BadSetup(name: "missing key file", extra: ["--push", "apns", "--apns-key", "/nonexistent/AuthKey.p8", "--apns-key-id", FakeAPNs.keyID, "--apns-team-id", FakeAPNs.teamID], status: 66, message: "no such file"),
-        BadSetup(name: "not a key", extra: ["--push", "apns", "--apns-key", "PROFILES", "--apns-key-id", FakeAPNs.keyID, "--apns-team-id", FakeAPNs.teamID], status: 65, message: "not a PEM private key"),
-        BadSetup(name: "short key id", extra: ["--push", "apns", "--apns-key", "KEY", "--apns-key-id", "ABC", "--apns-team-id", FakeAPNs.teamID], status: 64, message: "--apns-key-id must be 10"),
-        BadSetup(name: "plain http", extra: ["--push", "apns", "--apns-key", "KEY", "--apns-key-id", FakeAPNs.keyID, "--apns-team-id", FakeAPNs.teamID, "--apns-url", "http://127.0.0.1:9"], status: 64, message: "https://"),
+        BadSetup(
+            name: "no key", extra: ["--push", "apns", "--apns-key-id", FakeAPNs.keyID, "--apns-team-id", FakeAPNs.teamID], status: 64,
+            message: "needs --apns-key"),
+        BadSetup(
+            name: "missing key file",
+            extra: [
+                "--push", "apns", "--apns-key", "/nonexistent/AuthKey.p8", "--apns-key-id", FakeAPNs.keyID, "--apns-team-id",
+                FakeAPNs.teamID,
+            ], status: 66, message: "no such file"),
+        BadSetup(
+            name: "not a key",
+            extra: ["--push", "apns", "--apns-key", "PROFILES", "--apns-key-id", FakeAPNs.keyID, "--apns-team-id", FakeAPNs.teamID],
+            status: 65, message: "not a PEM private key"),
+        BadSetup(
+            name: "short key id",
+            extra: ["--push", "apns", "--apns-key", "KEY", "--apns-key-id", "ABC", "--apns-team-id", FakeAPNs.teamID], status: 64,
+            message: "--apns-key-id must be 10"),
+        BadSetup(
+            name: "plain http",
+            extra: [
+                "--push", "apns", "--apns-key", "KEY", "--apns-key-id", FakeAPNs.keyID, "--apns-team-id", FakeAPNs.teamID, "--apns-url",
+                "http://127.0.0.1:9",
+            ], status: 64, message: "https://"),
         BadSetup(name: "apns option without push", extra: ["--apns-key", "KEY"], status: 64, message: "--apns-key needs --push apns"),
         BadSetup(name: "other push", extra: ["--push", "fcm"], status: 64, message: "--push takes 'apns'"),
         BadSetup(name: "header without webhook", extra: ["--webhook-header", "A: b"], status: 64, message: "needs --webhook"),
-        BadSetup(name: "bad header", extra: ["--webhook", "http://127.0.0.1:9/", "--webhook-header", "X-Secret value"], status: 64, message: "'Name: value'"),
+        BadSetup(
+            name: "bad header", extra: ["--webhook", "http://127.0.0.1:9/", "--webhook-header", "X-Secret value"], status: 64,
+            message: "'Name: value'"),
     ]
 
     @Test(arguments: badSetups)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// The delivery layer's parts, one at a time: ids, tokens, JWT pieces, answers, backoff.
@@ -30,10 +31,11 @@ struct DeliveryPartsTests {
         #expect(long.collapseID != y.collapseID)
     }
 
-    @Test(arguments: [
-        ("a1B2c3D4", "a1b2c3d4"), ("00", "00"), ("", nil), ("abc", nil), ("zz", nil), ("a1 b2", nil),
-        (String(repeating: "ab", count: 100), String(repeating: "ab", count: 100)), (String(repeating: "ab", count: 101), nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("a1B2c3D4", "a1b2c3d4"), ("00", "00"), ("", nil), ("abc", nil), ("zz", nil), ("a1 b2", nil),
+            (String(repeating: "ab", count: 100), String(repeating: "ab", count: 100)), (String(repeating: "ab", count: 101), nil),
+        ] as [(String, String?)])
     func deviceTokensAreEvenHex(_ text: String, _ expected: String?) {
         #expect(DeviceToken.normalized(text) == expected)
     }
@@ -41,24 +43,30 @@ struct DeliveryPartsTests {
     @Test func requestsCarrySPEC10Headers() {
         let key = NotificationKey(device: "d1", landmarkID: 1002, time: nil, fixNumber: 3)
         let job = DeliveryJob.apns(notification: key, token: "abcd", payload: "{\"aps\":{}}", expiration: 1_777_640_400)
-        let request = APNsRequest(job: job, token: "abcd", endpoint: APNsEndpoint(baseURL: "https://apns.test:2197/", topic: "com.example.app"),
-                                  providerToken: "h.c.s")
+        let request = APNsRequest(
+            job: job, token: "abcd", endpoint: APNsEndpoint(baseURL: "https://apns.test:2197/", topic: "com.example.app"),
+            providerToken: "h.c.s")
         #expect(request.url == "https://apns.test:2197/3/device/abcd")
-        #expect(request.headers == [
-            "authorization: bearer h.c.s", "apns-topic: com.example.app", "apns-push-type: alert", "apns-priority: 10",
-            "apns-expiration: 1777640400", "apns-id: \(job.id)", "apns-collapse-id: \(key.collapseID)", "content-type: application/json",
-        ])
+        #expect(
+            request.headers == [
+                "authorization: bearer h.c.s", "apns-topic: com.example.app", "apns-push-type: alert", "apns-priority: 10",
+                "apns-expiration: 1777640400", "apns-id: \(job.id)", "apns-collapse-id: \(key.collapseID)",
+                "content-type: application/json",
+            ])
         #expect(APNsEndpoint(environment: .production, topic: "t").baseURL == "https://api.push.apple.com")
         #expect(APNsEndpoint(environment: .sandbox, topic: "t").baseURL == "https://api.sandbox.push.apple.com")
     }
 
-    @Test(arguments: [
-        (200, nil, APNsAnswer.delivered), (410, "Unregistered", .retireToken("410 Unregistered")),
-        (400, "BadDeviceToken", .retireToken("400 BadDeviceToken")), (400, "DeviceTokenNotForTopic", .retireToken("400 DeviceTokenNotForTopic")),
-        (400, "BadTopic", .failed("400 BadTopic")), (403, "ExpiredProviderToken", .renewProviderToken),
-        (403, "InvalidProviderToken", .failed("403 InvalidProviderToken")), (429, "TooManyRequests", .temporary("429 TooManyRequests")),
-        (500, nil, .temporary("500")), (503, "ServiceUnavailable", .temporary("503 ServiceUnavailable")), (413, "PayloadTooLarge", .failed("413 PayloadTooLarge")),
-    ] as [(Int, String?, APNsAnswer)])
+    @Test(
+        arguments: [
+            (200, nil, APNsAnswer.delivered), (410, "Unregistered", .retireToken("410 Unregistered")),
+            (400, "BadDeviceToken", .retireToken("400 BadDeviceToken")),
+            (400, "DeviceTokenNotForTopic", .retireToken("400 DeviceTokenNotForTopic")),
+            (400, "BadTopic", .failed("400 BadTopic")), (403, "ExpiredProviderToken", .renewProviderToken),
+            (403, "InvalidProviderToken", .failed("403 InvalidProviderToken")), (429, "TooManyRequests", .temporary("429 TooManyRequests")),
+            (500, nil, .temporary("500")), (503, "ServiceUnavailable", .temporary("503 ServiceUnavailable")),
+            (413, "PayloadTooLarge", .failed("413 PayloadTooLarge")),
+        ] as [(Int, String?, APNsAnswer)])
     func answersFollowSPEC10(_ status: Int, _ reason: String?, _ expected: APNsAnswer) {
         #expect(APNsAnswer(status: status, reason: reason) == expected)
     }
@@ -117,6 +125,8 @@ struct DeliveryPartsTests {
         #expect(parts[0] == Base64URL.encode(Array(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8)))
         #expect(parts[1] == Base64URL.encode(Array(#"{"iss":"DEF123GHIJ","iat":1002400}"#.utf8)))
         #expect(parts.allSatisfy { !$0.contains("=") && !$0.contains("+") && !$0.contains("/") })
-        #expect(throws: DeliveryError.self) { try APNsSigningKey(pem: Array("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8), source: "x") }
+        #expect(throws: DeliveryError.self) {
+            try APNsSigningKey(pem: Array("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8), source: "x")
+        }
     }
 }

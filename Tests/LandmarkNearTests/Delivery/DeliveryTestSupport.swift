@@ -33,11 +33,13 @@ final class FakeAPNs {
         try Counterparts.makeKey(at: key)
         let scriptURL = directory.appendingPathComponent("script.json")
         try JSONSerialization.data(withJSONObject: ["tokens": script]).write(to: scriptURL)
-        server = try Counterpart(script: "fake_apns.py", arguments: [
-            "serve", "--dir", directory.path, "--key", key.path, "--key-id", FakeAPNs.keyID,
-            "--team-id", FakeAPNs.teamID, "--topic", FakeAPNs.topic, "--script", scriptURL.path,
-            "--delay", String(delay),
-        ])
+        server = try Counterpart(
+            script: "fake_apns.py",
+            arguments: [
+                "serve", "--dir", directory.path, "--key", key.path, "--key-id", FakeAPNs.keyID,
+                "--team-id", FakeAPNs.teamID, "--topic", FakeAPNs.topic, "--script", scriptURL.path,
+                "--delay", String(delay),
+            ])
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -47,8 +49,10 @@ final class FakeAPNs {
 
     /// The options that point `watch` at this fake.
     var watchArguments: [String] {
-        ["--push", "apns", "--apns-key", key.path, "--apns-key-id", FakeAPNs.keyID, "--apns-team-id", FakeAPNs.teamID,
-         "--apns-url", url, "--apns-ca", caPath]
+        [
+            "--push", "apns", "--apns-key", key.path, "--apns-key-id", FakeAPNs.keyID, "--apns-team-id", FakeAPNs.teamID,
+            "--apns-url", url, "--apns-ca", caPath,
+        ]
     }
 
     /// Every request logged so far, in the order answered.
@@ -64,10 +68,12 @@ final class FakeWebhook {
 
     init(script: [Int] = [200], delay: Double = 0) throws {
         directory = try makeTemporaryDirectory("fake-webhook")
-        server = try Counterpart(script: "fake_webhook.py", arguments: [
-            "--log", directory.appendingPathComponent("requests.ndjson").path,
-            "--script", script.map(String.init).joined(separator: ","), "--delay", String(delay),
-        ])
+        server = try Counterpart(
+            script: "fake_webhook.py",
+            arguments: [
+                "--log", directory.appendingPathComponent("requests.ndjson").path,
+                "--script", script.map(String.init).joined(separator: ","), "--delay", String(delay),
+            ])
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -121,7 +127,6 @@ func writeProfiles(_ tokens: [String: [String]], in directory: URL) throws -> St
     try JSONSerialization.data(withJSONObject: object).write(to: url)
     return url.path
 }
-
 
 extension Array where Element == [String: Any] {
     func forToken(_ token: String) -> [[String: Any]] { filter { $0["token"] as? String == token } }

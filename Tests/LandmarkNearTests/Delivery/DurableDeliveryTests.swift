@@ -19,7 +19,8 @@ struct DurableDeliveryTests {
         let input = directory.appendingPathComponent("in.ndjson")
         try fixes.text.write(to: input, atomically: true, encoding: .utf8)
         let state = directory.appendingPathComponent("state.db").path
-        let arguments = ["watch", "--cooldown", "0", "--profiles", profiles, "--state", state, "--apns-topic", FakeAPNs.topic]
+        let arguments =
+            ["watch", "--cooldown", "0", "--profiles", profiles, "--state", state, "--apns-topic", FakeAPNs.topic]
             + apns.watchArguments
 
         let first = ChildProcess()
@@ -31,7 +32,7 @@ struct DurableDeliveryTests {
         try first.run()
         let deadline = Date().addingTimeInterval(20)
         while try apns.requests().filter({ $0.status == 200 }).count < 2, Date() < deadline { usleep(50_000) }
-        usleep(300_000)   // the answers are recorded (each within milliseconds)
+        usleep(300_000)  // the answers are recorded (each within milliseconds)
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
         let beforeRestart = try apns.requests().filter { $0.status == 200 }.count
@@ -68,21 +69,27 @@ struct DurableDeliveryTests {
         var fixes = FixScript()
         fixes.add("d1", FixScript.turtleRock)
         fixes.add("d1", FixScript.farAway)
-        let arguments = ["watch", "--cooldown", "0", "--profiles", profiles, "--state", state, "--apns-topic", FakeAPNs.topic]
+        let arguments =
+            ["watch", "--cooldown", "0", "--profiles", profiles, "--state", state, "--apns-topic", FakeAPNs.topic]
             + apns.watchArguments
         let first = try await runTool(arguments, stdin: fixes.text, timeout: 30)
         #expect(first.stderr.contains("1 delivered, 0 retried, 0 failed, 1 retired"), "\(first.stderr)")
         // A second run with new fixes: the retired token is not used.
         var later = FixScript()
         later.add("d1", FixScript.turtleRock)
-        let second = try await runTool(arguments, stdin: later.lines.map { $0.replacingOccurrences(of: "\"time\":\(later.start)", with: "\"time\":\(later.start + 100)") + "\n" }.joined(), timeout: 30)
+        let second = try await runTool(
+            arguments,
+            stdin: later.lines.map { $0.replacingOccurrences(of: "\"time\":\(later.start)", with: "\"time\":\(later.start + 100)") + "\n" }
+                .joined(), timeout: 30)
         #expect(second.stderr.contains("1 delivered"), "\(second.stderr)")
         #expect(try apns.requests().forToken(testToken(1)).count == 1)
         #expect(try apns.requests().forToken(testToken(2)).count == 2)
         let listing = try await runTool(["deliveries", "--state", state], stdin: "", timeout: 20)
         #expect(listing.stdout.contains("retired after 1 try (410 Unregistered)"), "\(listing.stdout)")
         // The second run's job for the retired token is final too: no later run takes it up.
-        #expect(listing.stdout.contains("\(testToken(1).suffix(8)): retired after 0 tries (not sent: token retired earlier)"), "\(listing.stdout)")
+        #expect(
+            listing.stdout.contains("\(testToken(1).suffix(8)): retired after 0 tries (not sent: token retired earlier)"),
+            "\(listing.stdout)")
         #expect(!listing.stdout.contains("pending"), "\(listing.stdout)")
         let third = try await runTool(arguments, stdin: "", timeout: 30)
         #expect(third.status == 0, "\(third.stderr)")

@@ -9,9 +9,12 @@ struct WebhookDeliveryTests {
         var fixes = FixScript()
         fixes.add("d1", FixScript.turtleRock)
         fixes.add("d1", FixScript.farAway)
-        let result = try await runTool(["watch", "--events", "all", "--webhook", webhook.url,
-                                  "--webhook-header", "X-Landmark-Key: k-123", "--webhook-header", "X-Second:two"],
-                                 stdin: fixes.text, timeout: 30)
+        let result = try await runTool(
+            [
+                "watch", "--events", "all", "--webhook", webhook.url,
+                "--webhook-header", "X-Landmark-Key: k-123", "--webhook-header", "X-Second:two",
+            ],
+            stdin: fixes.text, timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "an enter and an exit")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import LandmarkNear
+import Testing
 
 /// The code of the DocC article `GettingStarted.md`, compiled and run against the public API
 /// only (a plain `import`, not `@testable`). Each of the article's code blocks stands here as
@@ -15,7 +15,7 @@ import LandmarkNear
 
         let catalog = LandmarkCatalog.embedded
         let turtleRock = catalog[0]
-        print(turtleRock.name, turtleRock.coordinate)   // Turtle Rock 34.011286,-116.166868
+        print(turtleRock.name, turtleRock.coordinate)  // Turtle Rock 34.011286,-116.166868
         #expect(turtleRock.name == "Turtle Rock")
 
         var configuration = EngineConfiguration()
@@ -23,11 +23,12 @@ import LandmarkNear
         let engine = try ProximityEngine(catalog: catalog, configuration: configuration)
 
         var events: [ProximityEvent] = []
-        let fix = Fix(device: "car", coordinate: Coordinate(latitude: 34.05, longitude: -116.15),
-                      time: Timestamp(rfc3339: "2026-05-01T12:00:02Z"))
+        let fix = Fix(
+            device: "car", coordinate: Coordinate(latitude: 34.05, longitude: -116.15),
+            time: Timestamp(rfc3339: "2026-05-01T12:00:02Z"))
         engine.process(fix, into: &events)
         for event in events where event.isNotification {
-            print(event.kind, catalog[event.landmarkIndex].name, event.distance)   // enter Turtle Rock 4568.09...
+            print(event.kind, catalog[event.landmarkIndex].name, event.distance)  // enter Turtle Rock 4568.09...
         }
         #expect(events.map(\.kind) == [.enter])
         #expect(events.first?.landmarkIndex == 0)
@@ -38,7 +39,7 @@ import LandmarkNear
         while let record = try reader.next() {
             switch record {
             case .fix(let fix, _): engine.process(fix, into: &events)
-            case .invalid(let issue): print(issue)   // "trace.ndjson:3: latitude 91.0 is outside [-90, 90]"
+            case .invalid(let issue): print(issue)  // "trace.ndjson:3: latitude 91.0 is outside [-90, 90]"
             }
         }
         #expect(events.map(\.kind) == [.exit, .enter])
@@ -46,17 +47,21 @@ import LandmarkNear
         let payload = APNsPayload.json(for: turtleRock, index: 0, options: PayloadOptions())
         // {"aps":{"alert":{"title":"Turtle Rock","body":"You are within 5 miles of Turtle Rock."},
         //  "category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":0}
-        #expect(payload == #"{"aps":{"alert":{"title":"Turtle Rock","body":"You are within 5 miles of Turtle Rock."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":0}"#)
+        #expect(
+            payload
+                == #"{"aps":{"alert":{"title":"Turtle Rock","body":"You are within 5 miles of Turtle Rock."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":0}"#
+        )
 
-        let (model, warnings) = try PayloadParser.parse(Array(payload.utf8), source: "turtlerock.apns",
-                                                        catalog: catalog, strings: nil)
-        print(model.title, model.landmark?.park ?? "-", warnings)   // Turtle Rock Joshua Tree National Park []
+        let (model, warnings) = try PayloadParser.parse(
+            Array(payload.utf8), source: "turtlerock.apns",
+            catalog: catalog, strings: nil)
+        print(model.title, model.landmark?.park ?? "-", warnings)  // Turtle Rock Joshua Tree National Park []
         #expect(model.title == "Turtle Rock" && model.landmark?.park == "Joshua Tree National Park" && warnings.isEmpty)
 
         do {
             _ = try CatalogLoader.load(path: "/no/such/landmarks.json")
         } catch {
-            print(error.kind, error)   // missingInput /no/such/landmarks.json: no such file
+            print(error.kind, error)  // missingInput /no/such/landmarks.json: no such file
         }
         #expect(throws: CatalogError(source: "/no/such/landmarks.json", reason: "no such file", kind: .missingInput)) {
             try CatalogLoader.load(path: "/no/such/landmarks.json")

@@ -59,7 +59,9 @@ import Testing
             for forced in [nil, conversion.format] {
                 let result = try await runTool(["watch", path.path] + options + (forced.map { ["--format", $0] } ?? []))
                 #expect(result.status == 0, "\(conversion.format): \(result.stderr)")
-                #expect(Self.notifications(result.stdout, timed: conversion.timed) == expected, "\(conversion.format) (forced: \(forced ?? "no"))")
+                #expect(
+                    Self.notifications(result.stdout, timed: conversion.timed) == expected,
+                    "\(conversion.format) (forced: \(forced ?? "no"))")
             }
             // And gzipped.
             let gzipped = directory.appendingPathComponent("track.\(conversion.format).gz")

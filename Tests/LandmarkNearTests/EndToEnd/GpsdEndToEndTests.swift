@@ -1,5 +1,5 @@
-import Glibc
 import Foundation
+import Glibc
 import Testing
 
 /// A real gpsd (Debian's gpsd 3.22 under gpsfake, on loopback) replaying the committed NMEA
@@ -8,7 +8,8 @@ import Testing
 @Suite(.suiteTimeLimit) struct GpsdEndToEndTests {
     static let gpsfake = "/usr/bin/gpsfake"
     static let gpspipe = "/usr/bin/gpspipe"
-    static let installed = FileManager.default.isExecutableFile(atPath: gpsfake)
+    static let installed =
+        FileManager.default.isExecutableFile(atPath: gpsfake)
         && FileManager.default.isExecutableFile(atPath: gpspipe)
 
     /// A TCP port nothing listens on now (bound to port 0, then released).
@@ -21,7 +22,9 @@ import Testing
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
         }
         try #require(bound)
         return UInt16(bigEndian: address.sin_port)
@@ -56,7 +59,8 @@ import Testing
             tool.executableURL = try toolExecutableURL()
             tool.arguments = ["watch", "--events", "all"]
             tool.standardInput = feed
-            let output = Pipe(), errors = Pipe()
+            let output = Pipe()
+            let errors = Pipe()
             tool.standardOutput = output
             tool.standardError = errors
             try tool.run()
@@ -66,8 +70,9 @@ import Testing
             pipe.waitUntilExit()
             tool.waitUntilExit()
             if pipe.terminationStatus == 0 {
-                result = ToolResult(status: tool.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                                    stderr: String(decoding: stderr, as: UTF8.self))
+                result = ToolResult(
+                    status: tool.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                    stderr: String(decoding: stderr, as: UTF8.self))
             } else {
                 Thread.sleep(forTimeInterval: 0.5)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// `landmark-near landmarks` run as a process.
@@ -8,7 +9,7 @@ import Testing
         let result = try await runTool(["landmarks"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.count == 13)   // header + 12
+        #expect(lines.count == 13)  // header + 12
         #expect(lines[1].hasPrefix("0      1001      yes"))
         #expect(lines[1].hasSuffix("Turtle Rock"))
         #expect(lines[2].contains("1002") && lines[2].contains("no") && lines[2].hasSuffix("Silver Salmon Creek"))

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import LandmarkNear
 
 /// `producer | landmark-near watch` with a producer process writing one line every 200 ms:
@@ -83,10 +84,12 @@ import Testing
         print("live geojson: first notification \(String(format: "%.3f", latency)) s after its Feature")
 
         // A document over several writes: nothing until its last brace, then at once.
-        let pieces = ["{\n  \"type\": \"FeatureCollection\",\n  \"features\": [\n",
-                      "    {\"type\": \"Feature\", \"properties\": {\"device\": \"y\", \"note\": \"a } and a \\\" inside\"},\n",
-                      "     \"geometry\": {\"type\": \"Point\", \"coordinates\": [-113.536248, 48.69423]}}\n",
-                      "  ]\n", "}\n"]
+        let pieces = [
+            "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [\n",
+            "    {\"type\": \"Feature\", \"properties\": {\"device\": \"y\", \"note\": \"a } and a \\\" inside\"},\n",
+            "     \"geometry\": {\"type\": \"Point\", \"coordinates\": [-113.536248, 48.69423]}}\n",
+            "  ]\n", "}\n",
+        ]
         for piece in pieces.dropLast() {
             tool.write(piece)
             tool.waitUntilInputDrained()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// NMEA positions in event lines carry the sentence's precision (degrees at max(k + 2, 7)
@@ -36,7 +37,9 @@ import Testing
     @Test func theReadmeExample() async throws {
         let sentence = "$GPRMC,160430.00,A,3402.97560,N,11605.59130,W,41.2,219.3,010526,,,A\n"
         let fixes = try await runTool(["fixes"], stdin: sentence)
-        #expect(fixes.stdout == #"{"device":"default","lat":34.049593333333334,"lon":-116.09318833333333,"time":"2026-05-01T16:04:30Z"}"# + "\n")
+        #expect(
+            fixes.stdout == #"{"device":"default","lat":34.049593333333334,"lon":-116.09318833333333,"time":"2026-05-01T16:04:30Z"}"# + "\n"
+        )
         let watched = try await runTool(["watch"], stdin: sentence)
         #expect(watched.stdout.contains(#","fix":{"lat":34.0495933,"lon":-116.0931883},"#))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// `landmark-near nearest` run as a process.
@@ -19,11 +20,13 @@ import Testing
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 1)
-        let expected = Geodesic.wgs84.distance(from: Coordinate(latitude: 34, longitude: -116),
-                                               to: LandmarkCatalog.embedded[0].coordinate)
-        #expect(lines[0] == #"{"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,"name":"Turtle Rock","distanceMeters":"#
-            + JSONWriter.number((expected * 1000).rounded() / 1000)
-            + #"},{"index":5,"id":1006,"name":"Lake McDonald","distanceMeters":1626102.241}]}"#)
+        let expected = Geodesic.wgs84.distance(
+            from: Coordinate(latitude: 34, longitude: -116),
+            to: LandmarkCatalog.embedded[0].coordinate)
+        #expect(
+            lines[0] == #"{"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,"name":"Turtle Rock","distanceMeters":"#
+                + JSONWriter.number((expected * 1000).rounded() / 1000)
+                + #"},{"index":5,"id":1006,"name":"Lake McDonald","distanceMeters":1626102.241}]}"#)
     }
 
     @Test func negativeCoordinatesWorkAsPositionals() async throws {
@@ -39,7 +42,9 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix(#"{"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"#))
         // A leading minus sign is a number, not an option, with or without "--" before it.
-        for arguments in [["nearest", "--json", "-33.9,151.2"], ["nearest", "--json", "--", "-33.9,151.2"], ["nearest", "-33.9,", "151.2", "--json"]] {
+        for arguments in [
+            ["nearest", "--json", "-33.9,151.2"], ["nearest", "--json", "--", "-33.9,151.2"], ["nearest", "-33.9,", "151.2", "--json"],
+        ] {
             let south = try await runTool(arguments)
             #expect(south.status == 0, "\(arguments): \(south.stderr)")
             #expect(south.stdout.hasPrefix(#"{"lat":-33.9,"lon":151.2,"nearest":[{"#))
@@ -62,10 +67,19 @@ import Testing
     }
 
     @Test(arguments: [
-        (["-116", "34"], "landmark-near nearest: latitude -116.0 is outside [-90, 90]; did you mean 34,-116? (order is latitude,longitude)"),
-        (["-116.17,34.01"], "landmark-near nearest: latitude -116.17 is outside [-90, 90]; did you mean 34.01,-116.17? (order is latitude,longitude)"),
+        (
+            ["-116", "34"],
+            "landmark-near nearest: latitude -116.0 is outside [-90, 90]; did you mean 34,-116? (order is latitude,longitude)"
+        ),
+        (
+            ["-116.17,34.01"],
+            "landmark-near nearest: latitude -116.17 is outside [-90, 90]; did you mean 34.01,-116.17? (order is latitude,longitude)"
+        ),
         (["34,5,-116,2"], "landmark-near nearest: expected 'lat,lon' (two numbers), found 4 fields; decimal commas? write 34.5,-116.2"),
-        (["34,5", "-116.2"], "landmark-near nearest: latitude '34,5' is not a number (write 34.5: decimal commas only when both numbers have one)"),
+        (
+            ["34,5", "-116.2"],
+            "landmark-near nearest: latitude '34,5' is not a number (write 34.5: decimal commas only when both numbers have one)"
+        ),
         (["-5x"], "landmark-near nearest: expected LAT LON (two numbers), or none (or '-') to read stdin, got 1 argument"),
     ])
     func swappedAndCommaMistakesGetAHint(_ position: [String], _ message: String) async throws {
@@ -98,7 +112,9 @@ import Testing
         #expect(lines.count == 2)
         #expect(lines.first?.hasPrefix(#"{"lat":34,"lon":-116,"nearest":[{"index":0,"id":1001,"#) == true)
         #expect(lines.last?.hasPrefix(#"{"lat":59.98,"lon":-152.66,"nearest":[{"index":1,"id":1002,"#) == true)
-        #expect(result.stderr.contains("<stdin>:4: latitude -116.0 is outside [-90, 90]; did you mean -116,34? (order is longitude,latitude, as the header says)"))
+        #expect(
+            result.stderr.contains(
+                "<stdin>:4: latitude -116.0 is outside [-90, 90]; did you mean -116,34? (order is longitude,latitude, as the header says)"))
     }
 
     @Test func aHeaderAfterTheFirstLineIsAnError() async throws {
@@ -112,7 +128,8 @@ import Testing
         #expect(result.status == 65)
         #expect(result.stdout.split(separator: "\n").count == 1)
         #expect(result.stdout.hasPrefix(#"{"lat":34.5,"lon":-116.2,"#))
-        #expect(result.stderr.contains("<stdin>:1: latitude -116.0 is outside [-90, 90]; did you mean 34,-116? (order is latitude,longitude)"))
+        #expect(
+            result.stderr.contains("<stdin>:1: latitude -116.0 is outside [-90, 90]; did you mean 34,-116? (order is latitude,longitude)"))
         #expect(result.stderr.contains("<stdin>:3: expected 'lat,lon' (two numbers), found 4 fields; decimal commas? write 34.5,-116.2"))
     }
 

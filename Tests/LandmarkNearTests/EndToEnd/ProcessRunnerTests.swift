@@ -10,7 +10,7 @@ import Testing
             _ = try await runProcess("/bin/sleep", ["600"], stdin: Data(repeating: 0x61, count: 1 << 20), timeout: 1)
         }
         #expect(error?.description.contains("did not end within 1.0 s; killed") == true)
-        #expect(Date().timeIntervalSince(start) < 300)   // killed, not waited for: sleep would take 600 s
+        #expect(Date().timeIntervalSince(start) < 300)  // killed, not waited for: sleep would take 600 s
     }
 
     @Test func aChildThatIgnoresItsStdinStillReturns() async throws {

@@ -18,12 +18,18 @@ import Testing
     }
 
     @Test(arguments: [
-        ("$GPRMC,120000.00,V,,,,,,,010526,,,N\n$GPGGA,120000.00,,,,,0,00,,,M,,M,,\n", "no NMEA sentence had a fix: 1 RMC with status V, 1 GGA with quality 0"),
+        (
+            "$GPRMC,120000.00,V,,,,,,,010526,,,N\n$GPGGA,120000.00,,,,,0,00,,,M,,M,,\n",
+            "no NMEA sentence had a fix: 1 RMC with status V, 1 GGA with quality 0"
+        ),
         ("{\"class\":\"VERSION\"}\n{\"class\":\"TPV\",\"mode\":1}\n", "no NDJSON line was a fix: 1 gpsd VERSION, 1 TPV with mode 1"),
         ("time,lat,lon\n", "the CSV has a header row and no data rows"),
         ("<gpx version=\"1.1\"><metadata/></gpx>\n", "the GPX document has no trkpt, rtept or wpt element"),
         ("<kml><Document/></kml>\n", "the KML document has no Point, LineString or gx:Track"),
-        ("{\"type\":\"FeatureCollection\",\"features\":[]}\n", "the GeoJSON has no Point, MultiPoint, LineString or MultiLineString coordinates"),
+        (
+            "{\"type\":\"FeatureCollection\",\"features\":[]}\n",
+            "the GeoJSON has no Point, MultiPoint, LineString or MultiLineString coordinates"
+        ),
     ])
     func emptyRunsSayWhy(_ input: String, _ why: String) async throws {
         let result = try await runTool(["watch"], stdin: input)
@@ -53,10 +59,13 @@ import Testing
         let blanks = "\n  \n\r\n"
         var cases: [NothingCase] = []
         for format in [nil, "ndjson", "csv", "nmea"] as [String?] {
-            cases.append(NothingCase(format: format, input: comments, why: "the input has no records, only 2 comment lines (starting with #)"))
+            cases.append(
+                NothingCase(format: format, input: comments, why: "the input has no records, only 2 comment lines (starting with #)"))
             cases.append(NothingCase(format: format, input: blanks, why: "the input has no records, only 3 blank lines"))
-            cases.append(NothingCase(format: format, input: "# one\n\n",
-                                     why: "the input has no records, only 1 comment line (starting with #) and 1 blank line"))
+            cases.append(
+                NothingCase(
+                    format: format, input: "# one\n\n",
+                    why: "the input has no records, only 1 comment line (starting with #) and 1 blank line"))
         }
         for format in ["gpx", "kml", "tcx", "geojson"] {
             cases.append(NothingCase(format: format, input: blanks, why: "the input has no records, only white space"))
@@ -78,17 +87,21 @@ import Testing
     @Test func gzipOfCommentsOrOfNothingSaysWhy() async throws {
         let comments = try await runTool(["watch"], stdinData: GzipWriter.compress(Data("# only a comment\n".utf8)))
         #expect(comments.status == 0)
-        #expect(comments.stderr.hasPrefix("<stdin>: warning: the input has no records, only 1 comment line (starting with #)\n"),
-                "\(comments.stderr)")
+        #expect(
+            comments.stderr.hasPrefix("<stdin>: warning: the input has no records, only 1 comment line (starting with #)\n"),
+            "\(comments.stderr)")
         let nothing = try await runTool(["watch"], stdinData: GzipWriter.compress(Data()))
         #expect(nothing.status == 0)
         #expect(nothing.stderr.hasPrefix("<stdin>: warning: the input is gzip data that inflates to nothing\n"), "\(nothing.stderr)")
     }
 
     @Test func unknownXMLRootIsOneErrorExit65() async throws {
-        let result = try await runTool(["watch"], stdin: "<?xml version=\"1.0\"?>\n<osm version=\"0.6\"><node lat=\"1\" lon=\"2\"/></osm>\n")
+        let result = try await runTool(
+            ["watch"], stdin: "<?xml version=\"1.0\"?>\n<osm version=\"0.6\"><node lat=\"1\" lon=\"2\"/></osm>\n")
         #expect(result.status == 65)
-        #expect(result.stderr.hasPrefix("<stdin>:2: XML root element <osm> is not gpx, kml or TrainingCenterDatabase (GPX, KML, TCX); nothing is read\n"))
+        #expect(
+            result.stderr.hasPrefix(
+                "<stdin>:2: XML root element <osm> is not gpx, kml or TrainingCenterDatabase (GPX, KML, TCX); nothing is read\n"))
         let forced = try await runTool(["watch", "--format", "gpx", Self.fixture("kml/togeojson-point.kml")])
         #expect(forced.status == 65)
         #expect(forced.stderr.contains("XML root element <kml> is KML, not GPX (--format gpx); nothing is read"))
@@ -103,10 +116,10 @@ import Testing
     /// Two devices that Unicode calls equal, each notified.
     @Test func unicodeEquivalentDeviceNamesAreTwoDevices() async throws {
         let input = """
-        {"device":"caf\u{E9}","lat":34.011286,"lon":-116.166868}
-        {"device":"cafe\u{301}","lat":34.011286,"lon":-116.166868}
+            {"device":"caf\u{E9}","lat":34.011286,"lon":-116.166868}
+            {"device":"cafe\u{301}","lat":34.011286,"lon":-116.166868}
 
-        """
+            """
         let result = try await runTool(["watch"], stdin: input)
         #expect(result.status == 0)
         #expect(result.stdout.split(separator: "\n").count == 2)

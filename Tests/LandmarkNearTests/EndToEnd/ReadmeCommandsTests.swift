@@ -47,13 +47,16 @@ struct ReadmeCommandsTests {
         let scratch = try makeTemporaryDirectory("readme")
         defer { try? FileManager.default.removeItem(at: scratch) }
         for folder in ["examples", "Samples", "Payloads"] {
-            try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent(folder),
-                                             to: scratch.appendingPathComponent(folder))
+            try FileManager.default.copyItem(
+                at: repositoryRoot.appendingPathComponent(folder),
+                to: scratch.appendingPathComponent(folder))
         }
         let toolDirectory = try toolExecutableURL().deletingLastPathComponent().path
         let path = toolDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let result = try await runProcess("/bin/bash", ["-e", "-o", "pipefail", "-c", block.script],
-                                          environment: ["PATH": path], currentDirectory: scratch, timeout: 120)
-        #expect(result.status == 0, "\(block.testDescription)\nstdout: \(result.stdout.prefix(2000))\nstderr: \(result.stderr.prefix(2000))")
+        let result = try await runProcess(
+            "/bin/bash", ["-e", "-o", "pipefail", "-c", block.script],
+            environment: ["PATH": path], currentDirectory: scratch, timeout: 120)
+        #expect(
+            result.status == 0, "\(block.testDescription)\nstdout: \(result.stdout.prefix(2000))\nstderr: \(result.stderr.prefix(2000))")
     }
 }

@@ -1,12 +1,15 @@
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct DeviceProfilesTests {
     @Test func readsFavouritesAndPreference() throws {
-        let profiles = try DeviceProfiles.parse(Array(#"""
-            {"d1": {"favorites": [1002, 1003.0], "prefersNotifications": false},
-             "d2": {}, "d3": {"favorites": null}}
-            """#.utf8), source: "p.json")
+        let profiles = try DeviceProfiles.parse(
+            Array(
+                #"""
+                {"d1": {"favorites": [1002, 1003.0], "prefersNotifications": false},
+                 "d2": {}, "d3": {"favorites": null}}
+                """#.utf8), source: "p.json")
         #expect(profiles["d1"] == .init(favorites: [1002, 1003], prefersNotifications: false))
         #expect(profiles["d2"] == .init())
         #expect(profiles["d3"]?.favorites == nil)
@@ -18,7 +21,9 @@ import Testing
         let profiles = try DeviceProfiles.parse(Array(#"{"d1": {"favourites": [1002]}, "d2": {"colour": "red"}}"#.utf8), source: "p.json")
         #expect(profiles["d1"]?.favorites == nil, "an unknown key is ignored")
         #expect(profiles.warnings.count == 2)
-        #expect(profiles.warnings.first?.hasPrefix(#"p.json: device "d1": unknown key "favourites" ignored (did you mean "favorites"?)"#) == true)
+        #expect(
+            profiles.warnings.first?.hasPrefix(#"p.json: device "d1": unknown key "favourites" ignored (did you mean "favorites"?)"#)
+                == true)
         #expect(profiles.warnings.last?.contains("did you mean") == false)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LandmarkNear
 
 /// The engine's device table: slots in order of first sight, names compared byte for byte,
@@ -16,14 +17,15 @@ struct DeviceTableTests {
     }
 
     @Test(arguments: [
-        ("caf\u{E9}", "cafe\u{301}"),       // one scalar against a combining sequence
-        ("\u{212B}", "\u{C5}"),             // ANGSTROM SIGN against LATIN CAPITAL A WITH RING
+        ("caf\u{E9}", "cafe\u{301}"),  // one scalar against a combining sequence
+        ("\u{212B}", "\u{C5}"),  // ANGSTROM SIGN against LATIN CAPITAL A WITH RING
         ("", " "),
         ("d1", "d1\u{0}"),
     ])
     func namesEqualAsStringsButNotAsBytesAreTwoDevices(_ first: String, _ second: String) {
         var table = DeviceTable()
-        let a = table.slot(for: first), b = table.slot(for: second)
+        let a = table.slot(for: first)
+        let b = table.slot(for: second)
         #expect(a.isNew && b.isNew && a.slot != b.slot)
         #expect(table.existingSlot(for: first) == a.slot)
         #expect(table.existingSlot(for: second) == b.slot)

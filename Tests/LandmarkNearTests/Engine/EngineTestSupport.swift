@@ -21,8 +21,10 @@ enum EngineFixtures {
     }
 
     /// Runs fixes through an engine and returns the events of each fix.
-    static func run(_ fixes: [Fix], catalog: LandmarkCatalog = .embedded,
-                    configure: (inout EngineConfiguration) -> Void = { _ in }) throws -> [(FixDisposition, [ProximityEvent])] {
+    static func run(
+        _ fixes: [Fix], catalog: LandmarkCatalog = .embedded,
+        configure: (inout EngineConfiguration) -> Void = { _ in }
+    ) throws -> [(FixDisposition, [ProximityEvent])] {
         var configuration = EngineConfiguration()
         configure(&configuration)
         let engine = try ProximityEngine(catalog: catalog, configuration: configuration)

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct ProximityEngineTests {
@@ -13,9 +15,9 @@ import Testing
     /// SPEC §3: device names compare byte for byte; NFC and NFD spellings are two devices.
     @Test func devicesDifferingOnlyInNormalisationKeepTheirOwnState() throws {
         let results = try F.run([
-            F.fix(F.point(100), device: "caf\u{E9}", at: 0),     // enter
-            F.fix(F.point(200), device: "cafe\u{301}", at: 5),   // another device: its own enter
-            F.fix(F.point(300), device: "caf\u{E9}", at: 3),     // later than its own latest (0): used
+            F.fix(F.point(100), device: "caf\u{E9}", at: 0),  // enter
+            F.fix(F.point(200), device: "cafe\u{301}", at: 5),  // another device: its own enter
+            F.fix(F.point(300), device: "caf\u{E9}", at: 3),  // later than its own latest (0): used
         ])
         #expect(summaries(results) == [["enter 0"], ["enter 0"], []])
         #expect(results.map(\.0) == [.used, .used, .used])
@@ -23,10 +25,10 @@ import Testing
 
     @Test func boundaryJitterAtTheRadius() throws {
         let results = try F.run([
-            F.fix(F.point(radius + 0.5), at: 0),      // just outside: nothing
-            F.fix(F.point(radius - 0.5), at: 10),     // just inside: enter
-            F.fix(F.point(radius + 0.5), at: 20),     // jitter out, still within R + H: no exit
-            F.fix(F.point(radius - 0.5), at: 30),     // jitter in again: no second enter
+            F.fix(F.point(radius + 0.5), at: 0),  // just outside: nothing
+            F.fix(F.point(radius - 0.5), at: 10),  // just inside: enter
+            F.fix(F.point(radius + 0.5), at: 20),  // jitter out, still within R + H: no exit
+            F.fix(F.point(radius - 0.5), at: 30),  // jitter in again: no second enter
         ])
         #expect(summaries(results) == [[], ["enter 0"], [], []])
         #expect(results.allSatisfy { $0.0 == .used })
@@ -35,10 +37,10 @@ import Testing
     @Test func boundaryJitterAtRadiusPlusHysteresis() throws {
         let results = try F.run([
             F.fix(F.point(100), at: 0),
-            F.fix(F.point(radius + hysteresis - 0.5), at: 10),   // not beyond R + H: stays inside
-            F.fix(F.point(radius + hysteresis + 0.5), at: 20),   // beyond: exit
-            F.fix(F.point(radius + hysteresis - 0.5), at: 30),   // outside R: nothing
-            F.fix(F.point(radius - 0.5), at: 40),                // re-enter within the cooldown
+            F.fix(F.point(radius + hysteresis - 0.5), at: 10),  // not beyond R + H: stays inside
+            F.fix(F.point(radius + hysteresis + 0.5), at: 20),  // beyond: exit
+            F.fix(F.point(radius + hysteresis - 0.5), at: 30),  // outside R: nothing
+            F.fix(F.point(radius - 0.5), at: 40),  // re-enter within the cooldown
         ]) { $0.cooldown = 3600 }
         #expect(summaries(results) == [["enter 0"], [], ["exit 0"], [], ["enter 0 cooldown"]])
     }
@@ -57,9 +59,9 @@ import Testing
         let results = try F.run([
             F.fix(F.point(10), at: 0),
             F.fix(F.point(20_000), at: 100),
-            F.fix(F.point(10), at: 1800),      // suppressed: 1800 s after the notification
+            F.fix(F.point(10), at: 1800),  // suppressed: 1800 s after the notification
             F.fix(F.point(20_000), at: 1900),
-            F.fix(F.point(10), at: 3600),      // 3600 s after the notification: notified
+            F.fix(F.point(10), at: 3600),  // 3600 s after the notification: notified
         ])
         #expect(summaries(results) == [["enter 0"], ["exit 0"], ["enter 0 cooldown"], ["exit 0"], ["enter 0"]])
     }
@@ -74,9 +76,9 @@ import Testing
     @Test func staleAndDuplicateTimesAreDropped() throws {
         let results = try F.run([
             F.fix(F.point(20_000), at: 10),
-            F.fix(F.point(10), at: 10),        // same time: stale
-            F.fix(F.point(10), at: 5),         // older: stale
-            F.fix(F.point(10)),                // no time: used in arrival order
+            F.fix(F.point(10), at: 10),  // same time: stale
+            F.fix(F.point(10), at: 5),  // older: stale
+            F.fix(F.point(10)),  // no time: used in arrival order
             F.fix(F.point(10), at: 11),
         ])
         #expect(results.map(\.0) == [.used, .dropped(.stale), .dropped(.stale), .used, .used])
@@ -101,8 +103,8 @@ import Testing
 
     @Test func droppedFixDoesNotAdvanceTheDeviceClock() throws {
         let results = try F.run([
-            F.fix(F.point(10), at: 100, accuracy: 5000),   // dropped for accuracy
-            F.fix(F.point(10), at: 50),                    // still usable: no used fix had a time yet
+            F.fix(F.point(10), at: 100, accuracy: 5000),  // dropped for accuracy
+            F.fix(F.point(10), at: 50),  // still usable: no used fix had a time yet
         ])
         #expect(results.map(\.0) == [.dropped(.accuracy), .used])
     }
@@ -113,7 +115,7 @@ import Testing
             (1, F.point(3000, from: origin, azimuth: 0)),
             (2, F.point(1000, from: origin, azimuth: 90)),
             (3, F.point(2000, from: origin, azimuth: 180)),
-            (4, F.point(1000, from: origin, azimuth: 90)),     // same place as id 2: tie -> index order
+            (4, F.point(1000, from: origin, azimuth: 90)),  // same place as id 2: tie -> index order
         ])
         let results = try F.run([F.fix(origin, at: 0)], catalog: catalog)
         #expect(summaries(results) == [["enter 1", "enter 3", "enter 2", "enter 0"]])
@@ -126,7 +128,7 @@ import Testing
             F.fix(F.point(10), device: "b", at: 0),
             F.fix(F.point(20_000), device: "a", at: 1),
             F.fix(F.point(10), device: "b", at: 2),
-            F.fix(F.point(10), device: "a", at: 1),           // stale for a, even though b is at 2
+            F.fix(F.point(10), device: "a", at: 1),  // stale for a, even though b is at 2
         ])
         #expect(summaries(results) == [["enter 0"], ["enter 0"], ["exit 0"], [], []])
         #expect(results[4].0 == .dropped(.stale))
@@ -196,16 +198,22 @@ import Testing
         let centre = Coordinate(latitude: Double.random(in: -80...80, using: &rng), longitude: 179.9)
         var landmarks: [(Int, Coordinate)] = []
         for id in 1...40 {
-            landmarks.append((id, F.point(Double.random(in: 0...60_000, using: &rng), from: centre,
-                                          azimuth: Double.random(in: -180...180, using: &rng))))
+            landmarks.append(
+                (
+                    id,
+                    F.point(
+                        Double.random(in: 0...60_000, using: &rng), from: centre,
+                        azimuth: Double.random(in: -180...180, using: &rng))
+                ))
         }
         let catalog = try F.catalog(landmarks)
         var fixes: [Fix] = []
         var positions = (0..<3).map { _ in centre }
         for step in 0..<1500 {
             let device = step % 3
-            positions[device] = F.point(Double.random(in: 0...600, using: &rng), from: positions[device],
-                                        azimuth: Double.random(in: -180...180, using: &rng))
+            positions[device] = F.point(
+                Double.random(in: 0...600, using: &rng), from: positions[device],
+                azimuth: Double.random(in: -180...180, using: &rng))
             if Geodesic.wgs84.distance(from: positions[device], to: centre) > 70_000 { positions[device] = centre }
             fixes.append(F.fix(positions[device], device: "dev\(device)", at: Int64(step / 3 * 60)))
         }
@@ -231,17 +239,24 @@ struct FavoriteGridEdgeTests {
         var testDescription: String { "centre \(latitude),\(longitude), radius \(radius) m" }
     }
 
-    @Test(arguments: [Case(latitude: 89.97, longitude: 10, radius: 8046.72, spread: 40_000),
-                      Case(latitude: -89.9, longitude: -179.95, radius: 8046.72, spread: 40_000),
-                      Case(latitude: 0.001, longitude: 179.999, radius: 8046.72, spread: 40_000),
-                      Case(latitude: 60, longitude: -30, radius: 300_000, spread: 1_500_000)])
+    @Test(arguments: [
+        Case(latitude: 89.97, longitude: 10, radius: 8046.72, spread: 40_000),
+        Case(latitude: -89.9, longitude: -179.95, radius: 8046.72, spread: 40_000),
+        Case(latitude: 0.001, longitude: 179.999, radius: 8046.72, spread: 40_000),
+        Case(latitude: 60, longitude: -30, radius: 300_000, spread: 1_500_000),
+    ])
     func matchesTheReference(_ test: Case) throws {
         var rng = IndexTestSupport.SeededGenerator(seed: 17)
         let centre = Coordinate(latitude: test.latitude, longitude: test.longitude)
         var landmarks: [(Int, Coordinate)] = []
         for id in 1...30 {
-            landmarks.append((id, F.point(Double.random(in: 0...test.spread, using: &rng), from: centre,
-                                          azimuth: Double.random(in: -180...180, using: &rng))))
+            landmarks.append(
+                (
+                    id,
+                    F.point(
+                        Double.random(in: 0...test.spread, using: &rng), from: centre,
+                        azimuth: Double.random(in: -180...180, using: &rng))
+                ))
         }
         let catalog = try F.catalog(landmarks)
         var fixes: [Fix] = []
@@ -249,14 +264,19 @@ struct FavoriteGridEdgeTests {
         let step = test.spread / 60
         for index in 0..<1200 {
             let device = index % 3
-            positions[device] = F.point(Double.random(in: 0...step, using: &rng), from: positions[device],
-                                        azimuth: Double.random(in: -180...180, using: &rng))
+            positions[device] = F.point(
+                Double.random(in: 0...step, using: &rng), from: positions[device],
+                azimuth: Double.random(in: -180...180, using: &rng))
             if Geodesic.wgs84.distance(from: positions[device], to: centre) > test.spread * 1.2 { positions[device] = centre }
             fixes.append(F.fix(positions[device], device: "dev\(device)", at: Int64(index / 3 * 60)))
         }
-        let actual = try F.run(fixes, catalog: catalog) { $0.cooldown = 1800; $0.radius = test.radius }
-        let expected = ReferenceEngine(catalog: catalog, radius: test.radius, hysteresis: Length.quarterMile.meters,
-                                       cooldown: 1800).run(fixes)
+        let actual = try F.run(fixes, catalog: catalog) {
+            $0.cooldown = 1800; $0.radius = test.radius
+        }
+        let expected = ReferenceEngine(
+            catalog: catalog, radius: test.radius, hysteresis: Length.quarterMile.meters,
+            cooldown: 1800
+        ).run(fixes)
         #expect(actual.map { $0.1.map(\.summary) } == expected)
         #expect(actual.flatMap(\.1).count > 10)
     }
@@ -310,15 +330,16 @@ typealias SeededGenerator = IndexTestSupport.SeededGenerator
     func neverUnderestimates(seed: UInt64) {
         var rng = SeededGenerator(seed: seed)
         for _ in 0..<5_000 {
-            let center = Coordinate(latitude: Double.random(in: -90...90, using: &rng),
-                                    longitude: Double.random(in: -180...180, using: &rng))
-            let other = Geodesic.wgs84.destination(from: center, azimuth: Double.random(in: -180...180, using: &rng),
-                                                   distance: Double.random(in: 0...20_000, using: &rng))
-            let bound = CacheBound.distanceUpperBound(from: other, to: center,
-                                                      cosineOfCenterLatitude: cos(center.latitude * .pi / 180))
+            let center = Coordinate(
+                latitude: Double.random(in: -90...90, using: &rng),
+                longitude: Double.random(in: -180...180, using: &rng))
+            let other = Geodesic.wgs84.destination(
+                from: center, azimuth: Double.random(in: -180...180, using: &rng),
+                distance: Double.random(in: 0...20_000, using: &rng))
+            let bound = CacheBound.distanceUpperBound(
+                from: other, to: center,
+                cosineOfCenterLatitude: cos(center.latitude * .pi / 180))
             #expect(bound >= Geodesic.wgs84.distance(from: other, to: center))
         }
     }
 }
-
-import Foundation

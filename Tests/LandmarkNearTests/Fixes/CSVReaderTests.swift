@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct CSVReaderTests {
@@ -7,35 +8,42 @@ import Testing
         #expect(result.format == .csv)
         #expect(result.issues.isEmpty)
         #expect(result.lines == [2, 3, 4])
-        #expect(result.fixes == [
-            Fix(coordinate: Coordinate(latitude: 34.0189, longitude: -116.1742),
-                time: FixReading.time("2026-05-01T12:00:00Z"), accuracy: 12),
-            // The annotation is quoted and holds commas and quotes.
-            Fix(coordinate: Coordinate(latitude: 34.0185, longitude: -116.174),
-                time: FixReading.time("2026-05-01T12:00:05Z"), accuracy: 8),
-            // Accuracy 0 is unknown.
-            Fix(coordinate: Coordinate(latitude: 34.0181, longitude: -116.1738),
-                time: FixReading.time("2026-05-01T12:00:10.25Z")),
-        ])
+        #expect(
+            result.fixes == [
+                Fix(
+                    coordinate: Coordinate(latitude: 34.0189, longitude: -116.1742),
+                    time: FixReading.time("2026-05-01T12:00:00Z"), accuracy: 12),
+                // The annotation is quoted and holds commas and quotes.
+                Fix(
+                    coordinate: Coordinate(latitude: 34.0185, longitude: -116.174),
+                    time: FixReading.time("2026-05-01T12:00:05Z"), accuracy: 8),
+                // Accuracy 0 is unknown.
+                Fix(
+                    coordinate: Coordinate(latitude: 34.0181, longitude: -116.1738),
+                    time: FixReading.time("2026-05-01T12:00:10.25Z")),
+            ])
     }
 
     @Test func genericColumnsAnyCaseAnyOrder() throws {
         let text = """
-        \u{FEFF}Device, Latitude ,LONGITUDE,Time,Accuracy
-        d1,34.0,-116.0,2026-05-01T12:00:00+02:00,5
-        "d, 2",34.5,-116.5,1777636802000,
-        ,1,2,,
-        """
+            \u{FEFF}Device, Latitude ,LONGITUDE,Time,Accuracy
+            d1,34.0,-116.0,2026-05-01T12:00:00+02:00,5
+            "d, 2",34.5,-116.5,1777636802000,
+            ,1,2,,
+            """
         let result = try FixReading.read(text)
         #expect(result.format == .csv)
         #expect(result.issues.isEmpty)
-        #expect(result.fixes == [
-            Fix(device: "d1", coordinate: Coordinate(latitude: 34, longitude: -116),
-                time: FixReading.time("2026-05-01T10:00:00Z"), accuracy: 5),
-            Fix(device: "d, 2", coordinate: Coordinate(latitude: 34.5, longitude: -116.5),
-                time: Timestamp(seconds: 1_777_636_802)),
-            Fix(coordinate: Coordinate(latitude: 1, longitude: 2)),
-        ])
+        #expect(
+            result.fixes == [
+                Fix(
+                    device: "d1", coordinate: Coordinate(latitude: 34, longitude: -116),
+                    time: FixReading.time("2026-05-01T10:00:00Z"), accuracy: 5),
+                Fix(
+                    device: "d, 2", coordinate: Coordinate(latitude: 34.5, longitude: -116.5),
+                    time: Timestamp(seconds: 1_777_636_802)),
+                Fix(coordinate: Coordinate(latitude: 1, longitude: 2)),
+            ])
     }
 
     @Test func timestampMillisecondsServeWhenThereIsNoTimeColumn() throws {
@@ -67,9 +75,12 @@ import Testing
     /// Every data row under an unusable header is reported and counted: none vanishes.
     @Test func headerWithoutCoordinatesReportsEachRow() throws {
         let result = try FixReading.read("name,city\nTurtle Rock,Twentynine Palms\nx,y\n")
-        #expect(result.issues == ["<source>:1: the CSV header names no latitude column (lat, latitude)",
-                                  "<source>:2: not read: the CSV header names no latitude column (lat, latitude)",
-                                  "<source>:3: not read: the CSV header names no latitude column (lat, latitude)"])
+        #expect(
+            result.issues == [
+                "<source>:1: the CSV header names no latitude column (lat, latitude)",
+                "<source>:2: not read: the CSV header names no latitude column (lat, latitude)",
+                "<source>:3: not read: the CSV header names no latitude column (lat, latitude)",
+            ])
         #expect(result.fixes.isEmpty)
     }
 }

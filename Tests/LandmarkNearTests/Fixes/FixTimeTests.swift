@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct FixTimeTests {
@@ -51,12 +52,17 @@ import Testing
     }
 
     @Test func ownTracksTriggerIsNotATime() throws {
-        let text = [#"{"_type":"location","t":"u","tst":1777636802,"lat":1,"lon":2}"#,
-                    #"{"t":1777636802,"tst":5,"lat":1,"lon":2}"#,
-                    #"{"tst":5,"time":"2026-05-01T12:00:02Z","t":7,"lat":1,"lon":2}"#].joined(separator: "\n")
+        let text = [
+            #"{"_type":"location","t":"u","tst":1777636802,"lat":1,"lon":2}"#,
+            #"{"t":1777636802,"tst":5,"lat":1,"lon":2}"#,
+            #"{"tst":5,"time":"2026-05-01T12:00:02Z","t":7,"lat":1,"lon":2}"#,
+        ].joined(separator: "\n")
         let result = try FixReading.read(text)
         #expect(result.issues.isEmpty)
-        #expect(result.fixes.map(\.time) == [Timestamp(seconds: 1_777_636_802), Timestamp(seconds: 1_777_636_802), Timestamp(seconds: 1_777_636_802)])
+        #expect(
+            result.fixes.map(\.time) == [
+                Timestamp(seconds: 1_777_636_802), Timestamp(seconds: 1_777_636_802), Timestamp(seconds: 1_777_636_802),
+            ])
         let csv = try FixReading.read("tst,t,lat,lon\n5,1777636802,1,2\n")
         #expect(csv.fixes.map(\.time) == [Timestamp(seconds: 1_777_636_802)])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct FormatDetectionTests {
@@ -22,19 +23,24 @@ import Testing
         Case(name: "BOM then GPX", text: "\u{FEFF}<?xml version=\"1.0\"?><gpx/>", expected: .gpx),
         Case(name: "gpsd log comments then NMEA", text: "# gpsd test log\n# more\n$GPGGA,1\n", expected: .nmea),
         Case(name: "blank lines and comments then CSV", text: "\n\n  \r\n# c\ntime,lat,lon\n", expected: .csv),
-        Case(name: "gpspipe -r headers then NMEA",
-             text: "{\"class\":\"VERSION\"}\n{\"class\":\"DEVICES\"}\n{\"class\":\"WATCH\"}\n$GNRMC,1\n", expected: .nmea),
-        Case(name: "gpspipe -w headers then TPV",
-             text: "{\"class\":\"VERSION\"}\n{\"class\":\"WATCH\"}\n{\"class\":\"TPV\",\"mode\":1}\n", expected: .ndjson),
+        Case(
+            name: "gpspipe -r headers then NMEA",
+            text: "{\"class\":\"VERSION\"}\n{\"class\":\"DEVICES\"}\n{\"class\":\"WATCH\"}\n$GNRMC,1\n", expected: .nmea),
+        Case(
+            name: "gpspipe -w headers then TPV",
+            text: "{\"class\":\"VERSION\"}\n{\"class\":\"WATCH\"}\n{\"class\":\"TPV\",\"mode\":1}\n", expected: .ndjson),
         Case(name: "CRLF NDJSON", text: "{\"lat\":1,\"lon\":2}\r\n{\"lat\":1,\"lon\":2}\r\n", expected: .ndjson),
-        Case(name: "the first deciding line wins over later NMEA",
-             text: "{\"a\":1}\n$GPRMC,1\n", expected: .ndjson),
+        Case(
+            name: "the first deciding line wins over later NMEA",
+            text: "{\"a\":1}\n$GPRMC,1\n", expected: .ndjson),
         Case(name: "pretty-printed GeoJSON", text: "{\n  \"type\": \"FeatureCollection\",\n  \"features\": []\n}\n", expected: .geojson),
         Case(name: "one-line GeoJSON", text: "{\"type\":\"Feature\",\"geometry\":null,\"properties\":{}}\n", expected: .geojson),
-        Case(name: "NDJSON whose first key is type but not a GeoJSON type",
-             text: "{\"type\":\"location\",\"lat\":1,\"lon\":2}\n", expected: .ndjson),
-        Case(name: "OwnTracks recorder line",
-             text: "2015-08-24T05:55:07Z\t*                 \t{\"_type\":\"location\",\"lat\":1,\"lon\":2}\n", expected: .ndjson),
+        Case(
+            name: "NDJSON whose first key is type but not a GeoJSON type",
+            text: "{\"type\":\"location\",\"lat\":1,\"lon\":2}\n", expected: .ndjson),
+        Case(
+            name: "OwnTracks recorder line",
+            text: "2015-08-24T05:55:07Z\t*                 \t{\"_type\":\"location\",\"lat\":1,\"lon\":2}\n", expected: .ndjson),
         Case(name: "CSV whose header starts with a digit", text: "1st,lat,lon\n", expected: .csv),
         Case(name: "empty input", text: "", expected: .ndjson),
         Case(name: "only comments", text: "# nothing\n\n", expected: .ndjson),

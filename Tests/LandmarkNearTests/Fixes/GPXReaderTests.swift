@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct GPXReaderTests {
@@ -9,8 +10,11 @@ import Testing
         #expect(result.issues.isEmpty)
         #expect(result.fixes.count == 104)
         let first = try #require(result.fixes.first)
-        #expect(first == Fix(coordinate: Coordinate(latitude: 45.2735188510, longitude: 13.7142099626),
-                             time: FixReading.time("2020-12-18T06:15:50Z")))
+        #expect(
+            first
+                == Fix(
+                    coordinate: Coordinate(latitude: 45.2735188510, longitude: 13.7142099626),
+                    time: FixReading.time("2020-12-18T06:15:50Z")))
         #expect(result.fixes.allSatisfy { $0.time != nil && $0.device == "default" })
     }
 
@@ -38,59 +42,65 @@ import Testing
     @Test func byteOrderMarkNoNamespaceFractionalTime() throws {
         let result = try FixReading.read(path: FixReading.fixture("gpx/unicode_with_bom.gpx"))
         #expect(result.issues.isEmpty)
-        #expect(result.fixes == [Fix(coordinate: Coordinate(latitude: 43.309634, longitude: 3.515386),
-                                     time: FixReading.time("2016-05-27T10:08:47.8Z"))])
+        #expect(
+            result.fixes == [
+                Fix(
+                    coordinate: Coordinate(latitude: 43.309634, longitude: 3.515386),
+                    time: FixReading.time("2016-05-27T10:08:47.8Z"))
+            ])
     }
 
     @Test func prefixedNamespaceTimeZonesAndLeadingBlankLines() throws {
         let text = """
 
-        <?xml version="1.0"?>
-        <g:gpx xmlns:g="http://www.topografix.com/GPX/1/1" version="1.1">
-        <g:trk><g:trkseg>
-        <g:trkpt lat="34.0" lon="-116.0"><g:time>2026-05-01T14:00:00+02:00</g:time></g:trkpt>
-        <g:trkpt lon="-116.1" lat="34.1"><g:extensions><g:time>not this one</g:time></g:extensions></g:trkpt>
-        </g:trkseg></g:trk></g:gpx>
-        """
+            <?xml version="1.0"?>
+            <g:gpx xmlns:g="http://www.topografix.com/GPX/1/1" version="1.1">
+            <g:trk><g:trkseg>
+            <g:trkpt lat="34.0" lon="-116.0"><g:time>2026-05-01T14:00:00+02:00</g:time></g:trkpt>
+            <g:trkpt lon="-116.1" lat="34.1"><g:extensions><g:time>not this one</g:time></g:extensions></g:trkpt>
+            </g:trkseg></g:trk></g:gpx>
+            """
         let result = try FixReading.read(text)
         #expect(result.format == .gpx)
         #expect(result.issues.isEmpty)
         #expect(result.lines == [5, 6])
-        #expect(result.fixes == [
-            Fix(coordinate: Coordinate(latitude: 34, longitude: -116), time: FixReading.time("2026-05-01T12:00:00Z")),
-            Fix(coordinate: Coordinate(latitude: 34.1, longitude: -116.1)),
-        ])
+        #expect(
+            result.fixes == [
+                Fix(coordinate: Coordinate(latitude: 34, longitude: -116), time: FixReading.time("2026-05-01T12:00:00Z")),
+                Fix(coordinate: Coordinate(latitude: 34.1, longitude: -116.1)),
+            ])
     }
 
     @Test func badPointsAreIssuesAndTheOthersSurvive() throws {
         let text = """
-        <gpx version="1.1">
-        <wpt lat="1" lon="2"/>
-        <wpt lon="2"/>
-        <wpt lat="north" lon="2"/>
-        <wpt lat="1" lon="200"/>
-        <wpt lat="1" lon="2"><time>noon</time></wpt>
-        <wpt lat="3" lon="4"/>
-        </gpx>
-        """
+            <gpx version="1.1">
+            <wpt lat="1" lon="2"/>
+            <wpt lon="2"/>
+            <wpt lat="north" lon="2"/>
+            <wpt lat="1" lon="200"/>
+            <wpt lat="1" lon="2"><time>noon</time></wpt>
+            <wpt lat="3" lon="4"/>
+            </gpx>
+            """
         let result = try FixReading.read(text)
-        #expect(result.issues == [
-            "<source>:3: <wpt> has no lat attribute",
-            "<source>:4: <wpt> lat \"north\" is not a number",
-            "<source>:5: <wpt>: longitude 200.0 is outside [-180, 180]",
-            "<source>:6: <wpt>: time \"noon\" is not an RFC 3339 date-time",
-        ])
+        #expect(
+            result.issues == [
+                "<source>:3: <wpt> has no lat attribute",
+                "<source>:4: <wpt> lat \"north\" is not a number",
+                "<source>:5: <wpt>: longitude 200.0 is outside [-180, 180]",
+                "<source>:6: <wpt>: time \"noon\" is not an RFC 3339 date-time",
+            ])
         #expect(result.lines == [2, 7])
     }
 
     @Test func truncatedDocumentKeepsThePointsBeforeTheEnd() throws {
         let text = """
-        <?xml version="1.0"?>
-        <gpx version="1.1"><trk><trkseg>
-        <trkpt lat="1" lon="2"><time>2026-05-01T12:00:00Z</time></trkpt>
-        <trkpt lat="3" lon="4"><time>2026-05-01T12:00:01Z</time></trkpt>
-        <trkpt lat="5" lon
-        """
+            <?xml version="1.0"?>
+            <gpx version="1.1"><trk><trkseg>
+            <trkpt lat="1" lon="2"><time>2026-05-01T12:00:00Z</time></trkpt>
+            <trkpt lat="3" lon="4"><time>2026-05-01T12:00:01Z</time></trkpt>
+            <trkpt lat="5" lon
+            """
         let result = try FixReading.read(text)
         #expect(result.lines == [3, 4])
         #expect(result.issues.count == 1)
@@ -108,10 +118,11 @@ import Testing
         bytes += [0xE9] + Array("</name></wpt>\n<wpt lat=\"7\" lon=\"8\"/>\n</gpx>\n".utf8)
         let result = try FixReading.read(bytes: bytes)
         #expect(result.lines == [2, 3, 4, 5])
-        #expect(result.issues == [
-            "<source>:3: GPX: Opening and ending tag mismatch: wpt line 3 and trkpt",
-            "<source>:4: GPX: Input is not proper UTF-8, indicate encoding !; Bytes: 0xE9 0x3C 0x2F 0x6E",
-        ])
+        #expect(
+            result.issues == [
+                "<source>:3: GPX: Opening and ending tag mismatch: wpt line 3 and trkpt",
+                "<source>:4: GPX: Input is not proper UTF-8, indicate encoding !; Bytes: 0xE9 0x3C 0x2F 0x6E",
+            ])
     }
 
     @Test func errorFloodStopsAfterAHundredIssues() throws {
@@ -124,19 +135,22 @@ import Testing
 
     @Test func entitiesAreNeitherExpandedNorLoaded() throws {
         let text = """
-        <?xml version="1.0"?>
-        <!DOCTYPE gpx [
-         <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">
-         <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
-         <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
-         <!ENTITY passwd SYSTEM "file:///etc/passwd">
-        ]>
-        <gpx><wpt lat="1" lon="2"><time>&c;</time></wpt>
-        <wpt lat="3" lon="4"><time>&passwd;</time></wpt></gpx>
-        """
+            <?xml version="1.0"?>
+            <!DOCTYPE gpx [
+             <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">
+             <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+             <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
+             <!ENTITY passwd SYSTEM "file:///etc/passwd">
+            ]>
+            <gpx><wpt lat="1" lon="2"><time>&c;</time></wpt>
+            <wpt lat="3" lon="4"><time>&passwd;</time></wpt></gpx>
+            """
         let result = try FixReading.read(text)
-        #expect(result.fixes == [Fix(coordinate: Coordinate(latitude: 1, longitude: 2)),
-                                 Fix(coordinate: Coordinate(latitude: 3, longitude: 4))])
+        #expect(
+            result.fixes == [
+                Fix(coordinate: Coordinate(latitude: 1, longitude: 2)),
+                Fix(coordinate: Coordinate(latitude: 3, longitude: 4)),
+            ])
         #expect(result.issues == ["<source>:8: GPX: Entity 'c' not defined", "<source>:9: GPX: Entity 'passwd' not defined"])
     }
 
@@ -152,8 +166,11 @@ import Testing
         handle.write(Data("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n".utf8))
         var batch = ""
         for index in 0..<pointCount {
-            let second = index % 60, minute = index / 60 % 60, hour = index / 3600 % 24
-            batch += "<trkpt lat=\"\(Double(index % 1000) / 100)\" lon=\"\(Double(index % 777) / 50)\"><ele>12.5</ele>"
+            let second = index % 60
+            let minute = index / 60 % 60
+            let hour = index / 3600 % 24
+            batch +=
+                "<trkpt lat=\"\(Double(index % 1000) / 100)\" lon=\"\(Double(index % 777) / 50)\"><ele>12.5</ele>"
                 + "<time>2026-05-01T\(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute):\(second < 10 ? "0" : "")\(second)Z</time></trkpt>\n"
             if index % 10_000 == 9_999 {
                 handle.write(Data(batch.utf8))

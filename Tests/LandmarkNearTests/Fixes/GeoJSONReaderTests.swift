@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct GeoJSONReaderTests {
@@ -14,22 +15,23 @@ import Testing
 
     @Test func featureSequencePointsDevicesAndTimes() throws {
         let text = """
-        {"type":"Feature","properties":{"device":"d1","time":"2026-05-01T12:00:00Z"},"geometry":{"type":"Point","coordinates":[-116.1,34.0]}}
-        {"type":"Feature","properties":{"device":"d2","timestamp":1777636805},"geometry":{"type":"Point","coordinates":[-116.2,34.1,100]}}
-        {"type":"Feature","properties":{"times":["2026-05-01T12:00:10Z","2026-05-01T12:00:11Z"]},"geometry":{"type":"MultiPoint","coordinates":[[-116.3,34.2],[-116.4,34.3]]}}
-        {"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[1,2],[3,4],[5,6],[1,2]]]}}
-        {"type":"Feature","properties":{},"geometry":null}
-        {"type":"LineString","coordinates":[[-116.5,34.4],[-200,1]]}
-        """
+            {"type":"Feature","properties":{"device":"d1","time":"2026-05-01T12:00:00Z"},"geometry":{"type":"Point","coordinates":[-116.1,34.0]}}
+            {"type":"Feature","properties":{"device":"d2","timestamp":1777636805},"geometry":{"type":"Point","coordinates":[-116.2,34.1,100]}}
+            {"type":"Feature","properties":{"times":["2026-05-01T12:00:10Z","2026-05-01T12:00:11Z"]},"geometry":{"type":"MultiPoint","coordinates":[[-116.3,34.2],[-116.4,34.3]]}}
+            {"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[1,2],[3,4],[5,6],[1,2]]]}}
+            {"type":"Feature","properties":{},"geometry":null}
+            {"type":"LineString","coordinates":[[-116.5,34.4],[-200,1]]}
+            """
         let result = try FixReading.read(text)
         #expect(result.format == .geojson)
-        #expect(result.fixes == [
-            Fix(device: "d1", coordinate: Coordinate(latitude: 34.0, longitude: -116.1), time: FixReading.time("2026-05-01T12:00:00Z")),
-            Fix(device: "d2", coordinate: Coordinate(latitude: 34.1, longitude: -116.2), time: FixReading.time("2026-05-01T12:00:05Z")),
-            Fix(coordinate: Coordinate(latitude: 34.2, longitude: -116.3), time: FixReading.time("2026-05-01T12:00:10Z")),
-            Fix(coordinate: Coordinate(latitude: 34.3, longitude: -116.4), time: FixReading.time("2026-05-01T12:00:11Z")),
-            Fix(coordinate: Coordinate(latitude: 34.4, longitude: -116.5)),
-        ])
+        #expect(
+            result.fixes == [
+                Fix(device: "d1", coordinate: Coordinate(latitude: 34.0, longitude: -116.1), time: FixReading.time("2026-05-01T12:00:00Z")),
+                Fix(device: "d2", coordinate: Coordinate(latitude: 34.1, longitude: -116.2), time: FixReading.time("2026-05-01T12:00:05Z")),
+                Fix(coordinate: Coordinate(latitude: 34.2, longitude: -116.3), time: FixReading.time("2026-05-01T12:00:10Z")),
+                Fix(coordinate: Coordinate(latitude: 34.3, longitude: -116.4), time: FixReading.time("2026-05-01T12:00:11Z")),
+                Fix(coordinate: Coordinate(latitude: 34.4, longitude: -116.5)),
+            ])
         #expect(result.lines == [1, 2, 3, 3, 6])
         #expect(result.issues == ["<source>:6: GeoJSON: longitude -200.0 is outside [-180, 180]"])
     }
@@ -37,7 +39,8 @@ import Testing
     /// SPEC 3: the device from `properties.device` when present, also for the members of a
     /// GeometryCollection (nested ones too).
     @Test func geometryCollectionKeepsTheFeaturesDevice() throws {
-        let text = #"{"type":"Feature","properties":{"device":"z"},"geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[-116.1,34.0]},{"type":"GeometryCollection","geometries":[{"type":"LineString","coordinates":[[-116.2,34.1],[-116.3,34.2]]}]}]}}"#
+        let text =
+            #"{"type":"Feature","properties":{"device":"z"},"geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[-116.1,34.0]},{"type":"GeometryCollection","geometries":[{"type":"LineString","coordinates":[[-116.2,34.1],[-116.3,34.2]]}]}]}}"#
         let result = try FixReading.read(text)
         #expect(result.issues.isEmpty)
         #expect(result.fixes.map(\.device) == ["z", "z", "z"])
@@ -48,7 +51,8 @@ import Testing
     /// bare number, strings holding brackets and escaped quotes) read the same as before:
     /// each document's records at the line where it starts.
     @Test func documentsOneAfterAnotherInAnyLayout() throws {
-        let text = "\u{1E}{\"type\":\"Feature\",\"properties\":{\"device\":\"a]}\\\"\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n"
+        let text =
+            "\u{1E}{\"type\":\"Feature\",\"properties\":{\"device\":\"a]}\\\"\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n"
             + "{\n  \"type\": \"Point\",\n  \"coordinates\": [3, 4]\n}\n\n"
             + "[5]\n"
             + "{\"type\":\"Point\",\"coordinates\":[5,6]}{\"type\":\"Point\",\"coordinates\":[7,8]}"
@@ -60,15 +64,20 @@ import Testing
     }
 
     @Test func mismatchedTimesAreReportedAndThePositionsStillRead() throws {
-        let text = #"{"type":"Feature","properties":{"coordTimes":["2026-05-01T12:00:00Z"]},"geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]}}"#
+        let text =
+            #"{"type":"Feature","properties":{"coordTimes":["2026-05-01T12:00:00Z"]},"geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]}}"#
         let result = try FixReading.read(text)
         #expect(result.fixes.count == 2)
-        #expect(result.issues == ["<source>:1: GeoJSON: properties.coordTimes has 1 times for 2 positions; the positions are read without times"])
+        #expect(
+            result.issues == [
+                "<source>:1: GeoJSON: properties.coordTimes has 1 times for 2 positions; the positions are read without times"
+            ])
     }
 
     /// A truncated document: one error with its line and column, after nothing else.
     @Test func truncatedDocumentIsOneError() throws {
-        let text = "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [\n    {\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [1,"
+        let text =
+            "{\n  \"type\": \"FeatureCollection\",\n  \"features\": [\n    {\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [1,"
         let result = try FixReading.read(text)
         #expect(result.fixes.isEmpty)
         #expect(result.issues.count == 1)
@@ -114,12 +123,14 @@ import Testing
     }
 
     @Test func fractionsDashesAndBadDates() throws {
-        let text = "No,Latitude,Longitude,Date,Time\n1,34,-116,2026/05/01,12:00:02.250\n2,34,-116,2026-05-01,7:08:44\n3,34,-116,2026/02/31,12:00:00\n4,34,-116,01.05.2026,12:00:00\n"
+        let text =
+            "No,Latitude,Longitude,Date,Time\n1,34,-116,2026/05/01,12:00:02.250\n2,34,-116,2026-05-01,7:08:44\n3,34,-116,2026/02/31,12:00:00\n4,34,-116,01.05.2026,12:00:00\n"
         let result = try FixReading.read(text)
         #expect(result.fixes.map(\.time) == [FixReading.time("2026-05-01T12:00:02.25Z"), FixReading.time("2026-05-01T07:08:44Z")])
-        #expect(result.issues == [
-            "<source>:4: date \"2026/02/31\" and time \"12:00:00\" are not yyyy/mm/dd and hh:mm:ss[.sss]",
-            "<source>:5: date \"01.05.2026\" and time \"12:00:00\" are not yyyy/mm/dd and hh:mm:ss[.sss]",
-        ])
+        #expect(
+            result.issues == [
+                "<source>:4: date \"2026/02/31\" and time \"12:00:00\" are not yyyy/mm/dd and hh:mm:ss[.sss]",
+                "<source>:5: date \"01.05.2026\" and time \"12:00:00\" are not yyyy/mm/dd and hh:mm:ss[.sss]",
+            ])
     }
 }

@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// gzip inputs, with Debian's gzip(1) as the counterpart for real files and zlib's deflate for
@@ -26,18 +27,22 @@ import Testing
         let compressed = try FixReading.read(path: path)
         let plain = try FixReading.read(path: Self.gunzip(path))
         #expect(compressed.format == .gpx)
-        #expect(compressed.records == plain.records.map { record in
-            guard case .invalid(var issue) = record else { return record }
-            issue.source = path
-            return .invalid(issue)
-        })
+        #expect(
+            compressed.records
+                == plain.records.map { record in
+                    guard case .invalid(var issue) = record else { return record }
+                    issue.source = path
+                    return .invalid(issue)
+                })
         #expect(compressed.fixes.count == 193)
     }
 
     /// Any format inside: the fixture files of the other readers, gzipped, read alike.
-    @Test(arguments: ["gpslogger.csv", "owntracks.ndjson", "gpsd/gpsfake-drive.nmea", "kml/togeojson-gxtrack.kml",
-                      "tcx/gpsbabel-kona2013.tcx", "geojson/togeojson-multitrack.kml.geojson",
-                      "owntracks-recorder/demo-iphone.rec"])
+    @Test(arguments: [
+        "gpslogger.csv", "owntracks.ndjson", "gpsd/gpsfake-drive.nmea", "kml/togeojson-gxtrack.kml",
+        "tcx/gpsbabel-kona2013.tcx", "geojson/togeojson-multitrack.kml.geojson",
+        "owntracks-recorder/demo-iphone.rec",
+    ])
     func anyFormatInside(_ name: String) throws {
         let plain = try FixReading.read(path: FixReading.fixture(name))
         let data = try Data(contentsOf: URL(fileURLWithPath: FixReading.fixture(name)))
@@ -86,7 +91,12 @@ import Testing
         let nested = GzipWriter.compress(GzipWriter.compress(bomb))
         #expect(nested.count < 64 << 10)
         let refused = try FixReading.read(bytes: Array(nested))
-        #expect(refused.issues == ["<source>:1: gzip: the decompressed data is gzip again; nested compression is not read (a decompression bomb?)"])
-        print("gzip bomb: \(bomb.count) bytes (10 GB inflated) stopped; nested \(nested.count) bytes refused; \(Date().timeIntervalSince(started)) s")
+        #expect(
+            refused.issues == [
+                "<source>:1: gzip: the decompressed data is gzip again; nested compression is not read (a decompression bomb?)"
+            ])
+        print(
+            "gzip bomb: \(bomb.count) bytes (10 GB inflated) stopped; nested \(nested.count) bytes refused; \(Date().timeIntervalSince(started)) s"
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// Input that must neither crash the reader nor lose the good records around it.
@@ -17,22 +18,27 @@ import Testing
         let long = String(repeating: "x", count: 3 << 20)
         let result = try FixReading.read([Self.good, long, Self.good, long, Self.good].joined(separator: "\n") + "\n")
         #expect(result.lines == [1, 3, 5])
-        #expect(result.issues == ["<source>:2: line longer than 1048576 bytes; skipped",
-                                  "<source>:4: line longer than 1048576 bytes; skipped"])
+        #expect(
+            result.issues == [
+                "<source>:2: line longer than 1048576 bytes; skipped",
+                "<source>:4: line longer than 1048576 bytes; skipped",
+            ])
     }
 
     @Test func lineOfExactlyTheLimitIsRead() throws {
         // With a limit of 7 bytes, lines of 7 bytes (plus CRLF) are still read, 8 are not.
         let path = try FixReading.file("lat,lon\r\n1,2.000\r\n1,22\n1,2.0000\n")
-        let reader = try FixReader(descriptor: open(path, O_RDONLY), ownsDescriptor: true, sourceName: "s",
-                                   format: .csv, maximumLineLength: 7)
+        let reader = try FixReader(
+            descriptor: open(path, O_RDONLY), ownsDescriptor: true, sourceName: "s",
+            format: .csv, maximumLineLength: 7)
         var records: [FixRecord] = []
         while let record = try reader.next() { records.append(record) }
-        #expect(records == [
-            .fix(Fix(coordinate: Coordinate(latitude: 1, longitude: 2)), line: 2),
-            .fix(Fix(coordinate: Coordinate(latitude: 1, longitude: 22)), line: 3),
-            .invalid(FixReadIssue(source: "s", line: 4, reason: "line longer than 7 bytes; skipped")),
-        ])
+        #expect(
+            records == [
+                .fix(Fix(coordinate: Coordinate(latitude: 1, longitude: 2)), line: 2),
+                .fix(Fix(coordinate: Coordinate(latitude: 1, longitude: 22)), line: 3),
+                .invalid(FixReadIssue(source: "s", line: 4, reason: "line longer than 7 bytes; skipped")),
+            ])
     }
 
     @Test func invalidUTF8() throws {
@@ -42,8 +48,11 @@ import Testing
         bytes += Array(Self.good.utf8)
         let result = try FixReading.read(bytes: bytes)
         #expect(result.lines == [1, 4])
-        #expect(result.issues == ["<source>:2: invalid JSON at byte 10: invalid UTF-8 in a string",
-                                  "<source>:3: invalid JSON at byte 0: unexpected character byte 0xC3"])
+        #expect(
+            result.issues == [
+                "<source>:2: invalid JSON at byte 10: invalid UTF-8 in a string",
+                "<source>:3: invalid JSON at byte 0: unexpected character byte 0xC3",
+            ])
     }
 
     @Test func invalidUTF8InCSVDeviceName() throws {
@@ -119,9 +128,11 @@ import Testing
 /// SPEC 3: a non-finite accuracy makes the record unreadable, in every keyed format.
 @Suite(.suiteTimeLimit)
 struct NonFiniteAccuracyTests {
-    @Test(arguments: [#"{"lat":1,"lon":1,"acc":"NaN"}"#, #"{"lat":1,"lon":1,"acc":1e999}"#,
-                      #"{"lat":1,"lon":1,"accuracy":"inf"}"#, #"{"lat":1,"lon":1,"eph":"-Infinity"}"#,
-                      "lat,lon,accuracy\n1,1,NaN"])
+    @Test(arguments: [
+        #"{"lat":1,"lon":1,"acc":"NaN"}"#, #"{"lat":1,"lon":1,"acc":1e999}"#,
+        #"{"lat":1,"lon":1,"accuracy":"inf"}"#, #"{"lat":1,"lon":1,"eph":"-Infinity"}"#,
+        "lat,lon,accuracy\n1,1,NaN",
+    ])
     func nonFiniteAccuracyIsUnreadable(input: String) throws {
         let result = try FixReading.read(path: FixReading.file(input + "\n"))
         #expect(result.fixes.isEmpty)

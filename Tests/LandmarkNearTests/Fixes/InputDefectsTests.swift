@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// The stream defects found by fuzzing and by real gpsd (issue 9), each on an input shaped like
@@ -8,11 +9,11 @@ import Testing
     /// gpsd 3.22's first TPV of a session: a mode, a time, no position yet.
     @Test func tpvWithModeButNoPositionIsSkippedSilently() throws {
         let text = """
-        {"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}
-        {"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-04-30T23:59:48.000Z","ept":0.005}
-        {"class":"TPV","device":"/dev/pts/1","mode":2,"lat":34.02045,"time":"2026-04-30T23:59:48.500Z"}
-        {"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-04-30T23:59:49.000Z","lat":34.02045,"lon":-116.17498}
-        """
+            {"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}
+            {"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-04-30T23:59:48.000Z","ept":0.005}
+            {"class":"TPV","device":"/dev/pts/1","mode":2,"lat":34.02045,"time":"2026-04-30T23:59:48.500Z"}
+            {"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2026-04-30T23:59:49.000Z","lat":34.02045,"lon":-116.17498}
+            """
         let result = try FixReading.read(text)
         #expect(result.issues.isEmpty)
         #expect(result.lines == [4])
@@ -34,15 +35,16 @@ import Testing
     }
 
     /// `34,N,116,W` was read as 0°34′ N, 1°16′ W: too few digits before the point.
-    @Test(arguments: [
-        ("3401.2270", "11610.4988", nil),
-        ("34", "11610.4988", "latitude \"34\" is not ddmm.mmmm"),
-        ("3401.2270", "116", "longitude \"116\" is not dddmm.mmmm"),
-        ("340.12270", "11610.4988", "latitude \"340.12270\" is not ddmm.mmmm"),
-        ("3401.2270", "1161.04988", "longitude \"1161.04988\" is not dddmm.mmmm"),
-        ("3460.0000", "11610.4988", "latitude \"3460.0000\" is not ddmm.mmmm: 60 minutes or more"),
-        ("3401.2270", "-11610.4988", "longitude \"-11610.4988\" is not dddmm.mmmm"),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("3401.2270", "11610.4988", nil),
+            ("34", "11610.4988", "latitude \"34\" is not ddmm.mmmm"),
+            ("3401.2270", "116", "longitude \"116\" is not dddmm.mmmm"),
+            ("340.12270", "11610.4988", "latitude \"340.12270\" is not ddmm.mmmm"),
+            ("3401.2270", "1161.04988", "longitude \"1161.04988\" is not dddmm.mmmm"),
+            ("3460.0000", "11610.4988", "latitude \"3460.0000\" is not ddmm.mmmm: 60 minutes or more"),
+            ("3401.2270", "-11610.4988", "longitude \"-11610.4988\" is not dddmm.mmmm"),
+        ] as [(String, String, String?)])
     func nmeaCoordinatesNeedTheirDigits(_ latitude: String, _ longitude: String, _ problem: String?) throws {
         let sentence = NMEASentence.make("GPGGA,235949.00,\(latitude),N,\(longitude),W,1,09,0.9,1234.5,M,-31.2,M,,")
         let result = try FixReading.read(sentence + "\n")
@@ -56,7 +58,8 @@ import Testing
     }
 
     @Test func calendarDatesMustExist() throws {
-        let json = try FixReading.read(#"{"lat":1,"lon":2,"time":"2026-02-31T00:00:00Z"}"# + "\n" + #"{"lat":1,"lon":2,"time":"2024-02-29T00:00:00Z"}"#)
+        let json = try FixReading.read(
+            #"{"lat":1,"lon":2,"time":"2026-02-31T00:00:00Z"}"# + "\n" + #"{"lat":1,"lon":2,"time":"2024-02-29T00:00:00Z"}"#)
         #expect(json.fixes.count == 1)
         #expect(json.issues == [#"<source>:1: time "2026-02-31T00:00:00Z" is neither an RFC 3339 date-time nor epoch seconds"#])
         let nmea = try FixReading.read(NMEASentence.make("GPRMC,120000.00,A,3401.2270,N,11610.4988,W,0.5,54.7,310226,,,A") + "\n")
@@ -75,7 +78,8 @@ import Testing
 
     /// "café" as U+00E9 and as "e" + U+0301 are two devices: each is notified.
     @Test func deviceNamesAreComparedByBytes() throws {
-        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
         #expect(composed == decomposed)  // Swift's String equality is Unicode equivalence
         var configuration = EngineConfiguration()
         configuration.profiles = try DeviceProfiles.parse(Array(#"{"caf\u00e9": {"prefersNotifications": false}}"#.utf8), source: "p")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LandmarkNear
 
 /// `JSONValueBoundary` finds the end of a value exactly where the JSON parser does, whether the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// KML 2.2 on real files: togeojson's test data (with togeojson's own GeoJSON conversions of
@@ -47,30 +48,34 @@ import Testing
     /// are areas and are not read; a LineString beside a gx:Track is the same path again.
     @Test func placemarkTimeStampsPolygonsAndDuplicatePaths() throws {
         let text = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
-        <Placemark><Point><coordinates>-116.1,34.0,0</coordinates></Point>
-          <TimeStamp><when>2026-05-01T12:00:00Z</when></TimeStamp></Placemark>
-        <Placemark><Polygon><outerBoundaryIs><LinearRing><coordinates>1,2 3,4 5,6 1,2</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark>
-        <Placemark><MultiGeometry>
-          <gx:Track><when>2026-05-01T12:00:05Z</when><gx:coord>-116.2 34.1 0</gx:coord></gx:Track>
-          <LineString><coordinates>-116.2,34.1,0</coordinates></LineString></MultiGeometry></Placemark>
-        <Placemark><LineString><coordinates>
-          -116.3,34.2 -116.4,34.3,10
-          -200,1 x,y
-        </coordinates></LineString></Placemark>
-        </Document></kml>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
+            <Placemark><Point><coordinates>-116.1,34.0,0</coordinates></Point>
+              <TimeStamp><when>2026-05-01T12:00:00Z</when></TimeStamp></Placemark>
+            <Placemark><Polygon><outerBoundaryIs><LinearRing><coordinates>1,2 3,4 5,6 1,2</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark>
+            <Placemark><MultiGeometry>
+              <gx:Track><when>2026-05-01T12:00:05Z</when><gx:coord>-116.2 34.1 0</gx:coord></gx:Track>
+              <LineString><coordinates>-116.2,34.1,0</coordinates></LineString></MultiGeometry></Placemark>
+            <Placemark><LineString><coordinates>
+              -116.3,34.2 -116.4,34.3,10
+              -200,1 x,y
+            </coordinates></LineString></Placemark>
+            </Document></kml>
+            """
         let result = try FixReading.read(text)
         #expect(result.format == .kml)
-        #expect(result.fixes == [
-            Fix(coordinate: Coordinate(latitude: 34.0, longitude: -116.1), time: FixReading.time("2026-05-01T12:00:00Z")),
-            Fix(coordinate: Coordinate(latitude: 34.1, longitude: -116.2), time: FixReading.time("2026-05-01T12:00:05Z")),
-            Fix(coordinate: Coordinate(latitude: 34.2, longitude: -116.3)),
-            Fix(coordinate: Coordinate(latitude: 34.3, longitude: -116.4)),
-        ])
-        #expect(result.issues == ["<source>:11: <coordinates>: longitude -200.0 is outside [-180, 180]",
-                                  "<source>:11: <coordinates>: coordinate \"x,y\" is not lon,lat[,alt]"])
+        #expect(
+            result.fixes == [
+                Fix(coordinate: Coordinate(latitude: 34.0, longitude: -116.1), time: FixReading.time("2026-05-01T12:00:00Z")),
+                Fix(coordinate: Coordinate(latitude: 34.1, longitude: -116.2), time: FixReading.time("2026-05-01T12:00:05Z")),
+                Fix(coordinate: Coordinate(latitude: 34.2, longitude: -116.3)),
+                Fix(coordinate: Coordinate(latitude: 34.3, longitude: -116.4)),
+            ])
+        #expect(
+            result.issues == [
+                "<source>:11: <coordinates>: longitude -200.0 is outside [-180, 180]",
+                "<source>:11: <coordinates>: coordinate \"x,y\" is not lon,lat[,alt]",
+            ])
     }
 }
 
@@ -95,18 +100,24 @@ import Testing
 
     @Test func trackpointsWithoutPositionAreNotFixes() throws {
         let text = """
-        <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity><Lap><Track>
-        <Trackpoint><Time>2026-05-01T12:00:00Z</Time><HeartRateBpm><Value>90</Value></HeartRateBpm></Trackpoint>
-        <Trackpoint><Time>2026-05-01T12:00:01.500Z</Time><Position><LatitudeDegrees>34.0</LatitudeDegrees><LongitudeDegrees>-116.1</LongitudeDegrees></Position></Trackpoint>
-        <Trackpoint><Time>soon</Time><Position><LatitudeDegrees>34.0</LatitudeDegrees><LongitudeDegrees>-116.1</LongitudeDegrees></Position></Trackpoint>
-        <Trackpoint><Position><LatitudeDegrees>north</LatitudeDegrees><LongitudeDegrees>-116.1</LongitudeDegrees></Position></Trackpoint>
-        </Track></Lap></Activity></Activities></TrainingCenterDatabase>
-        """
+            <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity><Lap><Track>
+            <Trackpoint><Time>2026-05-01T12:00:00Z</Time><HeartRateBpm><Value>90</Value></HeartRateBpm></Trackpoint>
+            <Trackpoint><Time>2026-05-01T12:00:01.500Z</Time><Position><LatitudeDegrees>34.0</LatitudeDegrees><LongitudeDegrees>-116.1</LongitudeDegrees></Position></Trackpoint>
+            <Trackpoint><Time>soon</Time><Position><LatitudeDegrees>34.0</LatitudeDegrees><LongitudeDegrees>-116.1</LongitudeDegrees></Position></Trackpoint>
+            <Trackpoint><Position><LatitudeDegrees>north</LatitudeDegrees><LongitudeDegrees>-116.1</LongitudeDegrees></Position></Trackpoint>
+            </Track></Lap></Activity></Activities></TrainingCenterDatabase>
+            """
         let result = try FixReading.read(text)
-        #expect(result.fixes == [Fix(coordinate: Coordinate(latitude: 34.0, longitude: -116.1), time: FixReading.time("2026-05-01T12:00:01.5Z"))])
+        #expect(
+            result.fixes == [
+                Fix(coordinate: Coordinate(latitude: 34.0, longitude: -116.1), time: FixReading.time("2026-05-01T12:00:01.5Z"))
+            ])
         #expect(result.lines == [3])
-        #expect(result.issues == ["<source>:4: <Trackpoint>: Time \"soon\" is not an RFC 3339 date-time",
-                                  "<source>:5: <Trackpoint>: LatitudeDegrees \"north\" is not a number"])
+        #expect(
+            result.issues == [
+                "<source>:4: <Trackpoint>: Time \"soon\" is not an RFC 3339 date-time",
+                "<source>:5: <Trackpoint>: LatitudeDegrees \"north\" is not a number",
+            ])
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// On a live pipe (`gpspipe -w | landmark-near watch`) a record is delivered as soon as its
@@ -38,8 +39,12 @@ import Testing
         let (readEnd, writer) = try Self.makePipe()
         let reader = try FixReader(descriptor: readEnd, ownsDescriptor: true, sourceName: "<stdin>", format: .csv)
         writer.write(Data("a\n".utf8))
-        #expect(try reader.next() == .invalid(FixReadIssue(source: "<stdin>", line: 1,
-                                                           reason: "the CSV header names no latitude column (lat, latitude)")))
+        #expect(
+            try reader.next()
+                == .invalid(
+                    FixReadIssue(
+                        source: "<stdin>", line: 1,
+                        reason: "the CSV header names no latitude column (lat, latitude)")))
         try writer.close()
         #expect(try reader.next() == nil)
     }

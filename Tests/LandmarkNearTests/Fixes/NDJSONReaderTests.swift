@@ -1,37 +1,45 @@
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct NDJSONReaderTests {
     @Test func plainFixesWithEveryKeyAlias() throws {
         let text = """
-        {"device":"d1","lat":34.011286,"lon":-116.166868,"time":"2026-05-01T12:00:02Z","acc":5}
-        {"latitude":59.98,"longitude":-152.66,"id":7,"t":1777636802,"accuracy":12.5}
-        {"tid":"jp","lat":"48.69","lng":"-113.53","tst":"1777636802500","eph":"3"}
-        {"deviceid":"car 2","lat":1,"lon":2,"timestamp":1777636802.25}
-        {"lon":2,"acc":0,"lat":1}
-        """
+            {"device":"d1","lat":34.011286,"lon":-116.166868,"time":"2026-05-01T12:00:02Z","acc":5}
+            {"latitude":59.98,"longitude":-152.66,"id":7,"t":1777636802,"accuracy":12.5}
+            {"tid":"jp","lat":"48.69","lng":"-113.53","tst":"1777636802500","eph":"3"}
+            {"deviceid":"car 2","lat":1,"lon":2,"timestamp":1777636802.25}
+            {"lon":2,"acc":0,"lat":1}
+            """
         let result = try FixReading.read(text)
         #expect(result.format == .ndjson)
         #expect(result.issues.isEmpty)
         #expect(result.lines == [1, 2, 3, 4, 5])
-        #expect(result.fixes == [
-            Fix(device: "d1", coordinate: Coordinate(latitude: 34.011286, longitude: -116.166868),
-                time: FixReading.time("2026-05-01T12:00:02Z"), accuracy: 5),
-            Fix(device: "7", coordinate: Coordinate(latitude: 59.98, longitude: -152.66),
-                time: Timestamp(seconds: 1_777_636_802), accuracy: 12.5),
-            Fix(device: "jp", coordinate: Coordinate(latitude: 48.69, longitude: -113.53),
-                time: Timestamp(seconds: 1_777_636_802, nanoseconds: 500_000_000), accuracy: 3),
-            Fix(device: "car 2", coordinate: Coordinate(latitude: 1, longitude: 2),
-                time: Timestamp(seconds: 1_777_636_802, nanoseconds: 250_000_000)),
-            Fix(coordinate: Coordinate(latitude: 1, longitude: 2)),
-        ])
+        #expect(
+            result.fixes == [
+                Fix(
+                    device: "d1", coordinate: Coordinate(latitude: 34.011286, longitude: -116.166868),
+                    time: FixReading.time("2026-05-01T12:00:02Z"), accuracy: 5),
+                Fix(
+                    device: "7", coordinate: Coordinate(latitude: 59.98, longitude: -152.66),
+                    time: Timestamp(seconds: 1_777_636_802), accuracy: 12.5),
+                Fix(
+                    device: "jp", coordinate: Coordinate(latitude: 48.69, longitude: -113.53),
+                    time: Timestamp(seconds: 1_777_636_802, nanoseconds: 500_000_000), accuracy: 3),
+                Fix(
+                    device: "car 2", coordinate: Coordinate(latitude: 1, longitude: 2),
+                    time: Timestamp(seconds: 1_777_636_802, nanoseconds: 250_000_000)),
+                Fix(coordinate: Coordinate(latitude: 1, longitude: 2)),
+            ])
     }
 
     /// The fast path and the full parser must agree: the same objects written with escapes,
     /// nesting or spacing that only the parser reads give the same fixes.
     @Test(arguments: [
-        (#"{"device":"d1","lat":34.5,"lon":-116.25,"time":"2026-05-01T12:00:02Z","acc":5}"#,
-         #"{ "device" : "d\u0031", "extra": {"nested": [1, 2]}, "lat" : 34.5 , "lon":-116.25,"time":"2026-05-01T12:00:02Z","acc":5 }"#),
+        (
+            #"{"device":"d1","lat":34.5,"lon":-116.25,"time":"2026-05-01T12:00:02Z","acc":5}"#,
+            #"{ "device" : "d\u0031", "extra": {"nested": [1, 2]}, "lat" : 34.5 , "lon":-116.25,"time":"2026-05-01T12:00:02Z","acc":5 }"#
+        ),
         (#"{"lat":1,"latitude":2,"lon":3}"#, #"{"latitude":2,"lat":1,"lon":3,"x":[]}"#),
         (#"{"lat":1,"lon":3,"lat":4}"#, #"{"lat":1,"lon":3,"lat":4,"x":{}}"#),
         (#"{"device":"Zoë","lat":1,"lon":3}"#, #"{"device":"Zo\u00eb","lat":1,"lon":3}"#),
@@ -54,29 +62,31 @@ import Testing
         #expect(first.device == "/dev/pts/1")
         #expect(first.coordinate == Coordinate(latitude: 34.02045, longitude: -116.17498))
         #expect(first.time == FixReading.time("2026-04-30T23:59:49Z"))
-        #expect(first.accuracy == nil)   // a mode 2 report without eph
+        #expect(first.accuracy == nil)  // a mode 2 report without eph
         #expect(result.fixes.last?.time == FixReading.time("2026-05-01T00:00:02Z"))
         #expect(result.fixes.last?.accuracy == 15.2)
     }
 
     @Test func gpsdClassesAndModes() throws {
         let text = """
-        {"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}
-        {"class":"SKY","device":"/dev/ttyUSB0","satellites":[{"PRN":4,"el":62,"az":55,"ss":42,"used":true}]}
-        {"class":"TPV","device":"/dev/ttyUSB0","mode":1,"time":"2026-05-01T12:00:00.000Z"}
-        {"class":"TPV","device":"/dev/ttyUSB0","mode":0}
-        {"class":"TPV","device":"/dev/ttyUSB0","mode":2,"lat":34.0,"lon":-116.0}
-        {"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2026-05-01T12:00:01.000Z","lat":34.1,"lon":-116.1,"eph":7.5}
-        {"class":"PPS","device":"/dev/pps0","real_sec":1777636801}
-        """
+            {"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}
+            {"class":"SKY","device":"/dev/ttyUSB0","satellites":[{"PRN":4,"el":62,"az":55,"ss":42,"used":true}]}
+            {"class":"TPV","device":"/dev/ttyUSB0","mode":1,"time":"2026-05-01T12:00:00.000Z"}
+            {"class":"TPV","device":"/dev/ttyUSB0","mode":0}
+            {"class":"TPV","device":"/dev/ttyUSB0","mode":2,"lat":34.0,"lon":-116.0}
+            {"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2026-05-01T12:00:01.000Z","lat":34.1,"lon":-116.1,"eph":7.5}
+            {"class":"PPS","device":"/dev/pps0","real_sec":1777636801}
+            """
         let result = try FixReading.read(text)
         #expect(result.issues.isEmpty)
         #expect(result.lines == [5, 6])
-        #expect(result.fixes == [
-            Fix(device: "/dev/ttyUSB0", coordinate: Coordinate(latitude: 34.0, longitude: -116.0)),
-            Fix(device: "/dev/ttyUSB0", coordinate: Coordinate(latitude: 34.1, longitude: -116.1),
-                time: FixReading.time("2026-05-01T12:00:01Z"), accuracy: 7.5),
-        ])
+        #expect(
+            result.fixes == [
+                Fix(device: "/dev/ttyUSB0", coordinate: Coordinate(latitude: 34.0, longitude: -116.0)),
+                Fix(
+                    device: "/dev/ttyUSB0", coordinate: Coordinate(latitude: 34.1, longitude: -116.1),
+                    time: FixReading.time("2026-05-01T12:00:01Z"), accuracy: 7.5),
+            ])
     }
 
     @Test func ownTracksSample() throws {
@@ -84,14 +94,18 @@ import Testing
         #expect(result.issues.isEmpty)
         // lwt, transition, waypoint and card are not locations.
         #expect(result.lines == [2, 4, 7])
-        #expect(result.fixes == [
-            Fix(device: "jp", coordinate: Coordinate(latitude: 34.0189, longitude: -116.1742),
-                time: Timestamp(seconds: 1_777_636_800), accuracy: 12),
-            Fix(device: "jp", coordinate: Coordinate(latitude: 34.0123, longitude: -116.1671),
-                time: Timestamp(seconds: 1_777_636_860), accuracy: 8),
-            Fix(device: "kb", coordinate: Coordinate(latitude: 34.015, longitude: -116.17),
-                time: Timestamp(seconds: 1_777_636_900), accuracy: 25),
-        ])
+        #expect(
+            result.fixes == [
+                Fix(
+                    device: "jp", coordinate: Coordinate(latitude: 34.0189, longitude: -116.1742),
+                    time: Timestamp(seconds: 1_777_636_800), accuracy: 12),
+                Fix(
+                    device: "jp", coordinate: Coordinate(latitude: 34.0123, longitude: -116.1671),
+                    time: Timestamp(seconds: 1_777_636_860), accuracy: 8),
+                Fix(
+                    device: "kb", coordinate: Coordinate(latitude: 34.015, longitude: -116.17),
+                    time: Timestamp(seconds: 1_777_636_900), accuracy: 25),
+            ])
     }
 
     struct BadLine: Sendable, CustomTestStringConvertible {
@@ -117,10 +131,12 @@ import Testing
         BadLine(line: #"{"lat":-90.5,"lon":2}"#, reason: "latitude -90.5 is outside [-90, 90]"),
         BadLine(line: #"{"lat":1,"lon":180.0001}"#, reason: "longitude 180.0001 is outside [-180, 180]"),
         BadLine(line: #"{"lat":1,"lon":2,"acc":"good"}"#, reason: "accuracy \"good\" is not a number"),
-        BadLine(line: #"{"lat":1,"lon":2,"time":"yesterday"}"#,
-                reason: "time \"yesterday\" is neither an RFC 3339 date-time nor epoch seconds"),
-        BadLine(line: #"{"lat":1,"lon":2,"time":"2026-13-01T00:00:00Z"}"#,
-                reason: "time \"2026-13-01T00:00:00Z\" is neither an RFC 3339 date-time nor epoch seconds"),
+        BadLine(
+            line: #"{"lat":1,"lon":2,"time":"yesterday"}"#,
+            reason: "time \"yesterday\" is neither an RFC 3339 date-time nor epoch seconds"),
+        BadLine(
+            line: #"{"lat":1,"lon":2,"time":"2026-13-01T00:00:00Z"}"#,
+            reason: "time \"2026-13-01T00:00:00Z\" is neither an RFC 3339 date-time nor epoch seconds"),
         BadLine(line: #"{"lat":1,"lon":2,"device":true}"#, reason: "device is a boolean, not a string or a number"),
         BadLine(line: #"{"lat":1,"lon":2,"device":{"name":"x"}}"#, reason: "device is an object, not a string or a number"),
     ]

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// NMEA `ddmm.mmmm` angles: the double nearest to degrees + minutes / 60, and in event lines
 /// the text of that quotient at the minutes' precision (degrees at max(k + 2, 7) decimals).
 @Suite(.suiteTimeLimit) struct NMEAAngleTests {
     static func angle(_ field: String, _ hemisphere: String, latitude: Bool) throws -> Double {
-        var field = field, hemisphere = hemisphere
+        var field = field
+        var hemisphere = hemisphere
         return try field.withUTF8 { f in
             try hemisphere.withUTF8 { h in try NMEAFieldParser.angle(f, hemisphere: h, isLatitude: latitude).get() }
         }
@@ -68,7 +70,8 @@ import Testing
             }
 
             let significant = fraction.reversed().drop(while: { $0 == "0" }).count
-            var rounded = Decimal(), unrounded = exact
+            var rounded = Decimal()
+            var unrounded = exact
             NSDecimalRound(&rounded, &unrounded, max(significant + 2, 7), .plain)
             let text = DegreesText.make(value)
             let expected = NSDecimalNumber(decimal: rounded).stringValue

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct NMEAReaderTests {
@@ -6,10 +7,11 @@ import Testing
         let path = FixReading.fixture("mixed-talkers.nmea")
         let result = try FixReading.read(path: path)
         #expect(result.format == .nmea)
-        #expect(result.issues == [
-            "\(path):12: GPGGA: checksum mismatch: the sentence says 00, its bytes give 68",
-            "\(path):16: GPRMC: latitude 91.11738333333334 is outside [-90, 90]",
-        ])
+        #expect(
+            result.issues == [
+                "\(path):12: GPGGA: checksum mismatch: the sentence says 00, its bytes give 68",
+                "\(path):16: GPRMC: latitude 91.11738333333334 is outside [-90, 90]",
+            ])
         #expect(result.lines == [2, 4, 5, 7, 9, 13])
         let fixes = result.fixes
         #expect(fixes.allSatisfy { $0.device == "default" && $0.accuracy == nil })
@@ -65,7 +67,10 @@ import Testing
         ("$GPRMC,120001.00,A,4807.0380,Q,01131.0000,E,0.5,54.7,010526,,,A", "GPRMC: latitude hemisphere \"Q\" is not N or S"),
         ("$GPRMC,120001.00,A,4807.0380,N,01131.0000,,0.5,54.7,010526,,,A", "GPRMC: longitude hemisphere \"\" is not E or W"),
         ("$GPRMC,120001.00,A,48x7.0380,N,01131.0000,E,0.5,54.7,010526,,,A", "GPRMC: latitude \"48x7.0380\" is not ddmm.mmmm"),
-        ("$GPRMC,120001.00,A,4867.0380,N,01131.0000,E,0.5,54.7,010526,,,A", "GPRMC: latitude \"4867.0380\" is not ddmm.mmmm: 60 minutes or more"),
+        (
+            "$GPRMC,120001.00,A,4867.0380,N,01131.0000,E,0.5,54.7,010526,,,A",
+            "GPRMC: latitude \"4867.0380\" is not ddmm.mmmm: 60 minutes or more"
+        ),
         ("$GPRMC,120001.00,A,,N,01131.0000,E,0.5,54.7,010526,,,A", "GPRMC: missing latitude"),
         ("$GPRMC,12:00:01,A,4807.0380,N,01131.0000,E,0.5,54.7,010526,,,A", "GPRMC: time \"12:00:01\" is not hhmmss.ss"),
         ("$GPRMC,120001.00,A,4807.0380,N,01131.0000,E,0.5,54.7,320526,,,A", "GPRMC: date \"320526\" is not ddmmyy"),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct GeodesicBoundsTests {
@@ -11,8 +12,10 @@ import Testing
             let a = IndexTestSupport.queryPoint(&rng, near: [])
             let b: Coordinate
             switch trial % 4 {
-            case 0: b = Geodesic.wgs84.destination(from: a, azimuth: Double.random(in: -180...180, using: &rng),
-                                                   distance: Double.random(in: 0...100_000, using: &rng))
+            case 0:
+                b = Geodesic.wgs84.destination(
+                    from: a, azimuth: Double.random(in: -180...180, using: &rng),
+                    distance: Double.random(in: 0...100_000, using: &rng))
             case 1:
                 // Nearly antipodal.
                 let lat = max(-90, min(90, -a.latitude + Double.random(in: -0.5...0.5, using: &rng)))
@@ -40,4 +43,3 @@ import Testing
         #expect(GeodesicBounds.upper(chord: pole.chord(to: other)) >= 20_003_931.458625)
     }
 }
-

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct GeodesicTests {
@@ -26,8 +27,11 @@ import Testing
         ("same point", 34.011286, -116.166868, 34.011286, -116.166868, 0),
         ("one degree of longitude on the equator", 0, 0, 0, 1, 111319.490793),
         ("one degree of latitude at the pole", 89, 45, 90, 45, 111693.864914),
-    ].map { Reference(name: $0.0, from: Coordinate(latitude: $0.1, longitude: $0.2),
-                      to: Coordinate(latitude: $0.3, longitude: $0.4), distance: $0.5) }
+    ].map {
+        Reference(
+            name: $0.0, from: Coordinate(latitude: $0.1, longitude: $0.2),
+            to: Coordinate(latitude: $0.3, longitude: $0.4), distance: $0.5)
+    }
 
     @Test(arguments: references)
     func distanceMatchesGeographicLibToTheMillimetre(_ reference: Reference) {
@@ -45,10 +49,11 @@ import Testing
     }
 
     @Test func inverseGivesTheAzimuthTowardsLondon() {
-        let (metres, azimuth) = Geodesic.wgs84.inverse(from: Coordinate(latitude: 40.64, longitude: -73.78),
-                                                       to: Coordinate(latitude: 51.47, longitude: -0.46))
+        let (metres, azimuth) = Geodesic.wgs84.inverse(
+            from: Coordinate(latitude: 40.64, longitude: -73.78),
+            to: Coordinate(latitude: 51.47, longitude: -0.46))
         #expect(abs(metres - 5554747.739656) < 0.001)
-        #expect(abs(azimuth - 51.381751570) < 1e-8)   // GeographicLib azi1
+        #expect(abs(azimuth - 51.381751570) < 1e-8)  // GeographicLib azi1
     }
 
     @Test func destinationThenDistanceRoundTrips() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// `ShortGeodesic` against `geod_inverse`: 100k seeded pairs worldwide in the normal suite (the
@@ -10,8 +11,9 @@ import Testing
         let report = ShortGeodesicCheck.run(pairs: 100_000, seed: 11)
         for lengthClass in report.classes {
             #expect(lengthClass.pairs > 5_000, "class up to \(lengthClass.upper) m has too few pairs")
-            #expect(lengthClass.worstShareOfBound <= 1,
-                    "up to \(lengthClass.upper) m: error \(lengthClass.worstError) m > bound, at \(String(describing: lengthClass.worstPair))")
+            #expect(
+                lengthClass.worstShareOfBound <= 1,
+                "up to \(lengthClass.upper) m: error \(lengthClass.worstError) m > bound, at \(String(describing: lengthClass.worstPair))")
         }
         #expect(report.holds)
     }
@@ -32,7 +34,8 @@ import Testing
         (Coordinate(latitude: 45, longitude: 7), Coordinate(latitude: 45.4, longitude: 7)),
     ])
     func polesAntimeridianAndAxes(_ a: Coordinate, _ b: Coordinate) {
-        let p = EarthCenteredPoint(a), q = EarthCenteredPoint(b)
+        let p = EarthCenteredPoint(a)
+        let q = EarthCenteredPoint(b)
         let exact = Geodesic.wgs84.distance(from: a, to: b)
         #expect(abs(ShortGeodesic.distance(from: p, to: q) - exact) <= ShortGeodesic.errorBound(chord: p.chord(to: q)))
         #expect(abs(ShortGeodesic.distance(from: q, to: p) - exact) <= ShortGeodesic.errorBound(chord: p.chord(to: q)))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct IndexPartsTests {
@@ -10,7 +11,7 @@ import Testing
         #expect(!best.isFull && best.bound == .infinity)
         for value in values {
             best.offer(value)
-            #expect(best.bound >= values.sorted()[k - 1])   // a safe pruning bound all along
+            #expect(best.bound >= values.sorted()[k - 1])  // a safe pruning bound all along
         }
         best.settle()
         #expect(best.isFull)
@@ -32,7 +33,7 @@ import Testing
         let points = try IndexTestSupport.citySample()
         let bytes = LandmarkIndex(coordinates: points).approximateByteCount
         #expect(bytes <= 64 * points.count)
-        #expect(bytes >= 44 * points.count)   // the slots' coordinates, points and indices alone are 44
+        #expect(bytes >= 44 * points.count)  // the slots' coordinates, points and indices alone are 44
     }
 
     @Test func packingKeepsEveryPointOnceInSlicesOfWholeBuckets() {
@@ -52,9 +53,11 @@ import Testing
     }
 
     @Test func geosTreeFindsTheBoxesMeetingAQuery() {
-        let boxes = [GeoBox(minLongitude: 0, minLatitude: 0, maxLongitude: 1, maxLatitude: 1),
-                     GeoBox(minLongitude: 179, minLatitude: -10, maxLongitude: 180, maxLatitude: -9),
-                     GeoBox(minLongitude: 5, minLatitude: 5, maxLongitude: 5, maxLatitude: 5)]
+        let boxes = [
+            GeoBox(minLongitude: 0, minLatitude: 0, maxLongitude: 1, maxLatitude: 1),
+            GeoBox(minLongitude: 179, minLatitude: -10, maxLongitude: 180, maxLatitude: -9),
+            GeoBox(minLongitude: 5, minLatitude: 5, maxLongitude: 5, maxLatitude: 5),
+        ]
         let tree = GEOSBoxTree(boxes: boxes)
         var hits: [Int32] = []
         tree.query(GeoBox(minLongitude: 0.5, minLatitude: 0.5, maxLongitude: 5, maxLatitude: 5), into: &hits)

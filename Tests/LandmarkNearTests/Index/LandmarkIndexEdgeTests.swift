@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct LandmarkIndexEdgeTests {
@@ -44,11 +45,12 @@ import Testing
     /// directions, for landmarks of the tutorial, at the poles and on ±180°.
     @Test(arguments: [8046.72, 100.0, 250_000.0])
     func boundaryIsTheGeodesicOne(_ radius: Double) {
-        let landmarks = Self.embedded + [
-            Coordinate(latitude: 90, longitude: 0), Coordinate(latitude: -90, longitude: 45),
-            Coordinate(latitude: 89.95, longitude: 179.9), Coordinate(latitude: -12.5, longitude: 180),
-            Coordinate(latitude: 65.0, longitude: -180), Coordinate(latitude: 0, longitude: 179.99999),
-        ]
+        let landmarks =
+            Self.embedded + [
+                Coordinate(latitude: 90, longitude: 0), Coordinate(latitude: -90, longitude: 45),
+                Coordinate(latitude: 89.95, longitude: 179.9), Coordinate(latitude: -12.5, longitude: 180),
+                Coordinate(latitude: 65.0, longitude: -180), Coordinate(latitude: 0, longitude: 179.99999),
+            ]
         let index = LandmarkIndex(coordinates: landmarks)
         let reference = BruteForceReference(landmarks)
         for (i, landmark) in landmarks.enumerated() {
@@ -85,8 +87,10 @@ import Testing
     }
 
     @Test func atThePoleEveryLongitudeIsTheSamePlace() {
-        let landmarks = [Coordinate(latitude: 89.99, longitude: -170), Coordinate(latitude: 90, longitude: 123),
-                         Coordinate(latitude: 89.9, longitude: 10)]
+        let landmarks = [
+            Coordinate(latitude: 89.99, longitude: -170), Coordinate(latitude: 90, longitude: 123),
+            Coordinate(latitude: 89.9, longitude: 10),
+        ]
         let index = LandmarkIndex(coordinates: landmarks)
         let answers = index.within(12_000, of: Coordinate(latitude: 90, longitude: -45))
         #expect(answers.map(\.index) == [1, 0, 2])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// `LandmarkIndex` against a brute-force scan on many seeded random queries: a quarter anywhere,
@@ -69,7 +70,8 @@ import Testing
         var mismatches = 0
         for _ in 0..<Self.queryCount {
             let point = IndexTestSupport.queryPoint(&rng, near: coordinates)
-            let limit = Int.random(in: 0..<20, using: &rng) == 0
+            let limit =
+                Int.random(in: 0..<20, using: &rng) == 0
                 ? Int.random(in: 1...(coordinates.count + 2), using: &rng) % 60 + 1
                 : Int.random(in: 1...4, using: &rng)
             let expected = reference.nearest(to: point, limit: limit)

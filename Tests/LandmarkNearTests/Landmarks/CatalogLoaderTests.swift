@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct CatalogLoaderTests {
@@ -19,7 +20,8 @@ import Testing
     // MARK: Accepted shapes
 
     @Test func readsTheTutorialShape() throws {
-        let catalog = try Self.parse("""
+        let catalog = try Self.parse(
+            """
             [{"id": 1001, "name": "Turtle Rock", "category": "Rivers", "city": "Twentynine Palms",
               "state": "California", "park": "Joshua Tree National Park",
               "coordinates": {"latitude": 34.011286, "longitude": -116.166868},
@@ -33,7 +35,8 @@ import Testing
     }
 
     @Test func readsAGeoJSONFeatureCollection() throws {
-        let catalog = try Self.parse("""
+        let catalog = try Self.parse(
+            """
             {"type": "FeatureCollection", "features": [
               {"type": "Feature", "geometry": {"type": "Point", "coordinates": [-116.166868, 34.011286]},
                "properties": {"id": 1001, "name": "Turtle Rock", "isFavorite": true, "park": "Joshua Tree National Park"}},
@@ -48,7 +51,9 @@ import Testing
     }
 
     @Test func readsCSVWithAnIdColumn() throws {
-        let catalog = try Self.parse("id,name,latitude,longitude,isFavorite,park\n1001,Turtle Rock,34.011286,-116.166868,true,Joshua Tree National Park\n1002,\"Salmon, Silver\",59.98,-152.66,false,\n")
+        let catalog = try Self.parse(
+            "id,name,latitude,longitude,isFavorite,park\n1001,Turtle Rock,34.011286,-116.166868,true,Joshua Tree National Park\n1002,\"Salmon, Silver\",59.98,-152.66,false,\n"
+        )
         #expect(catalog.landmarks.map(\.id) == [1001, 1002])
         #expect(catalog[1].name == "Salmon, Silver")
         #expect(catalog[0].isFavorite && !catalog[1].isFavorite)
@@ -62,8 +67,10 @@ import Testing
         #expect(catalog[2].coordinate == Coordinate(latitude: 5, longitude: 6))
     }
 
-    @Test(arguments: [("true", true), ("false", false), ("1", true), ("0", false), ("yes", true), ("no", false),
-                      ("YES", true), ("No", false), ("", false)])
+    @Test(arguments: [
+        ("true", true), ("false", false), ("1", true), ("0", false), ("yes", true), ("no", false),
+        ("YES", true), ("No", false), ("", false),
+    ])
     func readsCSVFavouriteFlags(_ cell: String, _ flag: Bool) throws {
         for header in ["isFavorite", "favorite"] {
             let catalog = try Self.parse("name,lat,lon,\(header)\nA,1,2,\(cell)\n")
@@ -71,9 +78,11 @@ import Testing
         }
     }
 
-    @Test(arguments: ["[{\"id\":1,\"name\":\"A\",\"coordinates\":{\"latitude\":1,\"longitude\":2}}]",
-                      "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]},\"properties\":{\"id\":1,\"name\":\"A\"}}]}",
-                      "id,name,lat,lon\n1,A,1,2\n"])
+    @Test(arguments: [
+        "[{\"id\":1,\"name\":\"A\",\"coordinates\":{\"latitude\":1,\"longitude\":2}}]",
+        "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[2,1]},\"properties\":{\"id\":1,\"name\":\"A\"}}]}",
+        "id,name,lat,lon\n1,A,1,2\n",
+    ])
     func skipsAByteOrderMark(_ text: String) throws {
         let catalog = try CatalogLoader.parse([0xEF, 0xBB, 0xBF] + Array(text.utf8), source: "bom")
         #expect(catalog.landmarks == [Landmark(id: 1, name: "A", coordinate: Coordinate(latitude: 1, longitude: 2))])
@@ -101,45 +110,66 @@ import Testing
     }
 
     static let refusals: [Refusal] = [
-        Refusal(name: "duplicate id (JSON)",
-                text: #"[{"id":5,"name":"A","coordinates":{"latitude":1,"longitude":2}},{"id":5,"name":"B","coordinates":{"latitude":1,"longitude":2}}]"#,
-                entry: 1, id: 5, reasonContains: "duplicates the id of entry 0"),
-        Refusal(name: "duplicate id (CSV)", text: "id,name,lat,lon\n1,A,1,2\n2,B,1,2\n1,C,1,2\n",
-                entry: 2, id: 1, reasonContains: "duplicates the id of entry 0"),
-        Refusal(name: "latitude out of range", text: #"[{"id":9,"name":"A","coordinates":{"latitude":90.5,"longitude":2}}]"#,
-                entry: 0, id: 9, reasonContains: "latitude 90.5 is outside [-90, 90]"),
-        Refusal(name: "longitude out of range (GeoJSON)",
-                text: #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[180.1,0]},"properties":{"id":3,"name":"A"}}]}"#,
-                entry: 0, id: 3, reasonContains: "longitude 180.1 is outside [-180, 180]"),
-        Refusal(name: "NaN latitude (CSV)", text: "id,name,lat,lon\n1,A,1,2\n4,B,nan,2\n",
-                entry: 1, id: 4, reasonContains: "latitude is not a finite number"),
-        Refusal(name: "infinite longitude (JSON string)",
-                text: #"[{"id":8,"name":"A","coordinates":{"latitude":1,"longitude":"inf"}}]"#,
-                entry: 0, id: 8, reasonContains: "longitude is not a finite number"),
-        Refusal(name: "overflowing number (JSON)",
-                text: #"[{"id":8,"name":"A","coordinates":{"latitude":1e999,"longitude":0}}]"#,
-                entry: 0, id: 8, reasonContains: "latitude"),
-        Refusal(name: "missing name (JSON)", text: #"[{"id":6,"coordinates":{"latitude":1,"longitude":2}}]"#,
-                entry: 0, id: 6, reasonContains: "has no name"),
-        Refusal(name: "empty name (CSV)", text: "id,name,lat,lon\n1,A,1,2\n2,  ,1,2\n",
-                entry: 1, id: 2, reasonContains: "has no name"),
-        Refusal(name: "non-numeric latitude (CSV)", text: "id,name,lat,lon\n7,A,north,2\n",
-                entry: 0, id: 7, reasonContains: "latitude that is not a number"),
-        Refusal(name: "non-numeric longitude (JSON)", text: #"[{"id":2,"name":"A","coordinates":{"latitude":1,"longitude":true}}]"#,
-                entry: 0, id: 2, reasonContains: "longitude that is not a number"),
-        Refusal(name: "missing latitude (JSON)", text: #"[{"id":2,"name":"A","coordinates":{"longitude":1}}]"#,
-                entry: 0, id: 2, reasonContains: "has no latitude"),
-        Refusal(name: "non-integer id (JSON)", text: #"[{"id":1.5,"name":"A","coordinates":{"latitude":1,"longitude":2}}]"#,
-                entry: 0, id: nil, reasonContains: "id that is not an integer"),
-        Refusal(name: "bad favourite flag (CSV)", text: "id,name,lat,lon,favorite\n3,A,1,2,maybe\n",
-                entry: 0, id: 3, reasonContains: "favourite flag"),
-        Refusal(name: "entry not an object (JSON)", text: #"[{"id":1,"name":"A","coordinates":{"latitude":1,"longitude":2}}, 3]"#,
-                entry: 1, id: nil, reasonContains: "not an object"),
-        Refusal(name: "feature without a point", text: #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{"id":4,"name":"A"}}]}"#,
-                entry: 0, id: 4, reasonContains: "Point"),
+        Refusal(
+            name: "duplicate id (JSON)",
+            text:
+                #"[{"id":5,"name":"A","coordinates":{"latitude":1,"longitude":2}},{"id":5,"name":"B","coordinates":{"latitude":1,"longitude":2}}]"#,
+            entry: 1, id: 5, reasonContains: "duplicates the id of entry 0"),
+        Refusal(
+            name: "duplicate id (CSV)", text: "id,name,lat,lon\n1,A,1,2\n2,B,1,2\n1,C,1,2\n",
+            entry: 2, id: 1, reasonContains: "duplicates the id of entry 0"),
+        Refusal(
+            name: "latitude out of range", text: #"[{"id":9,"name":"A","coordinates":{"latitude":90.5,"longitude":2}}]"#,
+            entry: 0, id: 9, reasonContains: "latitude 90.5 is outside [-90, 90]"),
+        Refusal(
+            name: "longitude out of range (GeoJSON)",
+            text:
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[180.1,0]},"properties":{"id":3,"name":"A"}}]}"#,
+            entry: 0, id: 3, reasonContains: "longitude 180.1 is outside [-180, 180]"),
+        Refusal(
+            name: "NaN latitude (CSV)", text: "id,name,lat,lon\n1,A,1,2\n4,B,nan,2\n",
+            entry: 1, id: 4, reasonContains: "latitude is not a finite number"),
+        Refusal(
+            name: "infinite longitude (JSON string)",
+            text: #"[{"id":8,"name":"A","coordinates":{"latitude":1,"longitude":"inf"}}]"#,
+            entry: 0, id: 8, reasonContains: "longitude is not a finite number"),
+        Refusal(
+            name: "overflowing number (JSON)",
+            text: #"[{"id":8,"name":"A","coordinates":{"latitude":1e999,"longitude":0}}]"#,
+            entry: 0, id: 8, reasonContains: "latitude"),
+        Refusal(
+            name: "missing name (JSON)", text: #"[{"id":6,"coordinates":{"latitude":1,"longitude":2}}]"#,
+            entry: 0, id: 6, reasonContains: "has no name"),
+        Refusal(
+            name: "empty name (CSV)", text: "id,name,lat,lon\n1,A,1,2\n2,  ,1,2\n",
+            entry: 1, id: 2, reasonContains: "has no name"),
+        Refusal(
+            name: "non-numeric latitude (CSV)", text: "id,name,lat,lon\n7,A,north,2\n",
+            entry: 0, id: 7, reasonContains: "latitude that is not a number"),
+        Refusal(
+            name: "non-numeric longitude (JSON)", text: #"[{"id":2,"name":"A","coordinates":{"latitude":1,"longitude":true}}]"#,
+            entry: 0, id: 2, reasonContains: "longitude that is not a number"),
+        Refusal(
+            name: "missing latitude (JSON)", text: #"[{"id":2,"name":"A","coordinates":{"longitude":1}}]"#,
+            entry: 0, id: 2, reasonContains: "has no latitude"),
+        Refusal(
+            name: "non-integer id (JSON)", text: #"[{"id":1.5,"name":"A","coordinates":{"latitude":1,"longitude":2}}]"#,
+            entry: 0, id: nil, reasonContains: "id that is not an integer"),
+        Refusal(
+            name: "bad favourite flag (CSV)", text: "id,name,lat,lon,favorite\n3,A,1,2,maybe\n",
+            entry: 0, id: 3, reasonContains: "favourite flag"),
+        Refusal(
+            name: "entry not an object (JSON)", text: #"[{"id":1,"name":"A","coordinates":{"latitude":1,"longitude":2}}, 3]"#,
+            entry: 1, id: nil, reasonContains: "not an object"),
+        Refusal(
+            name: "feature without a point",
+            text:
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{"id":4,"name":"A"}}]}"#,
+            entry: 0, id: 4, reasonContains: "Point"),
         Refusal(name: "bad JSON", text: #"[{"id":1,"name":"A",}]"#, entry: nil, id: nil, reasonContains: ""),
-        Refusal(name: "object but not a FeatureCollection", text: #"{"type":"Feature","features":[]}"#,
-                entry: nil, id: nil, reasonContains: "not a GeoJSON FeatureCollection"),
+        Refusal(
+            name: "object but not a FeatureCollection", text: #"{"type":"Feature","features":[]}"#,
+            entry: nil, id: nil, reasonContains: "not a GeoJSON FeatureCollection"),
         Refusal(name: "JSON that is neither", text: "  \"landmarks\"", entry: nil, id: nil, reasonContains: ""),
         Refusal(name: "CSV without coordinates", text: "id,name,x,y\n1,A,1,2\n", entry: nil, id: nil, reasonContains: "latitude/longitude"),
         Refusal(name: "CSV without names", text: "id,lat,lon\n1,1,2\n", entry: nil, id: nil, reasonContains: "no name column"),

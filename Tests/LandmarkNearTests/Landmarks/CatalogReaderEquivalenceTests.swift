@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// The tutorial-JSON byte scanner against the full parser (JSONParser + TutorialCatalogFormat):
@@ -88,7 +89,9 @@ import Testing
         lines.reserveCapacity(places.count)
         for (i, landmark) in places.enumerated() {
             let name = JSONWriter.quoted(landmark.name + (i % 500 == 0 ? " \"q\"" : ""))
-            lines.append("{\"id\": \(landmark.id), \"name\": \(name), \"coordinates\": {\"latitude\": \(landmark.coordinate.latitude), \"longitude\": \(landmark.coordinate.longitude)}, \"isFavorite\": \(landmark.isFavorite)}")
+            lines.append(
+                "{\"id\": \(landmark.id), \"name\": \(name), \"coordinates\": {\"latitude\": \(landmark.coordinate.latitude), \"longitude\": \(landmark.coordinate.longitude)}, \"isFavorite\": \(landmark.isFavorite)}"
+            )
         }
         let text = "[\n" + lines.joined(separator: ",\n") + "\n]\n"
         let scanned = Array(text.utf8).withUnsafeBufferPointer { TutorialCatalogScanner.landmarks(in: $0) }

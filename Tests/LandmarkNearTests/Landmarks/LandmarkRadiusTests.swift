@@ -1,17 +1,21 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// A landmark's own `radius` (SPEC §1) in each catalog format, in the engine and the payload.
 @Suite(.suiteTimeLimit) struct LandmarkRadiusTests {
-    static let csv = "id,name,lat,lon,isFavorite,radius\n1,Near,34.0,-116.0,true,300\n2,Far,35.0,-116.0,true,2km\n3,Default,36.0,-116.0,true,\n"
-    static let tutorial = #"[{"id":1,"name":"Near","coordinates":{"latitude":34.0,"longitude":-116.0},"isFavorite":true,"radius":300},"# +
-        #"{"id":2,"name":"Far","coordinates":{"latitude":35.0,"longitude":-116.0},"isFavorite":true,"radius":"2km"},"# +
-        #"{"id":3,"name":"Default","coordinates":{"latitude":36.0,"longitude":-116.0},"isFavorite":true}]"#
-    static let geojson = #"{"type":"FeatureCollection","features":["# +
-        #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-116.0,34.0]},"properties":{"id":1,"name":"Near","isFavorite":true,"radius":"300"}},"# +
-        #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-116.0,35.0]},"properties":{"id":2,"name":"Far","isFavorite":true,"radius":"2 km"}},"# +
-        #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-116.0,36.0]},"properties":{"id":3,"name":"Default","isFavorite":true,"radius":null}}]}"#
+    static let csv =
+        "id,name,lat,lon,isFavorite,radius\n1,Near,34.0,-116.0,true,300\n2,Far,35.0,-116.0,true,2km\n3,Default,36.0,-116.0,true,\n"
+    static let tutorial =
+        #"[{"id":1,"name":"Near","coordinates":{"latitude":34.0,"longitude":-116.0},"isFavorite":true,"radius":300},"#
+        + #"{"id":2,"name":"Far","coordinates":{"latitude":35.0,"longitude":-116.0},"isFavorite":true,"radius":"2km"},"#
+        + #"{"id":3,"name":"Default","coordinates":{"latitude":36.0,"longitude":-116.0},"isFavorite":true}]"#
+    static let geojson =
+        #"{"type":"FeatureCollection","features":["#
+        + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-116.0,34.0]},"properties":{"id":1,"name":"Near","isFavorite":true,"radius":"300"}},"#
+        + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-116.0,35.0]},"properties":{"id":2,"name":"Far","isFavorite":true,"radius":"2 km"}},"#
+        + #"{"type":"Feature","geometry":{"type":"Point","coordinates":[-116.0,36.0]},"properties":{"id":3,"name":"Default","isFavorite":true,"radius":null}}]}"#
 
     @Test(arguments: [csv, tutorial, geojson])
     func everyCatalogFormatCarriesIt(_ text: String) throws {
@@ -48,18 +52,24 @@ import Testing
             _ = engine.process(Fix(coordinate: Coordinate(latitude: latitude, longitude: -116.0)), into: &events)
             return events.map { "\($0.kind.rawValue) \(catalog[$0.landmarkIndex].name)" }
         }
-        #expect(step(34.0035) == [])               // 389 m from Near: outside its 300 m
-        #expect(step(34.0025) == ["enter Near"])   // 278 m
-        #expect(step(34.0034) == [])               // 378 m: within 300 m + 100 m
-        #expect(step(34.0037) == ["exit Near"])    // 411 m
-        #expect(step(35.017) == ["enter Far"])     // 1.9 km, within its 2 km
+        #expect(step(34.0035) == [])  // 389 m from Near: outside its 300 m
+        #expect(step(34.0025) == ["enter Near"])  // 278 m
+        #expect(step(34.0034) == [])  // 378 m: within 300 m + 100 m
+        #expect(step(34.0037) == ["exit Near"])  // 411 m
+        #expect(step(35.017) == ["enter Far"])  // 1.9 km, within its 2 km
         #expect(step(36.07) == ["enter Default", "exit Far"])  // 7.8 km: the run's 5 miles; by distance
     }
 
     @Test(arguments: [
         ("id,name,lat,lon,radius\n1,A,1,2,-5\n", "c: entry 0 (id 1) at line 2 has a radius that is not a non-negative number of metres"),
-        ("id,name,lat,lon,radius\n1,A,1,2,2 parsecs\n", "c: entry 0 (id 1) at line 2 has a radius \"2 parsecs\": unknown unit 'parsecs'; use mi, km, m or ft (e.g. 5mi, 8km, 500m)"),
-        (#"[{"id":1,"name":"A","latitude":1,"longitude":2,"radius":true}]"#, "c: entry 0 (id 1) at line 1, column 2 has a radius that is a boolean, not metres or a length such as \"2km\""),
+        (
+            "id,name,lat,lon,radius\n1,A,1,2,2 parsecs\n",
+            "c: entry 0 (id 1) at line 2 has a radius \"2 parsecs\": unknown unit 'parsecs'; use mi, km, m or ft (e.g. 5mi, 8km, 500m)"
+        ),
+        (
+            #"[{"id":1,"name":"A","latitude":1,"longitude":2,"radius":true}]"#,
+            "c: entry 0 (id 1) at line 1, column 2 has a radius that is a boolean, not metres or a length such as \"2km\""
+        ),
     ])
     func badRadiiRefuseTheCatalog(_ text: String, _ message: String) throws {
         #expect(throws: CatalogError.self) { _ = try CatalogLoader.parse(Array(text.utf8), source: "c") }
@@ -85,28 +95,33 @@ import Testing
 
     @Test func csvProblemsNameTheirLines() {
         let text = "id,name,lat,lon\n1,A,1,2\n1,B,1,2\n\n3,,95,2\n4,D,x,2\n"
-        #expect(Self.refusal(text) == """
-            c: 4 problems:
-              entry 1 (id 1) at line 3 duplicates the id of entry 0
-              entry 2 (id 3) at line 5 has no name
-              entry 2 (id 3) at line 5 latitude 95.0 is outside [-90, 90]
-              entry 3 (id 4) at line 6 has a latitude that is not a number ("x")
-            """)
+        #expect(
+            Self.refusal(text) == """
+                c: 4 problems:
+                  entry 1 (id 1) at line 3 duplicates the id of entry 0
+                  entry 2 (id 3) at line 5 has no name
+                  entry 2 (id 3) at line 5 latitude 95.0 is outside [-90, 90]
+                  entry 3 (id 4) at line 6 has a latitude that is not a number ("x")
+                """)
     }
 
     @Test func jsonProblemsNameTheirLineAndColumn() {
-        let text = "[\n  {\"id\": 1, \"name\": \"A\", \"latitude\": 1, \"longitude\": 2},\n  {\"id\": 1, \"name\": \"B\", \"latitude\": 1, \"longitude\": 2},\n"
+        let text =
+            "[\n  {\"id\": 1, \"name\": \"A\", \"latitude\": 1, \"longitude\": 2},\n  {\"id\": 1, \"name\": \"B\", \"latitude\": 1, \"longitude\": 2},\n"
             + "  {\"id\": 3, \"latitude\": 1, \"longitude\": 2}, {\"id\": 4, \"name\": \"D\", \"latitude\": 91, \"longitude\": 2}\n]\n"
-        #expect(Self.refusal(text) == """
-            c: 3 problems:
-              entry 1 (id 1) at line 3, column 3 duplicates the id of entry 0
-              entry 2 (id 3) at line 4, column 3 has no name
-              entry 3 (id 4) at line 4, column 45 latitude 91.0 is outside [-90, 90]
-            """)
+        #expect(
+            Self.refusal(text) == """
+                c: 3 problems:
+                  entry 1 (id 1) at line 3, column 3 duplicates the id of entry 0
+                  entry 2 (id 3) at line 4, column 3 has no name
+                  entry 3 (id 4) at line 4, column 45 latitude 91.0 is outside [-90, 90]
+                """)
     }
 
     @Test func twentyAreListedThenACount() {
-        let features = (0..<25).map { #"{"type":"Feature","geometry":{"type":"Point","coordinates":[2,\#(100 + $0)]},"properties":{"id":\#($0),"name":"n"}}"# }
+        let features = (0..<25).map {
+            #"{"type":"Feature","geometry":{"type":"Point","coordinates":[2,\#(100 + $0)]},"properties":{"id":\#($0),"name":"n"}}"#
+        }
         let text = #"{"type":"FeatureCollection","features":[\#n"# + features.joined(separator: ",\n") + "\n]}\n"
         let lines = Self.refusal(text).split(separator: "\n")
         #expect(lines.first == "c: 25 problems:")

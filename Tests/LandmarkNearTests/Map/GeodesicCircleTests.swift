@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// Geodesic circles: the direct problem's vertices at the radius, split at ±180°, closed around
@@ -12,20 +13,20 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(latitude: 34.011286, longitude: -116.166868, radius: 8_046.72, pieces: 1),   // Turtle Rock
+        Case(latitude: 34.011286, longitude: -116.166868, radius: 8_046.72, pieces: 1),  // Turtle Rock
         Case(latitude: 10, longitude: 179.99, radius: 20_000, pieces: 2),
         Case(latitude: -45, longitude: -179.9, radius: 50_000, pieces: 2),
         Case(latitude: 0, longitude: 180, radius: 8_046.72, pieces: 2),
         Case(latitude: 0, longitude: -180, radius: 8_046.72, pieces: 2),
         Case(latitude: 60, longitude: 170, radius: 1_500_000, pieces: 2),
-        Case(latitude: 89.95, longitude: 45, radius: 10_000, pieces: 1),                  // holds the North Pole
-        Case(latitude: -89.9, longitude: -120, radius: 30_000, pieces: 1),                // holds the South Pole
-        Case(latitude: 90, longitude: 0, radius: 5_000, pieces: 1),                       // centred on it
+        Case(latitude: 89.95, longitude: 45, radius: 10_000, pieces: 1),  // holds the North Pole
+        Case(latitude: -89.9, longitude: -120, radius: 30_000, pieces: 1),  // holds the South Pole
+        Case(latitude: 90, longitude: 0, radius: 5_000, pieces: 1),  // centred on it
         Case(latitude: -90, longitude: 0, radius: 5_000, pieces: 1),
-        Case(latitude: 89.9, longitude: 180, radius: 20_000, pieces: 1),                  // pole and ±180°
-        Case(latitude: 70, longitude: -100, radius: 3_000_000, pieces: 1),                // a big polar cap
-        Case(latitude: 89.9, longitude: 0, radius: 5_000, pieces: 1),                     // near, pole outside
-        Case(latitude: 89.9, longitude: 179, radius: 5_000, pieces: 2),                   // near the pole, across ±180°
+        Case(latitude: 89.9, longitude: 180, radius: 20_000, pieces: 1),  // pole and ±180°
+        Case(latitude: 70, longitude: -100, radius: 3_000_000, pieces: 1),  // a big polar cap
+        Case(latitude: 89.9, longitude: 0, radius: 5_000, pieces: 1),  // near, pole outside
+        Case(latitude: 89.9, longitude: 179, radius: 5_000, pieces: 2),  // near the pole, across ±180°
     ]
 
     @Test(arguments: cases) func everyVertexIsAtTheRadiusWithinAMillimetre(_ c: Case) {
@@ -86,7 +87,9 @@ import Testing
     }
 
     @Test(arguments: cases) func asGeoJSONItIsValid(_ c: Case) throws {
-        let catalog = try LandmarkCatalog([Landmark(id: 1, name: "Here", coordinate: Coordinate(latitude: c.latitude, longitude: c.longitude), isFavorite: true)])
+        let catalog = try LandmarkCatalog([
+            Landmark(id: 1, name: "Here", coordinate: Coordinate(latitude: c.latitude, longitude: c.longitude), isFavorite: true)
+        ])
         let drawing = MapDrawing(recorder: RunRecorder(), catalog: catalog, favoriteIndices: [0], radius: { _ in c.radius })
         let text = MapGeoJSON.document(for: drawing)
         #expect(GeoJSONCheck.problems(in: text) == [])

@@ -1,9 +1,11 @@
 import Foundation
+import Testing
+
+@testable import LandmarkNear
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Testing
-@testable import LandmarkNear
 
 /// `landmark-near map` and `watch --geojson` run as processes: the GeoJSON they write.
 @Suite(.suiteTimeLimit) struct MapCommandTests {
@@ -47,15 +49,20 @@ import Testing
             #expect(event["geometry"]?["type"]?.stringValue == "Point")
         }
         // Each circle around its own landmark, every vertex at the radius within 1 mm.
-        let centres = Dictionary(features.kind("favorite").compactMap { f -> (Int, Coordinate)? in
-            guard let index = f["properties"]?["landmarkIndex"]?.integer, let c = position(f["geometry"]?["coordinates"]) else { return nil }
-            return (index, c)
-        }, uniquingKeysWith: { a, _ in a })
+        let centres = Dictionary(
+            features.kind("favorite").compactMap { f -> (Int, Coordinate)? in
+                guard let index = f["properties"]?["landmarkIndex"]?.integer, let c = position(f["geometry"]?["coordinates"]) else {
+                    return nil
+                }
+                return (index, c)
+            }, uniquingKeysWith: { a, _ in a })
         for circle in features.kind("radius") {
             let centre = try #require(centres[circle["properties"]?["landmarkIndex"]?.integer ?? -1])
             let radius = try #require(circle["properties"]?["radiusMeters"]?.doubleValue)
             let geometry = circle["geometry"]
-            let polygons = geometry?["type"]?.stringValue == "Polygon" ? [geometry?["coordinates"]] : (geometry?["coordinates"]?.arrayValue ?? []).map(Optional.some)
+            let polygons =
+                geometry?["type"]?.stringValue == "Polygon"
+                ? [geometry?["coordinates"]] : (geometry?["coordinates"]?.arrayValue ?? []).map(Optional.some)
             var vertices = 0
             for polygon in polygons {
                 for vertex in (polygon?.arrayValue?.first?.arrayValue ?? []).compactMap(position) where abs(vertex.latitude) < 90 {
@@ -74,7 +81,10 @@ import Testing
         let track = try #require(features.kind("track").first)
         #expect(track["geometry"]?["type"]?.stringValue == "MultiLineString")
         #expect(track["geometry"]?["coordinates"]?.arrayValue?.count == 2)
-        #expect(features.kind("radius").compactMap { $0["properties"]?["landmark"]?.stringValue } == ["Turtle Rock", "Chilkoot Trail", "St. Mary Lake"])
+        #expect(
+            features.kind("radius").compactMap { $0["properties"]?["landmark"]?.stringValue } == [
+                "Turtle Rock", "Chilkoot Trail", "St. Mary Lake",
+            ])
         let notified = features.kind("event").filter { $0["properties"]?["notified"]?.boolValue == true }
         #expect(notified.compactMap { $0["properties"]?["landmark"]?.stringValue } == ["Turtle Rock", "St. Mary Lake"])
         #expect(features.kind("event").filter { $0["properties"]?["event"]?.stringValue == "exit" }.count == 2)
@@ -84,7 +94,8 @@ import Testing
         let (_, features, _) = try await drawn(.antimeridian)
         let lines = try #require(features.kind("track").first?["geometry"]?["coordinates"]?.arrayValue)
         #expect(lines.count == 2)
-        let end = try #require(position(lines[0].arrayValue?.last)), start = try #require(position(lines[1].arrayValue?.first))
+        let end = try #require(position(lines[0].arrayValue?.last))
+        let start = try #require(position(lines[1].arrayValue?.first))
         #expect(end.longitude == 180 && start.longitude == -180 && end.latitude == start.latitude)
         #expect(abs(end.latitude - 10.05) < 1e-9)
         let circle = try #require(features.kind("radius").first)
@@ -106,8 +117,10 @@ import Testing
         let directory = try makeTemporaryDirectory("map")
         defer { try? FileManager.default.removeItem(at: directory) }
         let sample = repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path
-        let map = try await runTool(["map", sample, "--events", "all", "--cooldown", "30m", "--geojson", "a.geojson"], currentDirectory: directory)
-        let watch = try await runTool(["watch", sample, "--events", "all", "--cooldown", "30m", "--geojson", "b.geojson"], currentDirectory: directory)
+        let map = try await runTool(
+            ["map", sample, "--events", "all", "--cooldown", "30m", "--geojson", "a.geojson"], currentDirectory: directory)
+        let watch = try await runTool(
+            ["watch", sample, "--events", "all", "--cooldown", "30m", "--geojson", "b.geojson"], currentDirectory: directory)
         #expect(map.status == 0 && watch.status == 0)
         #expect(map.stdout == watch.stdout)
         #expect(map.stdout.split(separator: "\n").count == 4)
@@ -124,8 +137,9 @@ import Testing
         let emptyText = try String(contentsOf: directory.appendingPathComponent("empty.geojson"), encoding: .utf8)
         #expect(GeoJSONCheck.problems(in: emptyText) == [])
         #expect(try Features(emptyText).kind("radius").count == 3)
-        let one = try await runTool(["map", "--geojson", "one.geojson", "--favorites", "all"], stdin: #"{"device":"one","lat":34.0,"lon":-116.1}"# + "\n",
-                              currentDirectory: directory)
+        let one = try await runTool(
+            ["map", "--geojson", "one.geojson", "--favorites", "all"], stdin: #"{"device":"one","lat":34.0,"lon":-116.1}"# + "\n",
+            currentDirectory: directory)
         #expect(one.status == 0)
         let oneText = try String(contentsOf: directory.appendingPathComponent("one.geojson"), encoding: .utf8)
         #expect(GeoJSONCheck.problems(in: oneText) == [])
@@ -139,7 +153,8 @@ import Testing
     func aLiveMapStoppedByASignalDrawsWhatWasDecided(_ signal: Int32, _ status: Int32) async throws {
         let directory = try makeTemporaryDirectory("map")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let tool = try LiveTool(["map", "--format", "ndjson", "--out", "live.html", "--geojson", "live.geojson"], currentDirectory: directory)
+        let tool = try LiveTool(
+            ["map", "--format", "ndjson", "--out", "live.html", "--geojson", "live.geojson"], currentDirectory: directory)
         // A car drives up to Turtle Rock: one notification, then the signal.
         tool.write(MapRun.ndjson((0...30).map { i in (device: "car", lat: 33.85 + Double(i) * 0.005, lon: -116.166868, seconds: i * 10) }))
         #expect(tool.waitForStdoutLines(1))
@@ -155,7 +170,7 @@ import Testing
     }
 
     static let statusCases: [StatusCase] = [
-        StatusCase(["map", "Samples/road-trip.nmea"], 64),                                      // nowhere to draw
+        StatusCase(["map", "Samples/road-trip.nmea"], 64),  // nowhere to draw
         StatusCase(["map", "Samples/road-trip.nmea", "--out"], 64),
         StatusCase(["map", "Samples/road-trip.nmea", "--out", "x.html", "--bogus"], 64),
         StatusCase(["map", "no-such-file.nmea", "--out", "x.html"], 66),

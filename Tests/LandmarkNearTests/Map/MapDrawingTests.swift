@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// Tracks split at ±180° and at gaps, thinned within a tolerance keeping every event's fix.
@@ -29,7 +30,9 @@ import Testing
         let recorder = RunRecorder()
         var rng = IndexTestSupport.SeededGenerator(seed: 14)
         for d in 0..<devices {
-            var lat = 34.0 + Double(d) * 0.1, lon = -116.2, heading = 0.0
+            var lat = 34.0 + Double(d) * 0.1
+            var lon = -116.2
+            var heading = 0.0
             for i in 0..<(count / devices) {
                 heading += Double.random(in: -0.3...0.3, using: &rng)
                 lat += cos(heading) * 0.0002
@@ -44,8 +47,9 @@ import Testing
 
     @Test func largeRunsAreThinnedWithinTheToleranceKeepingEveryEventFix() throws {
         let recorder = recorder(fixes: 100_000, devices: 4)
-        let drawing = MapDrawing(recorder: recorder, catalog: .embedded, favoriteIndices: [0], radius: { _ in 8046.72 },
-                                 pointBudget: 20_000)
+        let drawing = MapDrawing(
+            recorder: recorder, catalog: .embedded, favoriteIndices: [0], radius: { _ in 8046.72 },
+            pointBudget: 20_000)
         let tolerance = try #require(drawing.thinningTolerance)
         #expect(drawing.fixCount == 100_000)
         #expect(drawing.drawnPointCount <= 20_000 && drawing.drawnPointCount > 1_000)
@@ -86,7 +90,8 @@ import Testing
     @Test func aTrackIsCutAtAGapOfMoreThanHalfAnHour() {
         let recorder = RunRecorder()
         for (i, seconds) in [0, 60, 120, 120 + 1_801, 120 + 1_861].enumerated() {
-            recorder.record(Fix(device: "d", coordinate: c(34, -116 + Double(i) * 0.01), time: Timestamp(seconds: Int64(seconds))), .used, [])
+            recorder.record(
+                Fix(device: "d", coordinate: c(34, -116 + Double(i) * 0.01), time: Timestamp(seconds: Int64(seconds))), .used, [])
         }
         recorder.record(Fix(device: "d", coordinate: c(0, 0)), .dropped(.stale), [])
         let drawing = MapDrawing(recorder: recorder, catalog: .embedded, favoriteIndices: [], radius: { _ in 1 })
@@ -97,8 +102,9 @@ import Testing
     @Test func withManyFavouritesOnlyThoseWithAnEventAreDrawn() {
         let recorder = RunRecorder()
         recorder.record(Fix(device: "d", coordinate: c(34, -116)), .used, [ProximityEvent(kind: .enter, landmarkIndex: 3, distance: 5)])
-        let drawing = MapDrawing(recorder: recorder, catalog: .embedded, favoriteIndices: Array(0..<12), radius: { _ in 1_000 },
-                                 favoriteLimit: 5)
+        let drawing = MapDrawing(
+            recorder: recorder, catalog: .embedded, favoriteIndices: Array(0..<12), radius: { _ in 1_000 },
+            favoriteLimit: 5)
         #expect(drawing.favorites.map(\.landmarkIndex) == [3])
         #expect(drawing.omittedFavorites == 11)
     }

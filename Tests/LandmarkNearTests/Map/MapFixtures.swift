@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// Runs for the map tests: the quick start's road trip, a ship across ±180°, a sled over the
@@ -27,9 +28,10 @@ struct MapRun: Sendable, CustomTestStringConvertible {
         return out
     }
 
-    static let roadTrip = MapRun(name: "road-trip", options: [], files: [:],
-                                 inputs: [repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path],
-                                 devices: ["default"], favourites: 3, notified: 2)
+    static let roadTrip = MapRun(
+        name: "road-trip", options: [], files: [:],
+        inputs: [repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path],
+        devices: ["default"], favourites: 3, notified: 2)
 
     /// 101 fixes from 179°E to 179°W along 10°N; a favourite reef on the antimeridian.
     static let antimeridian: MapRun = {
@@ -38,11 +40,13 @@ struct MapRun: Sendable, CustomTestStringConvertible {
             let lon = GeodesicCircle.wrapped(179.0 + Double(i) * 0.02)
             return (device: "ship", lat: lat, lon: lon, seconds: i * 60)
         }
-        let catalog = #"[{"id":1,"name":"Dateline Reef","coordinates":{"latitude":10.05,"longitude":180},"isFavorite":true},"# +
-            #"{"id":2,"name":"Elsewhere","coordinates":{"latitude":-40,"longitude":20},"isFavorite":false}]"#
-        return MapRun(name: "antimeridian", options: ["--landmarks", "reef.json", "--radius", "20km", "--events", "all"],
-                      files: ["reef.json": catalog, "ship.ndjson": ndjson(fixes)], inputs: ["ship.ndjson"],
-                      devices: ["ship"], favourites: 1, notified: 1)
+        let catalog =
+            #"[{"id":1,"name":"Dateline Reef","coordinates":{"latitude":10.05,"longitude":180},"isFavorite":true},"#
+            + #"{"id":2,"name":"Elsewhere","coordinates":{"latitude":-40,"longitude":20},"isFavorite":false}]"#
+        return MapRun(
+            name: "antimeridian", options: ["--landmarks", "reef.json", "--radius", "20km", "--events", "all"],
+            files: ["reef.json": catalog, "ship.ndjson": ndjson(fixes)], inputs: ["ship.ndjson"],
+            devices: ["ship"], favourites: 1, notified: 1)
     }()
 
     /// Up lon 0° to 89.99°N, then down lon 180°; a camp 5.6 km from the pole, radius 10 km.
@@ -51,9 +55,10 @@ struct MapRun: Sendable, CustomTestStringConvertible {
         for i in 0...49 { fixes.append((device: "sled", lat: 89.5 + Double(i) * 0.01, lon: 0.0, seconds: i * 60)) }
         for i in 0...49 { fixes.append((device: "sled", lat: 89.99 - Double(i) * 0.01, lon: 180.0, seconds: 3_000 + i * 60)) }
         let catalog = #"[{"id":7,"name":"Pole Camp","coordinates":{"latitude":89.95,"longitude":45},"isFavorite":true}]"#
-        return MapRun(name: "polar", options: ["--landmarks", "camp.json", "--radius", "10km", "--events", "all"],
-                      files: ["camp.json": catalog, "sled.ndjson": ndjson(fixes)], inputs: ["sled.ndjson"],
-                      devices: ["sled"], favourites: 1, notified: 1)
+        return MapRun(
+            name: "polar", options: ["--landmarks", "camp.json", "--radius", "10km", "--events", "all"],
+            files: ["camp.json": catalog, "sled.ndjson": ndjson(fixes)], inputs: ["sled.ndjson"],
+            devices: ["sled"], favourites: 1, notified: 1)
     }()
 
     static let hostileName = #"</script><script>alert(1)</script><img src=x onerror="alert(2)">&amp; <!-- "#
@@ -66,8 +71,9 @@ struct MapRun: Sendable, CustomTestStringConvertible {
             fixes.append((device: hostileName, lat: lat, lon: -116.17, seconds: i * 30))
             fixes.append((device: "plain", lat: lat, lon: -116.15, seconds: i * 30))
         }
-        return MapRun(name: "hostile-device-name", options: [], files: ["fixes.ndjson": ndjson(fixes)], inputs: ["fixes.ndjson"],
-                      devices: [hostileName, "plain"], favourites: 3, notified: 2)
+        return MapRun(
+            name: "hostile-device-name", options: [], files: ["fixes.ndjson": ndjson(fixes)], inputs: ["fixes.ndjson"],
+            devices: [hostileName, "plain"], favourites: 3, notified: 2)
     }()
 
     static let all = [roadTrip, antimeridian, polar, hostile]
@@ -77,7 +83,8 @@ struct MapRun: Sendable, CustomTestStringConvertible {
         for (name, contents) in files {
             try Data(contents.utf8).write(to: directory.appendingPathComponent(name))
         }
-        return try await runTool(["map"] + inputs + options + ["--out", "\(name).html", "--geojson", "\(name).geojson"] + extra,
-                           currentDirectory: directory)
+        return try await runTool(
+            ["map"] + inputs + options + ["--out", "\(name).html", "--geojson", "\(name).geojson"] + extra,
+            currentDirectory: directory)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// The map page in a real headless browser (Debian's chromium, driven over the DevTools
@@ -40,7 +41,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let drawn = try await run.draw(in: directory)
         #expect(drawn.status == 0, "\(drawn.stderr)")
-        let features = try MapCommandTests.Features(String(contentsOf: directory.appendingPathComponent("\(run.name).geojson"), encoding: .utf8))
+        let features = try MapCommandTests.Features(
+            String(contentsOf: directory.appendingPathComponent("\(run.name).geojson"), encoding: .utf8))
         let events = features.kind("event").map { $0["properties"] }
         let report = try await Self.check(directory.appendingPathComponent("\(run.name).html"), screenshot: run.name)
         Self.expectClean(report)
@@ -52,7 +54,9 @@ import Testing
         #expect(report["landmarks"]?.integer == run.favourites)
         #expect(report["markersNotified"]?.integer == run.notified)
         #expect(report["markersExit"]?.integer == events.filter { $0?["event"]?.stringValue == "exit" }.count)
-        #expect(report["markersSuppressed"]?.integer == events.filter { $0?["event"]?.stringValue == "enter" && $0?["notified"]?.boolValue == false }.count)
+        #expect(
+            report["markersSuppressed"]?.integer
+                == events.filter { $0?["event"]?.stringValue == "enter" && $0?["notified"]?.boolValue == false }.count)
         #expect(report["markersOnScreen"]?.integer == events.count)
         #expect(report["notifications"]?.integer == run.notified)
         #expect(report["closeUps"]?.integer == run.notified)
@@ -101,7 +105,8 @@ import Testing
             }
         }
         try Data(text.utf8).write(to: directory.appendingPathComponent("big.ndjson"))
-        let drawn = try await runTool(["map", "big.ndjson", "--out", "big.html", "--geojson", "big.geojson", "--events", "all"], currentDirectory: directory)
+        let drawn = try await runTool(
+            ["map", "big.ndjson", "--out", "big.html", "--geojson", "big.geojson", "--events", "all"], currentDirectory: directory)
         #expect(drawn.status == 0, "\(drawn.stderr)")
         let geojson = try String(contentsOf: directory.appendingPathComponent("big.geojson"), encoding: .utf8)
         #expect(GeoJSONCheck.problems(in: geojson) == [])
@@ -124,8 +129,10 @@ import Testing
         Self.expectClean(report)
         #expect(report["tracks"]?.integer == 5)
         #expect(report["markersNotified"]?.integer == 5 && report["markersExit"]?.integer == 5)
-        #expect(report["thinning"]?.stringValue?.hasPrefix("Tracks thinned for drawing: \(drawnFixes.formatted()) of 100,000 fixes drawn") == true,
-                "\(report["thinning"]?.stringValue ?? "")")
+        #expect(
+            report["thinning"]?.stringValue?.hasPrefix("Tracks thinned for drawing: \(drawnFixes.formatted()) of 100,000 fixes drawn")
+                == true,
+            "\(report["thinning"]?.stringValue ?? "")")
     }
 
     /// The checker itself must see what it looks for: a page that logs an error and loads an image.
@@ -136,11 +143,12 @@ import Testing
         _ = try await runTool(["map", sample, "--out", "page.html"], currentDirectory: directory)
         let page = directory.appendingPathComponent("page.html")
         let html = try String(contentsOf: page, encoding: .utf8)
-            .replacingOccurrences(of: "<body>", with: "<body><img src=\"http://127.0.0.1:9/tile.png\"><script>console.error('boom')</script>")
+            .replacingOccurrences(
+                of: "<body>", with: "<body><img src=\"http://127.0.0.1:9/tile.png\"><script>console.error('boom')</script>")
         try Data(html.utf8).write(to: page)
         let report = try await Self.check(page, screenshot: "checker-self-test")
         #expect(report["consoleErrors"]?.arrayValue?.compactMap(\.stringValue) == ["boom"])
         #expect(report["requests"]?.arrayValue?.compactMap(\.stringValue) == ["http://127.0.0.1:9/tile.png"])
-        #expect(report["logErrors"]?.arrayValue?.isEmpty == false)   // the page's CSP blocked it
+        #expect(report["logErrors"]?.arrayValue?.isEmpty == false)  // the page's CSP blocked it
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// The byte-level `nearest` output against the String-based one it replaces, fed with exact
@@ -57,12 +58,14 @@ import Testing
             let within: Length? = round % 5 == 0 ? Length(value: 5, unit: .miles) : nil
             let writer = NearestAnswerWriter(catalog: catalog, index: index, query: NearestQuery(limit: limit, within: within), json: json)
             let coordinate = IndexTestSupport.queryPoint(&rng, near: catalog.landmarks.map(\.coordinate))
-            let latitude = String(coordinate.latitude), longitude = String(coordinate.longitude)
+            let latitude = String(coordinate.latitude)
+            let longitude = String(coordinate.longitude)
             let point = try QueryPoint(latitude: latitude, longitude: longitude)
             writer.answer(point.coordinate, latitude: latitude, longitude: longitude)
             var exact = reference.nearest(to: point.coordinate, limit: limit)
             if let within { exact = exact.filter { $0.distance <= within.meters } }
-            let expected = json
+            let expected =
+                json
                 ? NearestAnswerFormat.json(point: point, neighbors: exact, catalog: catalog) + "\n"
                 : NearestAnswerFormat.rows(point: point, neighbors: exact, catalog: catalog, within: within).map { $0 + "\n" }.joined()
             let actual = String(decoding: writer.bytes, as: UTF8.self)

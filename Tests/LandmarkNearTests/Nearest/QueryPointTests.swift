@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct QueryPointTests {
@@ -37,8 +38,10 @@ import Testing
         ("34,5", "-116,2", 34.5, -116.2, "34.5", "-116.2"), ("-33,9", "+151,25", -33.9, 151.25, "-33.9", "+151.25"),
         ("0,0", "0,0", 0, 0, "0.0", "0.0"),
     ])
-    func twoNumbersWithOneDecimalCommaEachAreDecimals(_ latitude: String, _ longitude: String, _ lat: Double, _ lon: Double,
-                                                      _ latitudeText: String, _ longitudeText: String) throws {
+    func twoNumbersWithOneDecimalCommaEachAreDecimals(
+        _ latitude: String, _ longitude: String, _ lat: Double, _ lon: Double,
+        _ latitudeText: String, _ longitudeText: String
+    ) throws {
         let point = try QueryPoint(latitude: latitude, longitude: longitude)
         #expect(point.coordinate == Coordinate(latitude: lat, longitude: lon))
         #expect(point.latitudeText == latitudeText && point.longitudeText == longitudeText)
@@ -77,7 +80,10 @@ import Testing
         let point = try #require(try QueryPoint(line: "-116.2, 34.5", order: .longitudeFirst))
         #expect(point.coordinate == Coordinate(latitude: 34.5, longitude: -116.2))
         #expect(point.latitudeText == "34.5" && point.longitudeText == "-116.2")
-        #expect(throws: QueryPointError("latitude -116.0 is outside [-90, 90]; did you mean -116,34? (order is longitude,latitude, as the header says)")) {
+        #expect(
+            throws: QueryPointError(
+                "latitude -116.0 is outside [-90, 90]; did you mean -116,34? (order is longitude,latitude, as the header says)")
+        ) {
             try QueryPoint(line: "34,-116", order: .longitudeFirst)
         }
     }
@@ -110,8 +116,10 @@ import Testing
     @Test func jsonHasTheSpecShape() throws {
         let point = try QueryPoint(latitude: "34.0", longitude: "-116.0")
         let answers = [LandmarkNeighbor(index: 0, distance: 1234.56789), LandmarkNeighbor(index: 1, distance: 2)]
-        #expect(NearestAnswerFormat.json(point: point, neighbors: answers, catalog: .embedded)
-            == #"{"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,"name":"Turtle Rock","distanceMeters":1234.568},{"index":1,"id":1002,"name":"Silver Salmon Creek","distanceMeters":2}]}"#)
+        #expect(
+            NearestAnswerFormat.json(point: point, neighbors: answers, catalog: .embedded)
+                == #"{"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,"name":"Turtle Rock","distanceMeters":1234.568},{"index":1,"id":1002,"name":"Silver Salmon Creek","distanceMeters":2}]}"#
+        )
         #expect(NearestAnswerFormat.json(point: point, neighbors: [], catalog: .embedded) == #"{"lat":34.0,"lon":-116.0,"nearest":[]}"#)
     }
 
@@ -125,7 +133,7 @@ import Testing
 
     @Test func queryWithinFiltersTheNearest() {
         let index = LandmarkIndex(catalog: .embedded)
-        let near = Coordinate(latitude: 34.0, longitude: -116.0)   // 15.5 km from Turtle Rock
+        let near = Coordinate(latitude: 34.0, longitude: -116.0)  // 15.5 km from Turtle Rock
         #expect(NearestQuery(limit: 2, within: Length(value: 10, unit: .miles)).answer(near, in: index).map(\.index) == [0])
         #expect(NearestQuery(limit: 2, within: Length(value: 5, unit: .miles)).answer(near, in: index).isEmpty)
         #expect(NearestQuery(limit: 2).answer(near, in: index).map(\.index) == [0, 5])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// `--out` (payload, map) and `--geojson`: a link is followed and stays a link, a FIFO is
@@ -21,7 +22,8 @@ struct OutputFileTests {
         let (_, arguments, holds) = Self.writers[writer]
         let directory = try makeTemporaryDirectory("out-link")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let real = directory.appendingPathComponent("real.out"), link = directory.appendingPathComponent("link.out")
+        let real = directory.appendingPathComponent("real.out")
+        let link = directory.appendingPathComponent("link.out")
         try "old".write(to: real, atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: real.path)
         let result = try await runTool(arguments.map { $0 == "OUT" ? link.path : $0 })
@@ -51,7 +53,7 @@ struct OutputFileTests {
         let directory = try makeTemporaryDirectory("out-classify")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("f").path
-        #expect(OutputFile.target(of: file) == .replace(file))   // nothing there yet
+        #expect(OutputFile.target(of: file) == .replace(file))  // nothing there yet
         FileManager.default.createFile(atPath: file, contents: Data())
         #expect(OutputFile.target(of: file) == .replace(file))
         #expect(OutputFile.target(of: "/dev/null") == .inPlace("/dev/null"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct APNsFileNameTests {
@@ -17,17 +18,20 @@ import Testing
     static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): return true
+            UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            return true
         default: return false
         }
     }
 
     @Test func aPlainDeviceNameIsKeptAsIs() {
-        #expect(APNsFileName.make(device: "d1", landmarkID: 1002, time: APNsFileNameTests.time, fixNumber: 3)
+        #expect(
+            APNsFileName.make(device: "d1", landmarkID: 1002, time: APNsFileNameTests.time, fixNumber: 3)
                 == "d1-1002-20260501T120002Z.apns")
         #expect(APNsFileName.make(device: "d1", landmarkID: 1002, time: nil, fixNumber: 3) == "d1-1002-fix-3.apns")
         #expect(APNsFileName.make(device: "phone.2", landmarkID: -5, time: nil, fixNumber: 0) == "phone.2-n5-fix-0.apns")
-        #expect(APNsFileName.make(device: "d", landmarkID: 1, time: Timestamp(rfc3339: "2026-05-01T12:00:02.25Z"), fixNumber: 1)
+        #expect(
+            APNsFileName.make(device: "d", landmarkID: 1, time: Timestamp(rfc3339: "2026-05-01T12:00:02.25Z"), fixNumber: 1)
                 == "d-1-20260501T120002.25Z.apns")
     }
 
@@ -41,7 +45,8 @@ import Testing
 
     @Test(arguments: hostileDevices)
     func hostileDeviceNamesGiveSafeFileNames(device: String) {
-        for time in [APNsFileNameTests.time, nil, Timestamp(seconds: -62_200_000_000, nanoseconds: 5), Timestamp(seconds: 400_000_000_000)] {
+        for time in [APNsFileNameTests.time, nil, Timestamp(seconds: -62_200_000_000, nanoseconds: 5), Timestamp(seconds: 400_000_000_000)]
+        {
             for (landmark, fix) in [(1002, 7), (Int.min, Int.min), (Int.max, Int.max)] {
                 let name = APNsFileName.make(device: device, landmarkID: landmark, time: time, fixNumber: fix)
                 let bytes = Array(name.utf8)
@@ -83,7 +88,8 @@ import Testing
 
     @Test func theSameInputsGiveTheSameNameAcrossRuns() {
         // Pinned values: the hash must not depend on the process (Swift's Hasher would).
-        #expect(APNsFileName.make(device: "../../etc/passwd", landmarkID: 1002, time: nil, fixNumber: 4)
+        #expect(
+            APNsFileName.make(device: "../../etc/passwd", landmarkID: 1002, time: nil, fixNumber: 4)
                 == "_._.._etc_passwd-h2bef2c0bbbdefdfa-1002-fix-4.apns")
         #expect(FNV1a.hex("foobar") == "85944171f73967e8")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct PayloadBuilderTests {
@@ -11,13 +12,17 @@ import Testing
 
     @Test func theSpecSampleByteForByte() {
         let payload = APNsPayload.json(for: LandmarkCatalog.embedded[1], index: 1, options: PayloadOptions())
-        #expect(payload == #"{"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within 5 miles of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}"#)
+        #expect(
+            payload
+                == #"{"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within 5 miles of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}"#
+        )
     }
 
     @Test(arguments: tutorialNames)
     func everyEmbeddedLandmarkByteForByte(index: Int, name: String) {
         let catalog = LandmarkCatalog.embedded
-        let expected = #"{"aps":{"alert":{"title":""# + name + #"","body":"You are within 5 miles of "# + name
+        let expected =
+            #"{"aps":{"alert":{"title":""# + name + #"","body":"You are within 5 miles of "# + name
             + #"."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":"# + String(index) + "}"
         #expect(APNsPayload.json(for: catalog[index], index: index, options: PayloadOptions()) == expected)
         var cache = PayloadCache(options: PayloadOptions())
@@ -33,14 +38,18 @@ import Testing
         let options = PayloadOptions(radius: try Length(parsing: radius))
         #expect(options.radius.phrase == phrase)
         let payload = APNsPayload.json(for: LandmarkCatalog.embedded[1], index: 1, options: options)
-        #expect(payload == #"{"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within "# + phrase
-            + #" of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}"#)
+        #expect(
+            payload == #"{"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within "# + phrase
+                + #" of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}"#)
     }
 
     @Test func bundleIDComesFirstAndThreadIDIsUsed() {
         let options = PayloadOptions(threadID: "trail/7", bundleID: "com.example.Landmarks.watchkitapp")
         let payload = APNsPayload.json(for: LandmarkCatalog.embedded[0], index: 0, options: options)
-        #expect(payload == #"{"Simulator Target Bundle":"com.example.Landmarks.watchkitapp","aps":{"alert":{"title":"Turtle Rock","body":"You are within 5 miles of Turtle Rock."},"category":"LandmarkNear","thread-id":"trail/7"},"landmarkIndex":0}"#)
+        #expect(
+            payload
+                == #"{"Simulator Target Bundle":"com.example.Landmarks.watchkitapp","aps":{"alert":{"title":"Turtle Rock","body":"You are within 5 miles of Turtle Rock."},"category":"LandmarkNear","thread-id":"trail/7"},"landmarkIndex":0}"#
+        )
     }
 
     @Test func namesAreEscapedAsTheSpecSays() {

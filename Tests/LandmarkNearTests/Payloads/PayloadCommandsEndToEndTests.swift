@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// `payload`, `parse` and `validate` run as processes, as a user runs them.
 @Suite(.suiteTimeLimit) struct PayloadCommandsEndToEndTests {
-    static let sample = #"{"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within 5 miles of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}"#
+    static let sample =
+        #"{"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within 5 miles of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}"#
 
     @Test(arguments: [["--id", "1002"], ["--index", "1"], ["--id", "1002", "--index", "1"], ["--id=1002", "--radius", "5.0mi"]])
     func payloadPrintsTheSpecSample(arguments: [String]) async throws {
@@ -24,9 +26,14 @@ import Testing
     }
 
     @Test func payloadOptions() async throws {
-        let result = try await runTool(["payload", "--id", "1008", "--radius", "1000ft", "--thread-id", "alaska", "--bundle-id", "com.example.app"])
+        let result = try await runTool([
+            "payload", "--id", "1008", "--radius", "1000ft", "--thread-id", "alaska", "--bundle-id", "com.example.app",
+        ])
         #expect(result.status == 0)
-        #expect(result.stdout == #"{"Simulator Target Bundle":"com.example.app","aps":{"alert":{"title":"Icy Bay","body":"You are within 1000 feet of Icy Bay."},"category":"LandmarkNear","thread-id":"alaska"},"landmarkIndex":7}"# + "\n")
+        #expect(
+            result.stdout
+                == #"{"Simulator Target Bundle":"com.example.app","aps":{"alert":{"title":"Icy Bay","body":"You are within 1000 feet of Icy Bay."},"category":"LandmarkNear","thread-id":"alaska"},"landmarkIndex":7}"#
+                + "\n")
     }
 
     @Test func theCanonicalSampleIsWhatTheToolWrites() async throws {
@@ -39,7 +46,8 @@ import Testing
         let written = try Data(contentsOf: out)
         #expect(written == Data(PayloadCommandsEndToEndTests.sample.utf8), "exactly the payload bytes, no newline")
         #expect(written == (try Data(contentsOf: PayloadFixtures.canonicalSample)), "Payloads/PushNotificationPayload.apns is current")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path) == ["PushNotificationPayload.apns"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path) == ["PushNotificationPayload.apns"])
     }
 
     @Test(arguments: [
@@ -82,37 +90,45 @@ import Testing
     @Test func parsePrintsACardFromStdin() async throws {
         let result = try await runTool(["parse"], stdin: PayloadCommandsEndToEndTests.sample)
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            <stdin>
-              Silver Salmon Creek
-              ───────────────────
-              You are within 5 miles of Silver Salmon Creek.
-              Lake Clark National Park and Preserve, Alaska
-              landmark #1: Silver Salmon Creek (id 1002)
+        #expect(
+            result.stdout == """
+                <stdin>
+                  Silver Salmon Creek
+                  ───────────────────
+                  You are within 5 miles of Silver Salmon Creek.
+                  Lake Clark National Park and Preserve, Alaska
+                  landmark #1: Silver Salmon Creek (id 1002)
 
-            """)
+                """)
     }
 
     @Test func parseJSONOverFixtureFiles() async throws {
-        let result = try await runTool(["parse", "--json", "parse/alert-string.apns", "parse/out-of-range-index.apns", "parse/null-index.apns"],
-                                 currentDirectory: PayloadFixtures.url(""))
+        let result = try await runTool(
+            ["parse", "--json", "parse/alert-string.apns", "parse/out-of-range-index.apns", "parse/null-index.apns"],
+            currentDirectory: PayloadFixtures.url(""))
         #expect(result.status == 0)
-        #expect(result.stdout.split(separator: "\n").map(String.init) == [
-            #"{"source":"parse/alert-string.apns","title":"Unknown Landmark","message":"Hello from the trail","landmark":{"index":2,"id":1003,"name":"Chilkoot Trail","park":"Klondike Gold Rush National Historical Park","state":"Alaska"}}"#,
-            #"{"source":"parse/out-of-range-index.apns","title":"Far Away","message":"You are within 5 miles of one of your favorite landmarks.","landmark":null}"#,
-            #"{"source":"parse/null-index.apns","title":"Icy Bay","message":"You are within 5 miles of one of your favorite landmarks.","landmark":null}"#,
-        ])
+        #expect(
+            result.stdout.split(separator: "\n").map(String.init) == [
+                #"{"source":"parse/alert-string.apns","title":"Unknown Landmark","message":"Hello from the trail","landmark":{"index":2,"id":1003,"name":"Chilkoot Trail","park":"Klondike Gold Rush National Historical Park","state":"Alaska"}}"#,
+                #"{"source":"parse/out-of-range-index.apns","title":"Far Away","message":"You are within 5 miles of one of your favorite landmarks.","landmark":null}"#,
+                #"{"source":"parse/null-index.apns","title":"Icy Bay","message":"You are within 5 miles of one of your favorite landmarks.","landmark":null}"#,
+            ])
         #expect(result.stderr.contains("parse/out-of-range-index.apns"))
         #expect(result.stderr.contains("$.landmarkIndex"))
     }
 
     @Test func parseWithAStringsTable() async throws {
-        let result = try await runTool(["parse", "--json", "--strings", "parse/Localizable.strings", "parse/localized.apns"],
-                                 currentDirectory: PayloadFixtures.url(""))
+        let result = try await runTool(
+            ["parse", "--json", "--strings", "parse/Localizable.strings", "parse/localized.apns"],
+            currentDirectory: PayloadFixtures.url(""))
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix(#"{"source":"parse/localized.apns","title":"Near Icy Bay","message":"You are within 5 miles of \"Icy Bay\" — 100% sure.","landmark":{"index":7,"id":1008,"#))
+        #expect(
+            result.stdout.hasPrefix(
+                #"{"source":"parse/localized.apns","title":"Near Icy Bay","message":"You are within 5 miles of \"Icy Bay\" — 100% sure.","landmark":{"index":7,"id":1008,"#
+            ))
         #expect(result.stderr.isEmpty)
-        let missingTable = try await runTool(["parse", "--strings", "nope.strings", "parse/localized.apns"], currentDirectory: PayloadFixtures.url(""))
+        let missingTable = try await runTool(
+            ["parse", "--strings", "nope.strings", "parse/localized.apns"], currentDirectory: PayloadFixtures.url(""))
         #expect(missingTable.status == 66)
     }
 
@@ -130,7 +146,9 @@ import Testing
     }
 
     @Test func parseNDJSONFromStdin() async throws {
-        let lines = [PayloadCommandsEndToEndTests.sample, "", #"{"aps":{"alert":7}}"#, #"{"aps":{"alert":"Hi"},"landmarkIndex":0}"#, "not json"]
+        let lines = [
+            PayloadCommandsEndToEndTests.sample, "", #"{"aps":{"alert":7}}"#, #"{"aps":{"alert":"Hi"},"landmarkIndex":0}"#, "not json",
+        ]
         let result = try await runTool(["parse", "--ndjson", "--json"], stdin: lines.joined(separator: "\n"))
         #expect(result.status == 65)
         let out = result.stdout.split(separator: "\n").map(String.init)
@@ -154,7 +172,10 @@ import Testing
         #expect(parsed.stderr.isEmpty, "\(parsed.stderr)")
         let models = parsed.stdout.split(separator: "\n")
         #expect(models.count == 2)
-        #expect(models.first?.hasPrefix(#"{"source":"<stdin>:1","title":"Turtle Rock","message":"You are within 5 miles of Turtle Rock.","landmark":{"index":0,"id":1001"#) == true)
+        #expect(
+            models.first?.hasPrefix(
+                #"{"source":"<stdin>:1","title":"Turtle Rock","message":"You are within 5 miles of Turtle Rock.","landmark":{"index":0,"id":1001"#
+            ) == true)
         #expect(models.last?.hasPrefix(#"{"source":"<stdin>:3","title":"St. Mary Lake""#) == true)
         let validated = try await runTool(["validate", "--ndjson", "-"], stdin: watch.stdout)
         #expect(validated.status == 0)
@@ -198,19 +219,23 @@ import Testing
     }
 
     @Test func validateReportsPathsAndStatuses() async throws {
-        let ok = try await runTool(["validate", "validate/valid-full.apns", "validate/unknown-aps-key.apns"], currentDirectory: PayloadFixtures.url(""))
+        let ok = try await runTool(
+            ["validate", "validate/valid-full.apns", "validate/unknown-aps-key.apns"], currentDirectory: PayloadFixtures.url(""))
         #expect(ok.status == 0)
         #expect(ok.stdout.hasPrefix("validate/valid-full.apns: ok\nvalidate/unknown-aps-key.apns: ok (1 warning)\n"))
         #expect(ok.stdout.contains("validate/unknown-aps-key.apns: warning: $.aps.x-custom"))
 
-        let bad = try await runTool(["validate", "validate/badge-string.apns", "validate/valid-minimal.apns"], currentDirectory: PayloadFixtures.url(""))
+        let bad = try await runTool(
+            ["validate", "validate/badge-string.apns", "validate/valid-minimal.apns"], currentDirectory: PayloadFixtures.url(""))
         #expect(bad.status == 65)
-        #expect(bad.stdout == "validate/badge-string.apns: invalid (1 problem)\n"
-            + #"validate/badge-string.apns: $.aps.badge: must be a non-negative integer, got "3""# + "\n"
-            + "validate/valid-minimal.apns: ok\n")
+        #expect(
+            bad.stdout == "validate/badge-string.apns: invalid (1 problem)\n"
+                + #"validate/badge-string.apns: $.aps.badge: must be a non-negative integer, got "3""# + "\n"
+                + "validate/valid-minimal.apns: ok\n")
         #expect(bad.stderr.isEmpty)
 
-        let missing = try await runTool(["validate", "validate/valid-minimal.apns", "nope.apns"], currentDirectory: PayloadFixtures.url(""))
+        let missing = try await runTool(
+            ["validate", "validate/valid-minimal.apns", "nope.apns"], currentDirectory: PayloadFixtures.url(""))
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("nope.apns: no such file"))
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// The 4096-byte limit: long names are cut to whole grapheme clusters plus "…".
@@ -38,8 +39,9 @@ import Testing
         #expect(kept < name.count)
         #expect(Array(name.prefix(kept).unicodeScalars) == Array(prefix.unicodeScalars), "a prefix of whole grapheme clusters")
         let oneMore = String(name.prefix(kept + 1)) + "…"
-        #expect(reference(name: oneMore, index: index, options: options).utf8.count > APNsPayload.maximumBytes,
-                "one more grapheme would not fit")
+        #expect(
+            reference(name: oneMore, index: index, options: options).utf8.count > APNsPayload.maximumBytes,
+            "one more grapheme would not fit")
     }
 
     static let overhead = reference(name: "", index: 1, options: PayloadOptions()).utf8.count
@@ -80,7 +82,8 @@ import Testing
     ])
     func hostileLongNamesAreCutCleanly(name: String) throws {
         try PayloadSizeTests.check(name)
-        try PayloadSizeTests.check(name, index: 123_456, options: PayloadOptions(radius: .quarterMile, threadID: "t", bundleID: "com.example.app"))
+        try PayloadSizeTests.check(
+            name, index: 123_456, options: PayloadOptions(radius: .quarterMile, threadID: "t", bundleID: "com.example.app"))
     }
 
     @Test(arguments: 0..<12)
@@ -110,8 +113,9 @@ import Testing
         // The longest thread id that leaves room for "…" in title and body, and one more byte.
         let longest = String(repeating: "t", count: APNsPayload.maximumBytes - overhead - 6)
         try PayloadOptions(threadID: longest).checkFits(maximumIndex: 1)
-        #expect(try APNsPayload.make(for: LandmarkCatalog.embedded[1], index: 1, options: PayloadOptions(threadID: longest))
-                    .contains(#""title":"…""#))
+        #expect(
+            try APNsPayload.make(for: LandmarkCatalog.embedded[1], index: 1, options: PayloadOptions(threadID: longest))
+                .contains(#""title":"…""#))
         #expect(throws: PayloadError.self) { try PayloadOptions(threadID: longest + "t").checkFits(maximumIndex: 1) }
         #expect(throws: PayloadError.self) {
             try APNsPayload.make(for: LandmarkCatalog.embedded[1], index: 1, options: PayloadOptions(threadID: longest + "t"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct PayloadValidatorTests {
@@ -45,8 +46,14 @@ import Testing
         (#"{"aps":{"alert":{"title-loc-key":null}}}"#, "$.aps.alert.title-loc-key: must be a string, got null"),
         (#"{"aps":{"alert":{"subtitle-loc-key":1}}}"#, "$.aps.alert.subtitle-loc-key: must be a string, got 1"),
         (#"{"aps":{"alert":{"loc-args":["a"]}}}"#, #"$.aps.alert.loc-args: is only allowed alongside "loc-key", which is missing"#),
-        (#"{"aps":{"alert":{"title-loc-args":["a"]}}}"#, #"$.aps.alert.title-loc-args: is only allowed alongside "title-loc-key", which is missing"#),
-        (#"{"aps":{"alert":{"subtitle-loc-args":[]}}}"#, #"$.aps.alert.subtitle-loc-args: is only allowed alongside "subtitle-loc-key", which is missing"#),
+        (
+            #"{"aps":{"alert":{"title-loc-args":["a"]}}}"#,
+            #"$.aps.alert.title-loc-args: is only allowed alongside "title-loc-key", which is missing"#
+        ),
+        (
+            #"{"aps":{"alert":{"subtitle-loc-args":[]}}}"#,
+            #"$.aps.alert.subtitle-loc-args: is only allowed alongside "subtitle-loc-key", which is missing"#
+        ),
         (#"{"aps":{"alert":{"loc-key":"K","loc-args":"a"}}}"#, #"$.aps.alert.loc-args: must be an array of strings, got "a""#),
         (#"{"aps":{"alert":{"loc-key":"K","loc-args":["a",2]}}}"#, "$.aps.alert.loc-args[1]: must be a string, got 2"),
         (#"{"aps":{"sound":5}}"#, "$.aps.sound: must be a string or a dictionary, got 5"),
@@ -58,7 +65,10 @@ import Testing
         (#"{"aps":{"content-available":0}}"#, "$.aps.content-available: must be 1 (leave the key out otherwise), got 0"),
         (#"{"aps":{"content-available":true}}"#, "$.aps.content-available: must be 1 (leave the key out otherwise), got true"),
         (#"{"aps":{"mutable-content":"1"}}"#, #"$.aps.mutable-content: must be 1 (leave the key out otherwise), got "1""#),
-        (#"{"aps":{"interruption-level":"urgent"}}"#, #"$.aps.interruption-level: must be one of passive, active, time-sensitive, critical, got "urgent""#),
+        (
+            #"{"aps":{"interruption-level":"urgent"}}"#,
+            #"$.aps.interruption-level: must be one of passive, active, time-sensitive, critical, got "urgent""#
+        ),
         (#"{"aps":{"interruption-level":1}}"#, "$.aps.interruption-level: must be one of passive, active, time-sensitive, critical, got 1"),
         (#"{"aps":{"relevance-score":1.5}}"#, "$.aps.relevance-score: must be a number from 0 to 1, got 1.5"),
         (#"{"aps":{"relevance-score":"0.5"}}"#, #"$.aps.relevance-score: must be a number from 0 to 1, got "0.5""#),
@@ -81,11 +91,12 @@ import Testing
     @Test func unknownKeysAreWarningsNotErrors() {
         let json = #"{"aps":{"alert":{"body":"B","colour":"red"},"x-custom":1,"sound":{"name":"a","pitch":2}},"landmarkIndex":1}"#
         #expect(PayloadValidatorTests.errors(json) == [])
-        #expect(PayloadValidatorTests.warnings(json) == [
-            "warning: $.aps.alert.colour: is not a standard alert key",
-            #"warning: $.aps.x-custom: is not a standard aps key (custom data belongs outside "aps")"#,
-            "warning: $.aps.sound.pitch: is not a standard sound key",
-        ])
+        #expect(
+            PayloadValidatorTests.warnings(json) == [
+                "warning: $.aps.alert.colour: is not a standard alert key",
+                #"warning: $.aps.x-custom: is not a standard aps key (custom data belongs outside "aps")"#,
+                "warning: $.aps.sound.pitch: is not a standard sound key",
+            ])
     }
 
     @Test func sizeIsLimitedTo4096Bytes() {
@@ -93,7 +104,8 @@ import Testing
         let overhead = payload(bodyLength: 0).utf8.count
         #expect(PayloadValidatorTests.errors(payload(bodyLength: 4096 - overhead)) == [])
         #expect(PayloadValidatorTests.errors(payload(bodyLength: 4096 - overhead) + "\n") == [], "a trailing newline does not count")
-        #expect(PayloadValidatorTests.errors(payload(bodyLength: 4097 - overhead))
+        #expect(
+            PayloadValidatorTests.errors(payload(bodyLength: 4097 - overhead))
                 == ["$: the payload is 4097 bytes, more than the 4096 APNs accepts"])
     }
 
@@ -116,10 +128,11 @@ import Testing
 
     @Test func aByteOrderMarkIsAWarning() {
         let problems = PayloadValidator.validate([0xEF, 0xBB, 0xBF] + Array(#"{"aps":{"badge":-2}}"#.utf8))
-        #expect(problems.map(\.description) == [
-            "warning: $: starts with a UTF-8 byte-order mark; send the payload without it",
-            "$.aps.badge: must be a non-negative integer, got -2",
-        ])
+        #expect(
+            problems.map(\.description) == [
+                "warning: $: starts with a UTF-8 byte-order mark; send the payload without it",
+                "$.aps.badge: must be a non-negative integer, got -2",
+            ])
     }
 
     @Test func invalidUTF8IsNotJSON() {
@@ -132,8 +145,10 @@ import Testing
         #expect(PayloadValidator.validate(try PayloadFixtures.bytes("validate/" + file)).filter(\.isError).isEmpty)
     }
 
-    @Test(arguments: [("alert-wrong.apns", 3), ("aps-array.apns", 1), ("badge-string.apns", 1), ("empty-bundle.apns", 1),
-                      ("many-wrong.apns", 12), ("no-aps.apns", 1)])
+    @Test(arguments: [
+        ("alert-wrong.apns", 3), ("aps-array.apns", 1), ("badge-string.apns", 1), ("empty-bundle.apns", 1),
+        ("many-wrong.apns", 12), ("no-aps.apns", 1),
+    ])
     func invalidFixtures(file: String, errorCount: Int) throws {
         #expect(PayloadValidator.validate(try PayloadFixtures.bytes("validate/" + file)).filter(\.isError).count == errorCount)
     }

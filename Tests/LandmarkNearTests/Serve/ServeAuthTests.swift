@@ -14,7 +14,8 @@ struct ServeAuthTests {
         let bobHash = bob.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(aliceHash.hasPrefix("$y$"))
         let file = directory.appendingPathComponent("users.json")
-        let json = #"{"alice": {"password": "\#(aliceHash)", "devices": ["phone"]}, "bob": {"password": "\#(bobHash)", "devices": "*"}\#(extra)}"#
+        let json =
+            #"{"alice": {"password": "\#(aliceHash)", "devices": ["phone"]}, "bob": {"password": "\#(bobHash)", "devices": "*"}\#(extra)}"#
         try json.write(to: file, atomically: true, encoding: .utf8)
         return file
     }
@@ -50,26 +51,44 @@ struct ServeAuthTests {
         #expect(try connection.request("GET", target, headers: [("Authorization", "Basic !!!not-base64")]).status == 401)
         #expect(try connection.request("GET", target, headers: [("Authorization", "Bearer abc")]).status == 401)
         // alice does not own "tablet"; bob owns every device.
-        let foreign = try connection.request("GET", "/osmand?id=tablet&lat=34.0113&lon=-116.1669",
-                                             headers: [("Authorization", Self.basic("alice", "alice-secret"))])
+        let foreign = try connection.request(
+            "GET", "/osmand?id=tablet&lat=34.0113&lon=-116.1669",
+            headers: [("Authorization", Self.basic("alice", "alice-secret"))])
         #expect(foreign.status == 403)
         let good = try connection.request("GET", target, headers: [("Authorization", Self.basic("alice", "alice-secret"))])
         #expect(good.status == 200)
         // The second time is served from the verified-password memory; still checked.
         #expect(try connection.request("GET", target, headers: [("Authorization", Self.basic("alice", "alice-secret"))]).status == 200)
         #expect(try connection.request("GET", target, headers: [("Authorization", Self.basic("alice", "alice-secreT"))]).status == 401)
-        let bob = try connection.request("POST", "/fixes", headers: [("Authorization", Self.basic("bob", "bob: colon & ünïcode"))],
-                                         body: Array("{\"device\":\"anything\",\"lat\":48.69423,\"lon\":-113.536248}\n".utf8))
+        let bob = try connection.request(
+            "POST", "/fixes", headers: [("Authorization", Self.basic("bob", "bob: colon & ünïcode"))],
+            body: Array("{\"device\":\"anything\",\"lat\":48.69423,\"lon\":-113.536248}\n".utf8))
         #expect(bob.status == 200)
         // OwnTracks: X-Limit-U must be the authenticated user; X-Limit-D must be owned.
         let owntracks = Array(#"{"_type":"location","tid":"ph","lat":59.560551,"lon":-135.334571,"tst":1777636802}"#.utf8)
-        #expect(try connection.request("POST", "/owntracks", headers: [("Authorization", Self.basic("alice", "alice-secret")), ("X-Limit-U", "bob"), ("X-Limit-D", "phone")], body: owntracks).status == 403)
-        #expect(try connection.request("POST", "/owntracks", headers: [("Authorization", Self.basic("alice", "alice-secret")), ("X-Limit-U", "alice"), ("X-Limit-D", "laptop")], body: owntracks).status == 403)
-        let posted = try connection.request("POST", "/owntracks", headers: [("Authorization", Self.basic("alice", "alice-secret")), ("X-Limit-U", "alice"), ("X-Limit-D", "phone")], body: owntracks)
+        #expect(
+            try connection.request(
+                "POST", "/owntracks",
+                headers: [("Authorization", Self.basic("alice", "alice-secret")), ("X-Limit-U", "bob"), ("X-Limit-D", "phone")],
+                body: owntracks
+            ).status == 403)
+        #expect(
+            try connection.request(
+                "POST", "/owntracks",
+                headers: [("Authorization", Self.basic("alice", "alice-secret")), ("X-Limit-U", "alice"), ("X-Limit-D", "laptop")],
+                body: owntracks
+            ).status == 403)
+        let posted = try connection.request(
+            "POST", "/owntracks",
+            headers: [("Authorization", Self.basic("alice", "alice-secret")), ("X-Limit-U", "alice"), ("X-Limit-D", "phone")],
+            body: owntracks)
         #expect(posted.status == 200 && posted.body == "[]")
         // /fixes with one device of another user refuses the whole body.
-        #expect(try connection.request("POST", "/fixes", headers: [("Authorization", Self.basic("alice", "alice-secret"))],
-                                       body: Array("{\"device\":\"phone\",\"lat\":1,\"lon\":1}\n{\"device\":\"x\",\"lat\":1,\"lon\":1}\n".utf8)).status == 403)
+        #expect(
+            try connection.request(
+                "POST", "/fixes", headers: [("Authorization", Self.basic("alice", "alice-secret"))],
+                body: Array("{\"device\":\"phone\",\"lat\":1,\"lon\":1}\n{\"device\":\"x\",\"lat\":1,\"lon\":1}\n".utf8)
+            ).status == 403)
         // Health and metrics need no credentials.
         #expect(try connection.request("GET", "/healthz").status == 200)
 
@@ -107,13 +126,17 @@ struct ServeAuthTests {
         let directory = try makeTemporaryDirectory("serve-auth")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("users.json")
-        for (json, status) in [(#"{"alice": {"password": "plain", "devices": "*"}}"#, Int32(65)),
-                               (#"{"alice": {"password": "$y$x", "devices": 3}}"#, 65),
-                               (#"[1]"#, 65), ("{", 65)] {
+        for (json, status) in [
+            (#"{"alice": {"password": "plain", "devices": "*"}}"#, Int32(65)),
+            (#"{"alice": {"password": "$y$x", "devices": 3}}"#, 65),
+            (#"[1]"#, 65), ("{", 65),
+        ] {
             try json.write(to: file, atomically: true, encoding: .utf8)
             let result = try await runTool(["serve", "--listen", "127.0.0.1:0", "--users", file.path])
             #expect(result.status == status, "\(json): \(result.stderr)")
         }
-        #expect(try await runTool(["serve", "--listen", "127.0.0.1:0", "--users", directory.appendingPathComponent("none.json").path]).status == 66)
+        #expect(
+            try await runTool(["serve", "--listen", "127.0.0.1:0", "--users", directory.appendingPathComponent("none.json").path]).status
+                == 66)
     }
 }

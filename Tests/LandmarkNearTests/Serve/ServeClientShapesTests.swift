@@ -62,8 +62,10 @@ struct ServeClientShapesTests {
         let server = try ServeProcess([])
         defer { server.kill() }
         for body in [Self.ownTracksFixture, Self.ownTracksArrayFixture, Self.ownTracksTransitionFixture] {
-            let reply = try await curl(["-H", "Content-Type: application/json; charset=utf-8", "-H", "X-Limit-U: alice",
-                                  "-H", "X-Limit-D: pixel", "--data-binary", body, url(server, "/owntracks")])
+            let reply = try await curl([
+                "-H", "Content-Type: application/json; charset=utf-8", "-H", "X-Limit-U: alice",
+                "-H", "X-Limit-D: pixel", "--data-binary", body, url(server, "/owntracks"),
+            ])
             #expect(reply.status == 200)
             #expect(reply.body == "[]")
         }
@@ -99,7 +101,8 @@ struct ServeClientShapesTests {
     func traccarAndroidQueryString(method: String) async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
-        let query = "id=123456&timestamp=1777636802&lat=59.980167&lon=-152.665167&speed=0.0&bearing=0.0&altitude=12.0&accuracy=5.0&batt=87.0&charge=true"
+        let query =
+            "id=123456&timestamp=1777636802&lat=59.980167&lon=-152.665167&speed=0.0&bearing=0.0&altitude=12.0&accuracy=5.0&batt=87.0&charge=true"
         let reply = try await curl(["-X", method, url(server, "/osmand?" + query)])
         #expect(reply.status == 200)
         // Silver Salmon Creek is not a default favourite: --favorites all.
@@ -122,7 +125,9 @@ struct ServeClientShapesTests {
         #expect(event.contains(#""device":"traccar-7","time":"2026-05-01T12:00:02.123Z""#), "\(event)")
         #expect(event.contains(#""name":"Chilkoot Trail""#))
         // Without a device_id it is a 400 with the reason.
-        let missing = try await curl(["--data-binary", Self.traccarBody.replacingOccurrences(of: #","device_id":"traccar-7""#, with: ""), url(server, "/osmand")])
+        let missing = try await curl([
+            "--data-binary", Self.traccarBody.replacingOccurrences(of: #","device_id":"traccar-7""#, with: ""), url(server, "/osmand"),
+        ])
         #expect(missing.status == 400)
         #expect(missing.body.contains("device_id"))
         _ = try server.stop()
@@ -142,7 +147,10 @@ struct ServeClientShapesTests {
             """
         let reply = try await curl(["--data-binary", body, url(server, "/fixes")])
         #expect(reply.status == 200)
-        #expect(reply.body == #"{"accepted":2,"rejected":[{"line":3,"reason":"latitude 91.0 is outside [-90, 90]"},{"line":6,"reason":"latitude \"x\" is not a number"}]}"# + "\n")
+        #expect(
+            reply.body
+                == #"{"accepted":2,"rejected":[{"line":3,"reason":"latitude 91.0 is outside [-90, 90]"},{"line":6,"reason":"latitude \"x\" is not a number"}]}"#
+                + "\n")
         let none = try await curl(["--data-binary", "{\"lat\":1}\nnope\n", url(server, "/fixes")])
         #expect(none.status == 400)
         #expect(none.body.hasPrefix(#"{"accepted":0,"rejected":[{"line":1,"#))
@@ -158,14 +166,18 @@ struct ServeClientShapesTests {
         defer { server.kill() }
         let health = try await curl([url(server, "/healthz")])
         #expect(health.status == 200 && health.body == "ok\n")
-        _ = try await curl(["--data-binary", "{\"device\":\"d1\",\"lat\":34.0113,\"lon\":-116.1669}\n{\"lat\":99,\"lon\":0}", url(server, "/fixes")])
+        _ = try await curl([
+            "--data-binary", "{\"device\":\"d1\",\"lat\":34.0113,\"lon\":-116.1669}\n{\"lat\":99,\"lon\":0}", url(server, "/fixes"),
+        ])
         _ = try await curl([url(server, "/osmand?id=x&lat=nan&lon=0")])
         let metrics = try await curl([url(server, "/metrics")])
         #expect(metrics.status == 200)
-        for line in ["landmark_near_records_total 3", "landmark_near_fixes_total{result=\"used\"} 1",
-                     "landmark_near_unreadable_records_total 2", "landmark_near_notifications_total 1",
-                     "landmark_near_http_responses_total{code=\"200\"} 2", "landmark_near_http_responses_total{code=\"400\"} 1",
-                     "# TYPE landmark_near_deliveries_total counter"] {
+        for line in [
+            "landmark_near_records_total 3", "landmark_near_fixes_total{result=\"used\"} 1",
+            "landmark_near_unreadable_records_total 2", "landmark_near_notifications_total 1",
+            "landmark_near_http_responses_total{code=\"200\"} 2", "landmark_near_http_responses_total{code=\"400\"} 1",
+            "# TYPE landmark_near_deliveries_total counter",
+        ] {
             #expect(metrics.body.contains(line + "\n"), "\(line) in \(metrics.body)")
         }
         #expect(try await curl([url(server, "/nowhere")]).status == 404)
@@ -181,7 +193,8 @@ struct ServeClientShapesTests {
         let connection = try HTTPConnection(port: server.port)
         let track: [(Double, Double)] = [(34.2, -116.166868), (34.011286, -116.166868), (34.3, -116.166868), (34.012, -116.166868)]
         for (step, point) in track.enumerated() {
-            let reply = try connection.request("GET", "/osmand?id=car&timestamp=\(1_777_636_800 + step * 7200)&lat=\(point.0)&lon=\(point.1)")
+            let reply = try connection.request(
+                "GET", "/osmand?id=car&timestamp=\(1_777_636_800 + step * 7200)&lat=\(point.0)&lon=\(point.1)")
             #expect(reply.status == 200)
         }
         let lines = server.waitForLines(3)

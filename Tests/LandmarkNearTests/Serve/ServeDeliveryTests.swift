@@ -16,24 +16,32 @@ struct ServeDeliveryTests {
         /// OwnTracks HTTP mode (the shape of its `valid_location_message.json` fixture) at
         /// Turtle Rock, as alice/phone-N.
         func ownTracks(_ n: Int, port: Int) throws -> Int {
-            let body = #"{"_type":"location","tst":\#(start + n),"tid":"xx","lat":34.011286,"lon":-116.166868,"acc":15,"alt":300,"vac":0,"cog":0,"vel":0,"batt":98}"#
-            return try HTTPConnection(port: port).request("POST", "/owntracks", headers: [
-                ("Content-Type", "application/json; charset=utf-8"), ("X-Limit-U", "alice"), ("X-Limit-D", "phone-\(n)"),
-            ], body: Array(body.utf8)).status
+            let body =
+                #"{"_type":"location","tst":\#(start + n),"tid":"xx","lat":34.011286,"lon":-116.166868,"acc":15,"alt":300,"vac":0,"cog":0,"vel":0,"batt":98}"#
+            return try HTTPConnection(port: port).request(
+                "POST", "/owntracks",
+                headers: [
+                    ("Content-Type", "application/json; charset=utf-8"), ("X-Limit-U", "alice"), ("X-Limit-D", "phone-\(n)"),
+                ], body: Array(body.utf8)
+            ).status
         }
 
         /// Traccar Client for Android: the OsmAnd query string, POSTed with an empty body.
         func traccarQuery(_ n: Int, port: Int) throws -> Int {
-            let query = "id=traccar-\(n)&timestamp=\(start + n)&lat=34.011286&lon=-116.166868&speed=0.0&bearing=0.0&altitude=800.0&accuracy=8.0&batt=77.0"
+            let query =
+                "id=traccar-\(n)&timestamp=\(start + n)&lat=34.011286&lon=-116.166868&speed=0.0&bearing=0.0&altitude=800.0&accuracy=8.0&batt=77.0"
             return try HTTPConnection(port: port).request("POST", "/osmand?" + query).status
         }
 
         /// Traccar Client (flutter): its JSON body at St. Mary Lake.
         func traccarJSON(_ n: Int, port: Int) throws -> Int {
             let time = Date(timeIntervalSince1970: TimeInterval(start + n)).ISO8601Format()
-            let body = #"{"location":{"timestamp":"\#(time)","coords":{"latitude":48.69423,"longitude":-113.536248,"accuracy":4.5,"speed":0,"heading":-1,"altitude":3.2},"is_moving":true,"odometer":1234.5,"event":"motionchange","battery":{"level":0.82,"is_charging":false}},"device_id":"flutter-\#(n)"}"#
-            return try HTTPConnection(port: port).request("POST", "/osmand", headers: [("Content-Type", "application/json")],
-                                                          body: Array(body.utf8)).status
+            let body =
+                #"{"location":{"timestamp":"\#(time)","coords":{"latitude":48.69423,"longitude":-113.536248,"accuracy":4.5,"speed":0,"heading":-1,"altitude":3.2},"is_moving":true,"odometer":1234.5,"event":"motionchange","battery":{"level":0.82,"is_charging":false}},"device_id":"flutter-\#(n)"}"#
+            return try HTTPConnection(port: port).request(
+                "POST", "/osmand", headers: [("Content-Type", "application/json")],
+                body: Array(body.utf8)
+            ).status
         }
 
         /// One of each shape, devices numbered from `first`: three notifications.
@@ -83,9 +91,11 @@ struct ServeDeliveryTests {
         let requests = try webhook.requests()
         #expect(requests.count == 4, "three deliveries and one retry")
         #expect(requests.allSatisfy { $0.header["x-landmark-key"] == "k-123" && $0.header["content-type"] == "application/json" })
-        #expect(result.stderr.contains("landmark-near serve: delivery: webhook http://127.0.0.1:\(webhook.server.port)/hooks/landmarks"),
-                "retries are logged with serve's name: \(result.stderr)")
-        #expect(result.stderr.contains("; deliveries: 3 delivered, 1 retried, 0 failed, 0 retired (stopped by SIGTERM)"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("landmark-near serve: delivery: webhook http://127.0.0.1:\(webhook.server.port)/hooks/landmarks"),
+            "retries are logged with serve's name: \(result.stderr)")
+        #expect(
+            result.stderr.contains("; deliveries: 3 delivered, 1 retried, 0 failed, 0 retired (stopped by SIGTERM)"), "\(result.stderr)")
     }
 
     /// SIGTERM with deliveries outstanding: accepted fixes are processed, and the server waits
@@ -203,8 +213,10 @@ struct ServeDeliveryTests {
     }
 
     @Test func deliveryOptionsAreCheckedBeforeListening() async throws {
-        for arguments in [["--webhook", "ftp://example.com/x"], ["--webhook-header", "X-A: b"], ["--push", "apns"],
-                          ["--push", "fcm"], ["--apns-key-id", "ABC123DEFG"]] {
+        for arguments in [
+            ["--webhook", "ftp://example.com/x"], ["--webhook-header", "X-A: b"], ["--push", "apns"],
+            ["--push", "fcm"], ["--apns-key-id", "ABC123DEFG"],
+        ] {
             let result = try await runTool(["serve", "--listen", "127.0.0.1:0"] + arguments, stdin: "", timeout: 20)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
             #expect(result.stderr.hasPrefix("landmark-near serve: --"), "\(result.stderr)")

@@ -10,7 +10,7 @@ struct ServeLifecycleTests {
     @Test func sigtermDrainsWhatWasAccepted() async throws {
         let server = try ServeProcess([])
         defer { server.kill() }
-        let answered = Mutex<[Int: Int]>([:])   // device number -> 200s
+        let answered = Mutex<[Int: Int]>([:])  // device number -> 200s
         let group = DispatchGroup()
         let port = server.port
         for client in 0..<8 {
@@ -34,10 +34,11 @@ struct ServeLifecycleTests {
         let accepted = answered.withLock { $0 }
         #expect(result.status == 0)
         #expect(before > 0 && accepted.count >= before)
-        let notified = Set(result.stdout.split(separator: "\n").compactMap { line -> Int? in
-            guard let range = line.range(of: #""device":"d\d+""#, options: .regularExpression) else { return nil }
-            return Int(line[range].dropFirst(11).dropLast())
-        })
+        let notified = Set(
+            result.stdout.split(separator: "\n").compactMap { line -> Int? in
+                guard let range = line.range(of: #""device":"d\d+""#, options: .regularExpression) else { return nil }
+                return Int(line[range].dropFirst(11).dropLast())
+            })
         #expect(Set(accepted.keys).isSubset(of: notified), "every 200 was processed")
         // Every line is whole (flushed before exit), and nothing was processed twice.
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix("}}") })
@@ -76,7 +77,9 @@ struct ServeLifecycleTests {
         #expect(try next.request("GET", "/osmand?id=car&lat=34.0113&lon=-116.1669&timestamp=1777644000").status == 200)
         let resumed = try again.stop()
         #expect(resumed.status == 0)
-        #expect(resumed.stderr.contains("2 fixes read, 1 used; dropped: 0 unreadable, 0 accuracy, 1 stale; 1 notification"), "\(resumed.stderr)")
+        #expect(
+            resumed.stderr.contains("2 fixes read, 1 used; dropped: 0 unreadable, 0 accuracy, 1 stale; 1 notification"), "\(resumed.stderr)"
+        )
         #expect(resumed.stdout.split(separator: "\n").count == 1)
     }
 
@@ -86,14 +89,16 @@ struct ServeLifecycleTests {
         let profiles = directory.appendingPathComponent("profiles.json")
         try #"{"car": {"favorites": [1001]}}"#.write(to: profiles, atomically: true, encoding: .utf8)
         let landmarks = directory.appendingPathComponent("landmarks.csv")
-        try "id,name,lat,lon,isFavorite\n1001,Turtle Rock,34.011286,-116.166868,true\n".write(to: landmarks, atomically: true, encoding: .utf8)
+        try "id,name,lat,lon,isFavorite\n1001,Turtle Rock,34.011286,-116.166868,true\n".write(
+            to: landmarks, atomically: true, encoding: .utf8)
         let server = try ServeProcess(["--profiles", profiles.path, "--landmarks", landmarks.path])
         defer { server.kill() }
         let connection = try HTTPConnection(port: server.port)
         #expect(try connection.request("GET", "/osmand?id=car&lat=34.0113&lon=-116.1669").status == 200)
         #expect(server.waitForLines(1).count == 1)
         // A new landmark, and car no longer wants notifications.
-        try "id,name,lat,lon,isFavorite\n1001,Turtle Rock,34.011286,-116.166868,true\n2001,New Place,10.0,10.0,true\n".write(to: landmarks, atomically: true, encoding: .utf8)
+        try "id,name,lat,lon,isFavorite\n1001,Turtle Rock,34.011286,-116.166868,true\n2001,New Place,10.0,10.0,true\n".write(
+            to: landmarks, atomically: true, encoding: .utf8)
         try #"{"car": {"favorites": [1001, 2001], "prefersNotifications": false}}"#.write(to: profiles, atomically: true, encoding: .utf8)
         server.signal(SIGHUP)
         let deadline = Date().addingTimeInterval(10)
@@ -124,7 +129,10 @@ struct ServeLifecycleTests {
         defer { server.kill() }
         let carol = try await runTool(["hash-password"], stdin: "carol-pw").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let connection = try HTTPConnection(port: server.port)
-        let request = { try connection.request("GET", "/osmand?id=x&lat=1&lon=1", headers: [("Authorization", ServeAuthTests.basic("carol", "carol-pw"))]) }
+        let request = {
+            try connection.request(
+                "GET", "/osmand?id=x&lat=1&lon=1", headers: [("Authorization", ServeAuthTests.basic("carol", "carol-pw"))])
+        }
         #expect(try request().status == 401)
         _ = try await ServeAuthTests.usersFile(in: directory, extra: #", "carol": {"password": "\#(carol)", "devices": "*"}"#)
         server.signal(SIGHUP)
@@ -150,8 +158,11 @@ struct ServeLifecycleTests {
         let reply = try await curl(["--data-binary", fixes, "http://127.0.0.1:\(server.port)/fixes"])
         #expect(reply.status == 200)
         let served = try server.stop()
-        let watched = try await runTool(["watch", "--apns-dir", directory.appendingPathComponent("watch").path, "--events", "all",
-                                   "--bundle-id", "com.example.Landmarks"], stdin: fixes + "\n")
+        let watched = try await runTool(
+            [
+                "watch", "--apns-dir", directory.appendingPathComponent("watch").path, "--events", "all",
+                "--bundle-id", "com.example.Landmarks",
+            ], stdin: fixes + "\n")
         #expect(served.stdout == watched.stdout)
         #expect(served.stdout.split(separator: "\n").count == 3)
         let servedFiles = try FileManager.default.contentsOfDirectory(atPath: apns.path).sorted()
@@ -163,7 +174,10 @@ struct ServeLifecycleTests {
     @Test func helpAndUsage() async throws {
         let help = try await runTool(["serve", "--help"])
         #expect(help.status == 0)
-        for word in ["/owntracks", "/osmand", "/fixes", "/healthz", "/metrics", "--users", "SIGHUP", "413", "--push KIND", "--webhook URL", "--webhook-header", "130"] {
+        for word in [
+            "/owntracks", "/osmand", "/fixes", "/healthz", "/metrics", "--users", "SIGHUP", "413", "--push KIND", "--webhook URL",
+            "--webhook-header", "130",
+        ] {
             #expect(help.stdout.contains(word), "\(word)")
         }
         #expect(try await runTool(["serve"]).status == 64)

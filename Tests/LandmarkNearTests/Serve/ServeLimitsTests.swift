@@ -28,7 +28,8 @@ struct ServeLimitsTests {
         let accepted = try await curl(["--data-binary", "@" + big.path, url])
         #expect(accepted.status == 200)
         #expect(accepted.body.hasPrefix("{\"accepted\":\(fits.count / line.count),"))
-        #expect(try await curl(["http://127.0.0.1:\(server.port)/metrics"]).body.contains("landmark_near_http_responses_total{code=\"413\"} 2"))
+        #expect(
+            try await curl(["http://127.0.0.1:\(server.port)/metrics"]).body.contains("landmark_near_http_responses_total{code=\"413\"} 2"))
         let result = try server.stop()
         #expect(result.status == 0)
     }
@@ -115,12 +116,17 @@ struct ServeLimitsTests {
         Hostile(name: "deep JSON to /owntracks", path: "/owntracks", body: Array(repeating: UInt8(ascii: "["), count: 200_000)),
         Hostile(name: "deep JSON to /fixes", path: "/fixes", body: Array(repeating: UInt8(ascii: "["), count: 200_000)),
         Hostile(name: "deep JSON to /osmand", path: "/osmand", body: Array(String(repeating: "{\"a\":", count: 50_000).utf8)),
-        Hostile(name: "invalid UTF-8 device", path: "/fixes", body: Array("{\"device\":\"".utf8) + [0xC3, 0x28, 0xFF] + Array("\",\"lat\":1,\"lon\":1}".utf8)),
-        Hostile(name: "invalid UTF-8 OwnTracks", path: "/owntracks", body: Array("{\"_type\":\"location\",\"tid\":\"".utf8) + [0xED, 0xA0, 0x80] + Array("\",\"lat\":1,\"lon\":1}".utf8)),
+        Hostile(
+            name: "invalid UTF-8 device", path: "/fixes",
+            body: Array("{\"device\":\"".utf8) + [0xC3, 0x28, 0xFF] + Array("\",\"lat\":1,\"lon\":1}".utf8)),
+        Hostile(
+            name: "invalid UTF-8 OwnTracks", path: "/owntracks",
+            body: Array("{\"_type\":\"location\",\"tid\":\"".utf8) + [0xED, 0xA0, 0x80] + Array("\",\"lat\":1,\"lon\":1}".utf8)),
         Hostile(name: "NaN literal", path: "/owntracks", body: Array(#"{"_type":"location","lat":NaN,"lon":1,"tst":1}"#.utf8)),
         Hostile(name: "NaN latitude string", path: "/fixes", body: Array(#"{"lat":"NaN","lon":1}"#.utf8)),
         Hostile(name: "NaN accuracy", path: "/fixes", body: Array(#"{"lat":1,"lon":1,"acc":"NaN"}"#.utf8)),
-        Hostile(name: "infinite accuracy", path: "/owntracks", body: Array(#"{"_type":"location","lat":1,"lon":1,"acc":1e999,"tst":1}"#.utf8)),
+        Hostile(
+            name: "infinite accuracy", path: "/owntracks", body: Array(#"{"_type":"location","lat":1,"lon":1,"acc":1e999,"tst":1}"#.utf8)),
         Hostile(name: "huge exponent", path: "/fixes", body: Array(#"{"lat":1e999,"lon":1}"#.utf8)),
         Hostile(name: "not an object", path: "/owntracks", body: Array("\"location\"".utf8)),
         Hostile(name: "NUL bytes", path: "/fixes", body: [0, 0, 0, 0x0A, 0]),
@@ -143,8 +149,11 @@ struct ServeLimitsTests {
         #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
     }
 
-    @Test(arguments: ["lat=NaN&lon=1", "lat=1&lon=inf", "lat=91&lon=0", "lat=1,5&lon=1", "lat=1&lon=1&accuracy=NaN",
-                      "lat=1&lon=1&timestamp=yesterday", "lat=1&lon=1&timestamp=2026-02-31T00:00:00Z", "lat=%FF&lon=1", "lat=&lon=1", "lat=1&lon=1&id=%0Aevil"])
+    @Test(arguments: [
+        "lat=NaN&lon=1", "lat=1&lon=inf", "lat=91&lon=0", "lat=1,5&lon=1", "lat=1&lon=1&accuracy=NaN",
+        "lat=1&lon=1&timestamp=yesterday", "lat=1&lon=1&timestamp=2026-02-31T00:00:00Z", "lat=%FF&lon=1", "lat=&lon=1",
+        "lat=1&lon=1&id=%0Aevil",
+    ])
     func badQueryNumbersGet400(query: String) async throws {
         let server = try ServeProcess([])
         defer { server.kill() }

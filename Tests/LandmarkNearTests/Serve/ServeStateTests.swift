@@ -24,8 +24,9 @@ struct ServeStateTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = directory.appendingPathComponent("s.db").path
         let apns = directory.appendingPathComponent("apns").path
-        let reference = try await runTool(["watch", "--apns-dir", directory.appendingPathComponent("reference").path],
-                                    stdin: Self.fixes.joined(separator: "\n") + "\n")
+        let reference = try await runTool(
+            ["watch", "--apns-dir", directory.appendingPathComponent("reference").path],
+            stdin: Self.fixes.joined(separator: "\n") + "\n")
         #expect(reference.status == 0)
         let expected = reference.stdout.split(separator: "\n").map(String.init)
         #expect(expected.count >= 8)
@@ -51,7 +52,8 @@ struct ServeStateTests {
             #expect(lines.count >= expected.count)
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: apns).sorted()
-        let referenceFiles = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("reference").path).sorted()
+        let referenceFiles = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("reference").path)
+            .sorted()
         #expect(files == referenceFiles)
     }
 

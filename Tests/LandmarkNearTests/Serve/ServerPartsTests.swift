@@ -1,13 +1,16 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import LandmarkNear
 
 /// The server's pieces on their own: addresses, users files, password hashes, the queue.
 @Suite("serve: parts", .suiteTimeLimit)
 struct ServerPartsTests {
-    @Test(arguments: [("127.0.0.1:8083", true), ("127.1.2.3:0", true), ("[::1]:80", true), ("localhost:1", true),
-                      ("0.0.0.0:8083", false), ("[::]:8083", false), ("10.0.0.1:80", false), ("[::ffff:127.0.0.1]:9", true)])
+    @Test(arguments: [
+        ("127.0.0.1:8083", true), ("127.1.2.3:0", true), ("[::1]:80", true), ("localhost:1", true),
+        ("0.0.0.0:8083", false), ("[::]:8083", false), ("10.0.0.1:80", false), ("[::ffff:127.0.0.1]:9", true),
+    ])
     func loopbackAddresses(text: String, loopback: Bool) async throws {
         #expect(try ListenAddress(parsing: text).isLoopback == loopback)
     }
@@ -65,19 +68,25 @@ struct ServerPartsTests {
         queue.close()
         #expect(!queue.submit(EngineJob(.reload)))
         let batch = queue.nextBatch()
-        #expect(batch?.map { job -> String in if case .records(_, let source) = job.work { source } else { "" } } == ["s0", "s1", "s2", "s3", "s4"])
+        #expect(
+            batch?.map { job -> String in if case .records(_, let source) = job.work { source } else { "" } } == [
+                "s0", "s1", "s2", "s3", "s4",
+            ])
         #expect(queue.nextBatch() == nil)
         jobs[0].finish(.processed(3))
         #expect(answers.withLock { $0 } == [.processed(3)])
     }
 
     @Test func usersFiles() async throws {
-        let users = try ServerUsers.parse(Array(#"{"a": {"password": "$y$x", "devices": ["p", "q"]}, "b": {"password": "$6$y", "devices": "*"}}"#.utf8), source: "u.json")
+        let users = try ServerUsers.parse(
+            Array(#"{"a": {"password": "$y$x", "devices": ["p", "q"]}, "b": {"password": "$6$y", "devices": "*"}}"#.utf8), source: "u.json")
         #expect(users["a"]?.owns("p") == true && users["a"]?.owns("r") == false)
         #expect(users["b"]?.owns("anything") == true)
         #expect(users["c"] == nil)
-        for bad in [#"{"a/b": {"password": "$y$x", "devices": "*"}}"#, #"{"a": {"password": "$y$x", "devices": [1]}}"#,
-                    #"{"a": {"password": "$y$x", "devices": "all"}}"#, #"{"a": {"devices": "*"}}"#] {
+        for bad in [
+            #"{"a/b": {"password": "$y$x", "devices": "*"}}"#, #"{"a": {"password": "$y$x", "devices": [1]}}"#,
+            #"{"a": {"password": "$y$x", "devices": "all"}}"#, #"{"a": {"devices": "*"}}"#,
+        ] {
             #expect(throws: ServerError.self) { try ServerUsers.parse(Array(bad.utf8), source: "u.json") }
         }
     }

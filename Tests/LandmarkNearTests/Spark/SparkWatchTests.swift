@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// `Scripts/spark-watch.py` in Spark's local mode against one `landmark-near watch` process over
@@ -48,12 +49,15 @@ struct SparkWatchTests {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let fixCount = ProcessInfo.processInfo.environment["LANDMARK_SPARK_TEST_FIXES"].flatMap(Int.init) ?? 200_000
-            let load = try SparkLoad.write(into: directory.appendingPathComponent("load"), devices: devices,
-                                           seconds: max(1, fixCount / devices), seed: 15)
+            let load = try SparkLoad.write(
+                into: directory.appendingPathComponent("load"), devices: devices,
+                seconds: max(1, fixCount / devices), seed: 15)
             let fixtures = repositoryRoot.appendingPathComponent("Tests/LandmarkNearTests/Fixtures/Fixes")
-            let traces = ["owntracks.ndjson", "gpslogger.csv", "gpsd/gpspipe-w.ndjson", "gpsd/gpspipe-r.nmea",
-                          "gpsd/gpsfake-drive.nmea", "mixed-talkers.nmea", "gpx/route.gpx", "gpx/around-visnjan-with-car.gpx",
-                          "gpx/gpx1.0_with_all_fields.gpx", "gpx/unicode_with_bom.gpx"].map { fixtures.appendingPathComponent($0).path }
+            let traces = [
+                "owntracks.ndjson", "gpslogger.csv", "gpsd/gpspipe-w.ndjson", "gpsd/gpspipe-r.nmea",
+                "gpsd/gpsfake-drive.nmea", "mixed-talkers.nmea", "gpx/route.gpx", "gpx/around-visnjan-with-car.gpx",
+                "gpx/gpx1.0_with_all_fields.gpx", "gpx/unicode_with_bom.gpx",
+            ].map { fixtures.appendingPathComponent($0).path }
             let few = try SparkLoad.write(into: directory.appendingPathComponent("few"), devices: 3, seconds: 300, seed: 3)
             let one = try SparkLoad.write(into: directory.appendingPathComponent("one"), devices: 1, seconds: 2000, seed: 1)
             let empty = directory.appendingPathComponent("empty.ndjson")
@@ -64,13 +68,13 @@ struct SparkWatchTests {
             // runs watch with no input, so it passes.)
             let failing = directory.appendingPathComponent("failing-landmark-near")
             try """
-                #!/bin/sh
-                if [ "$1" = watch ] && [ -n "$(head -c 1)" ]; then
-                  echo "landmark-near watch: stdout: No space left on device" >&2; exit 74
-                fi
-                exec '\(try toolExecutableURL().path)' "$@"
+            #!/bin/sh
+            if [ "$1" = watch ] && [ -n "$(head -c 1)" ]; then
+              echo "landmark-near watch: stdout: No space left on device" >&2; exit 74
+            fi
+            exec '\(try toolExecutableURL().path)' "$@"
 
-                """.write(to: failing, atomically: true, encoding: .utf8)
+            """.write(to: failing, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: failing.path)
             let jobs = [
                 Job(name: "load", inputs: [load.path], partitions: 8, extra: ["--merged"]),
@@ -86,7 +90,8 @@ struct SparkWatchTests {
             var lines: [String] = []
             for job in jobs {
                 let out = directory.appendingPathComponent("out-\(job.name)")
-                let arguments = job.inputs + ["--out", out.path, "--partitions", String(job.partitions), "--binary", tool]
+                let arguments =
+                    job.inputs + ["--out", out.path, "--partitions", String(job.partitions), "--binary", tool]
                     + job.extra + (job.watchOptions.isEmpty ? [] : ["--"] + job.watchOptions)
                 lines.append(JSONWriter.serialize(.array(arguments.map(JSONValue.string))))
                 batch.jobs[job.name] = job
@@ -97,7 +102,8 @@ struct SparkWatchTests {
             let result = try await runSparkWatch(["--batch", jobsFile.path, "--master", "local[2]"], timeout: 540)
             let reports = result.stdout.split(separator: "\n").map(String.init)
             guard reports.count == jobs.count else {
-                batch.failure = "spark-watch --batch gave \(reports.count) reports for \(jobs.count) jobs (status \(result.status)): \(result.stderr)"
+                batch.failure =
+                    "spark-watch --batch gave \(reports.count) reports for \(jobs.count) jobs (status \(result.status)): \(result.stderr)"
                 return batch
             }
             for (job, report) in zip(jobs, reports) {
@@ -182,7 +188,9 @@ struct SparkWatchTests {
         // The summed summary is the one process's, plus the partition and file counts.
         let summary = try #require(outcome.stderr.split(separator: "\n").last.map(String.init))
         let processSummary = try #require(single.stderr.split(separator: "\n").last.map(String.init))
-        #expect(summary.hasPrefix(processSummary.replacingOccurrences(of: "landmark-near watch: ", with: "spark-watch: ")), "\(summary) vs \(processSummary)")
+        #expect(
+            summary.hasPrefix(processSummary.replacingOccurrences(of: "landmark-near watch: ", with: "spark-watch: ")),
+            "\(summary) vs \(processSummary)")
         #expect(summary.hasSuffix("; 8 partitions, 4 input files"))
         // merged.ndjson: every notification once, ordered by fix time.
         let merged = try Self.lines(of: outcome.out.appendingPathComponent("merged.ndjson"))
@@ -254,12 +262,15 @@ struct SparkWatchTests {
     @Test func folderWithEightPartitionsMatchesWatchOnStdin() async throws {
         let directory = try makeTemporaryDirectory("spark-watch")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let fixes = try SparkLoad.write(into: directory.appendingPathComponent("fixes"), devices: 40, seconds: 400, seed: 8,
-                                        csvFile: false)
+        let fixes = try SparkLoad.write(
+            into: directory.appendingPathComponent("fixes"), devices: 40, seconds: 400, seed: 8,
+            csvFile: false)
         let notes = directory.appendingPathComponent("notes")
         _ = try venvPython()
-        let arguments = [fixes.path, "--out", notes.path, "--partitions", "8", "--master", "local[2]",
-                         "--binary", try toolExecutableURL().path]
+        let arguments = [
+            fixes.path, "--out", notes.path, "--partitions", "8", "--master", "local[2]",
+            "--binary", try toolExecutableURL().path,
+        ]
         let result = try await runSparkWatch(arguments, python: URL(fileURLWithPath: "/usr/bin/python3"), timeout: 240)
         #expect(result.status == 0, "\(result.stderr)")
         let concatenated = try SparkLoad.files(of: fixes.path).map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
@@ -312,9 +323,11 @@ struct SparkTestFailure: Error, CustomStringConvertible {
 /// Unicode normalisation, names with '/' and '"', fractional times, untimed devices, repeated
 /// seconds (stale) and poor accuracy (dropped).
 enum SparkLoad {
-    static let favourites = [Coordinate(latitude: 34.011286, longitude: -116.166868),
-                             Coordinate(latitude: 59.560551, longitude: -135.334571),
-                             Coordinate(latitude: 48.69423, longitude: -113.536248)]
+    static let favourites = [
+        Coordinate(latitude: 34.011286, longitude: -116.166868),
+        Coordinate(latitude: 59.560551, longitude: -135.334571),
+        Coordinate(latitude: 48.69423, longitude: -113.536248),
+    ]
 
     static func name(_ device: Int) -> String {
         switch device {
@@ -334,8 +347,9 @@ enum SparkLoad {
         var heading: [Double] = []
         var speed: [Double] = []
         for device in 0..<devices {
-            let start = Geodesic.wgs84.destination(from: favourites[device % 3], azimuth: Double.random(in: 0..<360, using: &rng),
-                                                   distance: Double.random(in: 0...15_000, using: &rng))
+            let start = Geodesic.wgs84.destination(
+                from: favourites[device % 3], azimuth: Double.random(in: 0..<360, using: &rng),
+                distance: Double.random(in: 0...15_000, using: &rng))
             position.append(start)
             heading.append(Double.random(in: 0..<360, using: &rng))
             speed.append(Double.random(in: 5...30, using: &rng))
@@ -348,14 +362,16 @@ enum SparkLoad {
                 for device in 0..<devices {
                     if second > 0 {
                         heading[device] += Double.random(in: -6...6, using: &rng)
-                        position[device] = Geodesic.wgs84.destination(from: position[device], azimuth: heading[device], distance: speed[device])
+                        position[device] = Geodesic.wgs84.destination(
+                            from: position[device], azimuth: heading[device], distance: speed[device])
                     }
                     let untimed = device % 101 == 7
                     let stale = second > 0 && (device * 31 + second) % 97 == 0
                     var time = Timestamp(seconds: 1_777_636_800 + Int64(stale ? second - 1 : second))
                     if (device + second) % 7 == 0 { time.nanoseconds = 250_000_000 }
                     let accuracy = (device + second) % 50 == 0 ? 2000.0 : 5.0
-                    let lat = position[device].latitude, lon = position[device].longitude
+                    let lat = position[device].latitude
+                    let lon = position[device].longitude
                     if isCSV {
                         let quoted = "\"" + name(device).replacingOccurrences(of: "\"", with: "\"\"") + "\""
                         text += "\(quoted),\(lat),\(lon),\(untimed ? "" : time.rfc3339),\(accuracy)\n"
@@ -378,7 +394,9 @@ enum SparkLoad {
         var lines: [String] = []
         for step in 0..<10 {
             let point = Geodesic.wgs84.destination(from: favourites[0], azimuth: 90, distance: 12_000 - Double(step) * 1_500)
-            lines.append("{\"device\":\"d\(step % 2)\",\"lat\":\(point.latitude),\"lon\":\(point.longitude),\"time\":\"2026-05-01T12:00:\(String(format: "%02d", step))Z\"}")
+            lines.append(
+                "{\"device\":\"d\(step % 2)\",\"lat\":\(point.latitude),\"lon\":\(point.longitude),\"time\":\"2026-05-01T12:00:\(String(format: "%02d", step))Z\"}"
+            )
         }
         lines[3] = "{\"device\":\"d1\",\"lat\":\"north\",\"lon\":1}"
         lines[5] = "{\"device\":\"d1\",\"lat\":95,\"lon\":1"
@@ -386,7 +404,8 @@ enum SparkLoad {
         try (lines.joined(separator: "\n") + "\n").write(to: ndjson, atomically: true, encoding: .utf8)
         let near = Geodesic.wgs84.destination(from: favourites[2], azimuth: 10, distance: 500)
         let csv = directory.appendingPathComponent("middle.csv")
-        try "time,lat,lon,device\n2026-05-01T13:00:00Z,48.9,-113.5,c1\n2026-05-01T13:00:01Z,91.5,-113.5,c1\n2026-05-01T13:00:02Z,\(near.latitude),\(near.longitude),c1\n"
+        try
+            "time,lat,lon,device\n2026-05-01T13:00:00Z,48.9,-113.5,c1\n2026-05-01T13:00:01Z,91.5,-113.5,c1\n2026-05-01T13:00:02Z,\(near.latitude),\(near.longitude),c1\n"
             .write(to: csv, atomically: true, encoding: .utf8)
         return [ndjson, csv]
     }
@@ -398,7 +417,9 @@ enum SparkLoad {
         let names = try FileManager.default.subpathsOfDirectory(atPath: path)
         return names.filter { !$0.hasPrefix(".") && !$0.hasPrefix("_") }
             .map { (path as NSString).appendingPathComponent($0) }
-            .filter { var d: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &d) && !d.boolValue }
+            .filter {
+                var d: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &d) && !d.boolValue
+            }
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// SPEC 9, resume, on NMEA: a GGA (or GLL, GNS) has only a time of day, dated by the latest
@@ -14,9 +15,11 @@ struct NMEAResumeTests {
     /// a comment line are records that are not fixes.
     static let crafted: [String] = {
         // Distances from Turtle Rock (m): radius 8046.72, exit beyond 8449.056.
-        let distances: [Double] = [20_000, 15_000, 10_000, 7_000, 4_000, 2_000, 4_000, 9_000, 9_500, 7_800,
-                                   8_300, 8_600, 15_000, 16_000, 17_000, 18_000, 19_000, 18_000, 16_000, 14_000,
-                                   12_000, 11_000, 9_000, 6_000, 3_000, 1_000, 5_000, 9_000, 20_000, 30_000]
+        let distances: [Double] = [
+            20_000, 15_000, 10_000, 7_000, 4_000, 2_000, 4_000, 9_000, 9_500, 7_800,
+            8_300, 8_600, 15_000, 16_000, 17_000, 18_000, 19_000, 18_000, 16_000, 14_000,
+            12_000, 11_000, 9_000, 6_000, 3_000, 1_000, 5_000, 9_000, 20_000, 30_000,
+        ]
         let start: Int64 = 1_777_679_885  // 2026-05-01T23:58:05Z: sentence 23 is at 00:00:00 on the 2nd
         var lines: [String] = []
         for (index, distance) in distances.enumerated() {
@@ -48,8 +51,9 @@ struct NMEAResumeTests {
         Trace(name: "crafted", lines: crafted, splits: Array(0...crafted.count)),
         // The gpsd header, the first sentences, around the enter at Turtle Rock (line 118),
         // the exit (line 301), the jump to July (line 460) and St. Mary Lake, the end.
-        Trace(name: "road-trip", lines: roadTrip,
-              splits: [0, 2, 3, 4, 5, 117, 118, 119, 300, 301, 302, 459, 460, 461, 700, 1000, 1053, roadTrip.count]),
+        Trace(
+            name: "road-trip", lines: roadTrip,
+            splits: [0, 2, 3, 4, 5, 117, 118, 119, 300, 301, 302, 459, 460, 461, 700, 1000, 1053, roadTrip.count]),
     ]
 
     static let options = ["--format", "nmea", "--events", "all", "--cooldown", "0"]
@@ -72,11 +76,13 @@ struct NMEAResumeTests {
 
         let referenceState = directory.appendingPathComponent("reference.db").path
         let referenceApns = directory.appendingPathComponent("reference-apns")
-        let one = try await runTool(["watch"] + Self.options + ["--state", referenceState, "--apns-dir", referenceApns.path],
-                                    stdin: trace.lines.joined())
+        let one = try await runTool(
+            ["watch"] + Self.options + ["--state", referenceState, "--apns-dir", referenceApns.path],
+            stdin: trace.lines.joined())
         #expect(one.status == 0, "\(one.stderr)")
-        let reference = Outcome(lines: ServiceTrace.lines(of: one.stdout), files: ServiceTrace.files(in: referenceApns),
-                                devices: try Self.devices(in: referenceState))
+        let reference = Outcome(
+            lines: ServiceTrace.lines(of: one.stdout), files: ServiceTrace.files(in: referenceApns),
+            devices: try Self.devices(in: referenceState))
         #expect(reference.lines.count >= 4 && reference.files.count >= 2, "\(one.stdout)")
 
         for split in trace.splits {
@@ -86,8 +92,9 @@ struct NMEAResumeTests {
             let first = try await runTool(arguments, stdin: trace.lines[..<split].joined())
             let second = try await runTool(arguments, stdin: trace.lines[split...].joined())
             #expect(first.status == 0 && second.status == 0, "split at \(split): \(first.stderr) \(second.stderr)")
-            let outcome = Outcome(lines: ServiceTrace.lines(of: first.stdout) + ServiceTrace.lines(of: second.stdout),
-                                  files: ServiceTrace.files(in: apns), devices: try Self.devices(in: state))
+            let outcome = Outcome(
+                lines: ServiceTrace.lines(of: first.stdout) + ServiceTrace.lines(of: second.stdout),
+                files: ServiceTrace.files(in: apns), devices: try Self.devices(in: state))
             #expect(outcome.lines == reference.lines, "split at \(split)")
             #expect(outcome.files.keys.sorted() == reference.files.keys.sorted(), "split at \(split)")
             #expect(outcome.files == reference.files, "split at \(split)")
@@ -123,7 +130,8 @@ struct NMEAResumeTests {
     @Test func eachInputOfOneRunIsAStreamOfItsOwn() async throws {
         let directory = try makeTemporaryDirectory("nmea-inputs")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let a = directory.appendingPathComponent("a.nmea"), b = directory.appendingPathComponent("b.nmea")
+        let a = directory.appendingPathComponent("a.nmea")
+        let b = directory.appendingPathComponent("b.nmea")
         try Data(Self.crafted[..<25].joined().utf8).write(to: a)  // b starts with the GGA after midnight
         try Data(Self.crafted[25...].joined().utf8).write(to: b)
         let state = directory.appendingPathComponent("s.db").path
@@ -151,7 +159,9 @@ extension NMEASentence {
     private static func parts(_ time: Timestamp) -> (day: String, clock: String) {
         let text = time.rfc3339  // 2026-05-01T12:00:00Z
         let characters = Array(text)
-        let year = String(characters[2..<4]), month = String(characters[5..<7]), day = String(characters[8..<10])
+        let year = String(characters[2..<4])
+        let month = String(characters[5..<7])
+        let day = String(characters[8..<10])
         let clock = String(characters[11..<13]) + String(characters[14..<16]) + String(characters[17..<19]) + ".00"
         return (day + month + year, clock)
     }
@@ -166,7 +176,8 @@ extension NMEASentence {
         let magnitude = abs(value)
         let degrees = Int(magnitude)
         let millionths = Int(((magnitude - Double(degrees)) * 60 * 1_000_000).rounded())
-        let whole = String(millionths / 1_000_000), fraction = String(millionths % 1_000_000)
+        let whole = String(millionths / 1_000_000)
+        let fraction = String(millionths % 1_000_000)
         let degreeText = String(repeating: "0", count: max(0, degreeDigits - String(degrees).count)) + String(degrees)
         let minuteText = String(repeating: "0", count: max(0, 2 - whole.count)) + whole
         return degreeText + minuteText + "." + String(repeating: "0", count: 6 - fraction.count) + fraction

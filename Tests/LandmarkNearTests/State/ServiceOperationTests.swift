@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// SPEC 5 "Live operation" and SPEC 9's lock, with the built tool run as a process.
@@ -10,7 +11,8 @@ struct ServiceOperationTests {
 
     static func fix(_ device: String, _ coordinate: Coordinate, minute: Int) -> String {
         let time = Timestamp(seconds: 1_777_636_800 + Int64(minute) * 60)
-        return "{\"device\":\(JSONWriter.quoted(device)),\"lat\":\(coordinate.latitude),\"lon\":\(coordinate.longitude),\"time\":\"\(time.rfc3339)\"}\n"
+        return
+            "{\"device\":\(JSONWriter.quoted(device)),\"lat\":\(coordinate.latitude),\"lon\":\(coordinate.longitude),\"time\":\"\(time.rfc3339)\"}\n"
     }
 
     @Test func sigtermWithStdoutInAFileKeepsEveryLineAndNoTemporaryFile() throws {
@@ -65,7 +67,8 @@ struct ServiceOperationTests {
             if near {
                 let expected = minute / 2 + 1
                 while monotonicSeconds() - written < 2,
-                      ServiceTrace.lines(of: (try? String(contentsOf: out, encoding: .utf8)) ?? "").count < expected {
+                    ServiceTrace.lines(of: (try? String(contentsOf: out, encoding: .utf8)) ?? "").count < expected
+                {
                     usleep(2_000)
                 }
                 delays.append(monotonicSeconds() - written)
@@ -86,7 +89,9 @@ struct ServiceOperationTests {
         let process = ChildProcess()
         process.executableURL = try toolExecutableURL()
         process.arguments = ["watch"] + ServiceTrace.options
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import LandmarkNear
 
 /// A timed NDJSON trace for the restart, crash and signal tests: devices (odd names
@@ -14,7 +15,8 @@ enum ServiceTrace {
             let device = devices[i % deviceCount]
             let step = i / deviceCount
             let landmark = landmarks[(step / 2 + i % deviceCount) % 2]
-            let point = step % 2 == 0
+            let point =
+                step % 2 == 0
                 ? EngineFixtures.point(Double(100 + (i * 37) % 5000), from: landmark, azimuth: Double((i * 53) % 360))
                 : EngineFixtures.point(20_000, from: landmark)
             let time = Timestamp(seconds: 1_777_636_800 + Int64(i) * 150, nanoseconds: i % 3 == 0 ? 250_000_000 : 0)

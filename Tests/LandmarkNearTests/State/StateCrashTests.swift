@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// SPEC 9, crash: `kill -9` at random moments, each time rerunning the whole timed input
@@ -16,8 +17,11 @@ struct StateCrashTests {
 
         let referenceApns = directory.appendingPathComponent("reference-apns")
         let referenceStart = monotonicSeconds()
-        let reference = try await runTool(["watch"] + options + ["--apns-dir", referenceApns.path,
-                                    "--state", directory.appendingPathComponent("reference.db").path], stdin: trace)
+        let reference = try await runTool(
+            ["watch"] + options + [
+                "--apns-dir", referenceApns.path,
+                "--state", directory.appendingPathComponent("reference.db").path,
+            ], stdin: trace)
         // Kill moments spread over a run's length on this machine (it may be loaded): the window
         // starts at a whole run's time, shrinks after a kill that came too late and grows
         // after one that hit.
@@ -32,7 +36,8 @@ struct StateCrashTests {
         let arguments = ["watch"] + options + ["--state", state, "--apns-dir", apns.path]
         var generator = IndexTestSupport.SeededGenerator(seed: 9)
         var printed: [String] = []
-        var kills = 0, attempts = 0
+        var kills = 0
+        var attempts = 0
         let started = monotonicSeconds()
         while kills < 60 && attempts < 200 && monotonicSeconds() - started < 35 {
             attempts += 1
@@ -73,7 +78,8 @@ struct StateCrashTests {
         printed += ServiceTrace.lines(of: final.stdout)
 
         let referenceSet = Set(referenceLines)
-        let lost = referenceSet.subtracting(printed).count, invented = Set(printed).subtracting(referenceSet).count
+        let lost = referenceSet.subtracting(printed).count
+        let invented = Set(printed).subtracting(referenceSet).count
         #expect(lost == 0 && invented == 0, "\(lost) notifications lost, \(invented) lines that a clean run does not print")
         #expect(ServiceTrace.files(in: apns) == referenceFiles)
         #expect(try StateStore(path: state).undoneNotifications().isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// SPEC 9, resume: a trace split at a record boundary and run as two processes with one
@@ -28,9 +29,10 @@ struct StateResumeTests {
         let directory = try makeTemporaryDirectory("resume-reference")
         defer { try? FileManager.default.removeItem(at: directory) }
         let apns = directory.appendingPathComponent("apns")
-        let result = try await runTool(["watch"] + ServiceTrace.options
-                                       + ["--state", directory.appendingPathComponent("s.db").path, "--apns-dir", apns.path],
-                                       stdin: trace.joined())
+        let result = try await runTool(
+            ["watch"] + ServiceTrace.options
+                + ["--state", directory.appendingPathComponent("s.db").path, "--apns-dir", apns.path],
+            stdin: trace.joined())
         guard result.status == 0 else { throw ReferenceRunFailed(stderr: result.stderr) }
         return (ServiceTrace.lines(of: result.stdout), ServiceTrace.files(in: apns))
     }
@@ -47,7 +49,8 @@ struct StateResumeTests {
         let state = directory.appendingPathComponent("state.db").path
         let apns = directory.appendingPathComponent("apns")
         let arguments = ["watch"] + ServiceTrace.options + ["--state", state, "--apns-dir", apns.path]
-        let first = Self.trace[..<split.at].joined(), second = Self.trace[split.at...].joined()
+        let first = Self.trace[..<split.at].joined()
+        let second = Self.trace[split.at...].joined()
 
         var printed: [String] = []
         switch split.stop {
@@ -88,11 +91,13 @@ struct StateResumeTests {
         let state = directory.appendingPathComponent("state.db").path
         let rock = LandmarkCatalog.embedded[0].coordinate
         let catalog = { (ids: [Int]) -> String in
-            "[" + ids.map { id in
-                "{\"id\":\(id),\"name\":\"L\(id)\",\"coordinates\":{\"latitude\":\(rock.latitude),\"longitude\":\(rock.longitude + Double(id - 1) * 0.01)},\"isFavorite\":true}"
-            }.joined(separator: ",") + "]"
+            "["
+                + ids.map { id in
+                    "{\"id\":\(id),\"name\":\"L\(id)\",\"coordinates\":{\"latitude\":\(rock.latitude),\"longitude\":\(rock.longitude + Double(id - 1) * 0.01)},\"isFavorite\":true}"
+                }.joined(separator: ",") + "]"
         }
-        let both = directory.appendingPathComponent("both.json"), one = directory.appendingPathComponent("one.json")
+        let both = directory.appendingPathComponent("both.json")
+        let one = directory.appendingPathComponent("one.json")
         try Data(catalog([1, 2]).utf8).write(to: both)
         try Data(catalog([1]).utf8).write(to: one)
         let near = "{\"device\":\"d\",\"lat\":\(rock.latitude),\"lon\":\(rock.longitude),\"time\":\"2026-05-01T12:00:00Z\"}\n"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// The `--state` database on its own: what is committed reads back exactly, undone
@@ -7,24 +8,30 @@ import Testing
 @Suite(.suiteTimeLimit)
 struct StateStoreTests {
     static func record(_ id: Int64, device: String = "caf\u{E9}") -> NotificationRecord {
-        NotificationRecord(id: id, device: device, landmarkID: 1002, landmarkIndex: 1, landmarkName: "Silver Salmon Creek",
-                           fixTime: Timestamp(seconds: 1_777_636_802, nanoseconds: 250_000_000), fixNumber: 7,
-                           coordinate: Coordinate(latitude: 59.98, longitude: -152.66), distance: 1234.5,
-                           payload: #"{"aps":{}}"#, line: #"{"event":"enter"}"#, apnsFileName: "x-1002-20260501T120002.25Z.apns")
+        NotificationRecord(
+            id: id, device: device, landmarkID: 1002, landmarkIndex: 1, landmarkName: "Silver Salmon Creek",
+            fixTime: Timestamp(seconds: 1_777_636_802, nanoseconds: 250_000_000), fixNumber: 7,
+            coordinate: Coordinate(latitude: 59.98, longitude: -152.66), distance: 1234.5,
+            payload: #"{"aps":{}}"#, line: #"{"event":"enter"}"#, apnsFileName: "x-1002-20260501T120002.25Z.apns")
     }
 
     @Test func devicesAndNotificationsReadBackExactly() throws {
         let directory = try makeTemporaryDirectory("store")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("s.db").path
-        let device = DeviceSnapshot(device: "cafe\u{301}", latestTime: Timestamp(seconds: -5, nanoseconds: 999_999_999), fixCount: 3,
-                                    favorites: [FavoriteSnapshot(landmarkID: 1001, isInside: true, isNotified: true,
-                                                                 notifiedTime: Timestamp(seconds: 10)),
-                                                FavoriteSnapshot(landmarkID: 1004, isInside: false, isNotified: true)])
+        let device = DeviceSnapshot(
+            device: "cafe\u{301}", latestTime: Timestamp(seconds: -5, nanoseconds: 999_999_999), fixCount: 3,
+            favorites: [
+                FavoriteSnapshot(
+                    landmarkID: 1001, isInside: true, isNotified: true,
+                    notifiedTime: Timestamp(seconds: 10)),
+                FavoriteSnapshot(landmarkID: 1004, isInside: false, isNotified: true),
+            ])
         do {
             let store = try StateStore(path: path)
             #expect(store.nextNotificationID == 1)
-            let first = store.takeNotificationID(), second = store.takeNotificationID()
+            let first = store.takeNotificationID()
+            let second = store.takeNotificationID()
             try store.commit(changes: [device, DeviceSnapshot(device: "")], decided: [Self.record(first), Self.record(second)], done: [])
             try store.markDone([first])
         }
@@ -91,8 +98,9 @@ struct StateStoreTests {
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
         let holder = try StateStore(path: path)
         try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link.db").path, withDestinationPath: path)
-        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("linked-directory").path,
-                                                   withDestinationPath: directory.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("linked-directory").path,
+            withDestinationPath: directory.path)
         do {
             _ = try StateStore(path: directory.appendingPathComponent(spelling).path)
             Issue.record("a second store opened \(spelling) while \(path) was held")

@@ -129,7 +129,7 @@ final class ChildProcess: Sendable {
     func waitUntilExit() {
         guard status.withLock({ $0.pid }) != 0 else { return }
         exited.wait()
-        exited.signal()   // for the next caller
+        exited.signal()  // for the next caller
     }
 
     /// Waits at most `timeout` seconds; true when the child has ended.
@@ -148,9 +148,11 @@ final class ChildProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         var opened: [Int32] = []
         defer { for descriptor in opened { close(descriptor) } }
-        for (stream, target, isInput) in [(configuration.standardInput, Int32(0), true),
-                                          (configuration.standardOutput, Int32(1), false),
-                                          (configuration.standardError, Int32(2), false)] {
+        for (stream, target, isInput) in [
+            (configuration.standardInput, Int32(0), true),
+            (configuration.standardOutput, Int32(1), false),
+            (configuration.standardError, Int32(2), false),
+        ] {
             let source: Int32
             switch stream {
             case .inherit: continue
@@ -176,7 +178,8 @@ final class ChildProcess: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
+        var empty = sigset_t()
+        var all = sigset_t()
         sigemptyset(&empty)
         sigfillset(&all)
         sigdelset(&all, SIGKILL)
@@ -202,8 +205,10 @@ final class ChildProcess: Sendable {
 
         // The parent's copies of the child's ends: a reader sees end of file only once every
         // write end is closed, a writer gets EPIPE only once every read end is.
-        for (stream, isInput) in [(configuration.standardInput, true), (configuration.standardOutput, false),
-                                  (configuration.standardError, false)] {
+        for (stream, isInput) in [
+            (configuration.standardInput, true), (configuration.standardOutput, false),
+            (configuration.standardError, false),
+        ] {
             if case .pipe(let pipe) = stream {
                 try? (isInput ? pipe.fileHandleForReading : pipe.fileHandleForWriting).close()
             }

@@ -22,9 +22,10 @@ struct CounterpartError: Error, CustomStringConvertible {
 
 /// Runs a script of Tests/Counterparts to its end; kills it after `timeout` seconds.
 func runCounterpart(_ script: String, _ arguments: [String], timeout: Double = 90) async throws -> ProcessResult {
-    try await runProcess(try Counterparts.python().path,
-                         [Counterparts.folder.appendingPathComponent(script).path] + arguments,
-                         timeout: timeout)
+    try await runProcess(
+        try Counterparts.python().path,
+        [Counterparts.folder.appendingPathComponent(script).path] + arguments,
+        timeout: timeout)
 }
 
 /// A counterpart server started by a test: a script that prints `port N` once it listens.
@@ -53,7 +54,8 @@ final class Counterpart {
                 if data.isEmpty { break }
                 text += String(decoding: data, as: UTF8.self)
                 if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("port ") }),
-                   let port = Int(line.dropFirst(5)) {
+                    let port = Int(line.dropFirst(5))
+                {
                     found.withLock { $0 = port }
                     break
                 }

@@ -1,5 +1,6 @@
 import CGEOS
 import Foundation
+
 @testable import LandmarkNear
 
 /// An RFC 7946 structure check of a GeoJSON text, as geojson.io, QGIS and kepler.gl need it:
@@ -24,9 +25,10 @@ enum GeoJSONCheck {
             guard let properties = feature["properties"], properties.objectValue != nil || properties.isNull else {
                 problems.append("\(at): properties is neither an object nor null"); continue
             }
-            if feature["geometry"]?.isNull == true { continue }   // an unlocated feature (§3.2)
+            if feature["geometry"]?.isNull == true { continue }  // an unlocated feature (§3.2)
             guard let geometry = feature["geometry"], let type = geometry["type"]?.stringValue,
-                  let coordinates = geometry["coordinates"] else {
+                let coordinates = geometry["coordinates"]
+            else {
                 problems.append("\(at): no geometry with type and coordinates"); continue
             }
             let before = problems.count
@@ -56,7 +58,8 @@ enum GeoJSONCheck {
 
     static func position(_ value: JSONValue, at: String, into problems: inout [String]) -> Coordinate? {
         guard let numbers = value.arrayValue, (2...3).contains(numbers.count),
-              let lon = numbers[0].doubleValue, let lat = numbers[1].doubleValue, lon.isFinite, lat.isFinite else {
+            let lon = numbers[0].doubleValue, let lat = numbers[1].doubleValue, lon.isFinite, lat.isFinite
+        else {
             problems.append("\(at): a position is not [lon, lat] numbers"); return nil
         }
         guard (-180...180).contains(lon), (-90...90).contains(lat) else {
@@ -69,8 +72,10 @@ enum GeoJSONCheck {
         guard let array = value.arrayValue else { problems.append("\(at): positions are not an array"); return [] }
         let result = array.compactMap { position($0, at: at, into: &problems) }
         // Along a pole (one point on the globe) a polar cap's ring runs the whole width.
-        for (a, b) in zip(result, result.dropFirst()) where abs(b.longitude - a.longitude) > 180
-            && !(abs(a.latitude) == 90 && a.latitude == b.latitude) {
+        for (a, b) in zip(result, result.dropFirst())
+        where abs(b.longitude - a.longitude) > 180
+            && !(abs(a.latitude) == 90 && a.latitude == b.latitude)
+        {
             problems.append("\(at): a segment jumps from \(a.longitude) to \(b.longitude) (not split at ±180°)")
         }
         return result

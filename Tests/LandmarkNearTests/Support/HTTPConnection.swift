@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,11 @@ final class HTTPConnection {
         var body: String
     }
 
-    enum Failure: Error { case connect(Int32), closed, timeout, malformed(String) }
+    enum Failure: Error {
+        case connect(Int32)
+        case closed, timeout
+        case malformed(String)
+    }
 
     private let socket: Int32
     private var buffered: [UInt8] = []
@@ -99,7 +104,8 @@ final class HTTPConnection {
 
     private func findHeaderEnd() -> Int? {
         guard buffered.count >= 4 else { return nil }
-        for i in 0...(buffered.count - 4) where buffered[i] == 13 && buffered[i + 1] == 10 && buffered[i + 2] == 13 && buffered[i + 3] == 10 {
+        for i in 0...(buffered.count - 4) where buffered[i] == 13 && buffered[i + 1] == 10 && buffered[i + 2] == 13 && buffered[i + 3] == 10
+        {
             return i
         }
         return nil

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// Shared pieces of the index tests: a seeded generator, query-point makers and an independent
@@ -10,8 +11,9 @@ enum IndexTestSupport {
 
     /// A point uniform on the sphere.
     static func anywhere(_ rng: inout SeededGenerator) -> Coordinate {
-        Coordinate(latitude: asin(Double.random(in: -1...1, using: &rng)) * 180 / .pi,
-                   longitude: Double.random(in: -180...180, using: &rng))
+        Coordinate(
+            latitude: asin(Double.random(in: -1...1, using: &rng)) * 180 / .pi,
+            longitude: Double.random(in: -180...180, using: &rng))
     }
 
     /// A point within 1° of a pole (sometimes exactly on it).
@@ -25,8 +27,9 @@ enum IndexTestSupport {
     static func nearAntimeridian(_ rng: inout SeededGenerator) -> Coordinate {
         let sign: Double = Bool.random(using: &rng) ? 1 : -1
         let offset = Int.random(in: 0..<10, using: &rng) == 0 ? 0 : Double.random(in: 0...1, using: &rng)
-        return Coordinate(latitude: asin(Double.random(in: -1...1, using: &rng)) * 180 / .pi,
-                          longitude: sign * (180 - offset))
+        return Coordinate(
+            latitude: asin(Double.random(in: -1...1, using: &rng)) * 180 / .pi,
+            longitude: sign * (180 - offset))
     }
 
     /// A query point: a quarter anywhere, a quarter near the poles, a quarter near ±180°, a
@@ -39,8 +42,9 @@ enum IndexTestSupport {
         default:
             guard let landmark = landmarks.randomElement(using: &rng) else { return anywhere(&rng) }
             if Int.random(in: 0..<8, using: &rng) == 0 { return landmark }
-            return Geodesic.wgs84.destination(from: landmark, azimuth: Double.random(in: -180...180, using: &rng),
-                                              distance: Double.random(in: 0...30_000, using: &rng))
+            return Geodesic.wgs84.destination(
+                from: landmark, azimuth: Double.random(in: -180...180, using: &rng),
+                distance: Double.random(in: 0...30_000, using: &rng))
         }
     }
 
@@ -97,7 +101,8 @@ struct BruteForceReference {
         self.coordinates = coordinates
         var unit: [Double] = []
         for c in coordinates {
-            let phi = c.latitude * .pi / 180, lambda = c.longitude * .pi / 180
+            let phi = c.latitude * .pi / 180
+            let lambda = c.longitude * .pi / 180
             unit += [cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi)]
         }
         self.unit = unit
@@ -105,8 +110,11 @@ struct BruteForceReference {
 
     /// Cosines of the spherical angles from `point` to every landmark.
     private func cosines(from point: Coordinate) -> [Double] {
-        let phi = point.latitude * .pi / 180, lambda = point.longitude * .pi / 180
-        let qx = cos(phi) * cos(lambda), qy = cos(phi) * sin(lambda), qz = sin(phi)
+        let phi = point.latitude * .pi / 180
+        let lambda = point.longitude * .pi / 180
+        let qx = cos(phi) * cos(lambda)
+        let qy = cos(phi) * sin(lambda)
+        let qz = sin(phi)
         var result = [Double](repeating: 0, count: coordinates.count)
         unit.withUnsafeBufferPointer { u in
             result.withUnsafeMutableBufferPointer { r in

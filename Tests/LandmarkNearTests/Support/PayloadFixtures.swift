@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import LandmarkNear
 
 /// Paths into the repository's `Payloads/` folder (the canonical sample and the fixtures the

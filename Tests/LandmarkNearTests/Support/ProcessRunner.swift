@@ -29,25 +29,31 @@ private let ignoringBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 /// It is async and does its waiting on a thread of its own: tests run on Swift's cooperative
 /// pool (two threads on a 2-core machine), and a test that blocks one of them holds up every
 /// other test, whose time limits run all the same.
-func runProcess(_ executable: String, _ arguments: [String], stdin: Data? = nil,
-                environment: [String: String] = [:], currentDirectory: URL? = nil,
-                timeout: Double = 60) async throws -> ProcessResult {
+func runProcess(
+    _ executable: String, _ arguments: [String], stdin: Data? = nil,
+    environment: [String: String] = [:], currentDirectory: URL? = nil,
+    timeout: Double = 60
+) async throws -> ProcessResult {
     await ProcessSlots.shared.acquire()
     defer { Task { await ProcessSlots.shared.release() } }
     return try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
-            continuation.resume(with: Result {
-                try runProcessWaiting(executable, arguments, stdin: stdin, environment: environment,
-                                      currentDirectory: currentDirectory, timeout: timeout)
-            })
+            continuation.resume(
+                with: Result {
+                    try runProcessWaiting(
+                        executable, arguments, stdin: stdin, environment: environment,
+                        currentDirectory: currentDirectory, timeout: timeout)
+                })
         }
     }
 }
 
 /// The same, waiting on the calling thread (a thread of its own, from `runProcess`).
-private func runProcessWaiting(_ executable: String, _ arguments: [String], stdin: Data? = nil,
-                       environment: [String: String] = [:], currentDirectory: URL? = nil,
-                       timeout: Double = 60) throws -> ProcessResult {
+private func runProcessWaiting(
+    _ executable: String, _ arguments: [String], stdin: Data? = nil,
+    environment: [String: String] = [:], currentDirectory: URL? = nil,
+    timeout: Double = 60
+) throws -> ProcessResult {
     _ = ignoringBrokenPipes
     let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -56,7 +62,9 @@ private func runProcessWaiting(_ executable: String, _ arguments: [String], stdi
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
     if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-    let input = Pipe(), output = Pipe(), errors = Pipe()
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
@@ -86,9 +94,10 @@ private func runProcessWaiting(_ executable: String, _ arguments: [String], stdi
         throw ProcessRunnerError.timedOut(([executable] + arguments).joined(separator: " "), seconds: timeout)
     }
     process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus,
-                         stdout: String(decoding: collected.stdout, as: UTF8.self),
-                         stderr: String(decoding: collected.stderr, as: UTF8.self))
+    return ProcessResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: collected.stdout, as: UTF8.self),
+        stderr: String(decoding: collected.stderr, as: UTF8.self))
 }
 
 /// Bounds how many children the tests run at once. Awaiting a child frees the test's thread, so

@@ -20,7 +20,8 @@ final class ServeProcess: Sendable {
         let process = ChildProcess()
         process.executableURL = try toolExecutableURL()
         process.arguments = ["serve", "--listen", listen] + arguments
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = errors
@@ -111,8 +112,9 @@ func curl(_ arguments: [String], stdin: Data? = nil) async throws -> (status: In
     guard FileManager.default.isExecutableFile(atPath: path) else {
         throw ServeProcessError.didNotStart("curl is missing: run bash Scripts/setup.sh")
     }
-    let result = try await runProcess(path, ["--silent", "--show-error", "--max-time", "20", "--write-out", "\n%{http_code}"] + arguments,
-                                      stdin: stdin, timeout: 30)
+    let result = try await runProcess(
+        path, ["--silent", "--show-error", "--max-time", "20", "--write-out", "\n%{http_code}"] + arguments,
+        stdin: stdin, timeout: 30)
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
     let status = Int(lines.last ?? "") ?? -1
     return (status, lines.dropLast().joined(separator: "\n"), result.stderr)

@@ -19,6 +19,7 @@ func venvPython() throws -> URL {
 /// Runs `Scripts/spark-watch.py` with `python` (the venv's by default), killed after `timeout`.
 /// (Its Spark JVM ends with it: PySpark's gateway exits when its Python goes.)
 func runSparkWatch(_ arguments: [String], python: URL? = nil, timeout: Double) async throws -> ProcessResult {
-    try await runProcess(try (python ?? venvPython()).path,
-                         [repositoryRoot.appendingPathComponent("Scripts/spark-watch.py").path] + arguments, timeout: timeout)
+    try await runProcess(
+        try (python ?? venvPython()).path,
+        [repositoryRoot.appendingPathComponent("Scripts/spark-watch.py").path] + arguments, timeout: timeout)
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LandmarkNear
 
 /// Dates that the calendar does not have make a record unreadable (SPEC 3), in every format:

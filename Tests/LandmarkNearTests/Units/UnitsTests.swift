@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct LengthTests {
@@ -23,8 +24,10 @@ import Testing
 }
 
 @Suite(.suiteTimeLimit) struct TimeSpanTests {
-    @Test(arguments: [("90s", 90.0), ("30m", 1800), ("1h", 3600), ("2d", 172_800), ("0", 0), ("1.5h", 5400),
-                      ("90 seconds", 90), ("30 min", 1800), ("1H", 3600), ("2 hours", 7200), ("1 day", 86400), ("0s", 0)])
+    @Test(arguments: [
+        ("90s", 90.0), ("30m", 1800), ("1h", 3600), ("2d", 172_800), ("0", 0), ("1.5h", 5400),
+        ("90 seconds", 90), ("30 min", 1800), ("1H", 3600), ("2 hours", 7200), ("1 day", 86400), ("0s", 0),
+    ])
     func parses(text: String, seconds: Double) throws {
         #expect(try TimeSpan(parsing: text).seconds == seconds)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct PayloadParserTests {
@@ -7,7 +8,8 @@ import Testing
     static let defaultMessage = "You are within 5 miles of one of your favorite landmarks."
 
     static func parse(_ bytes: [UInt8], source: String = "a.apns", strings: LocalizedStrings? = nil) throws(PayloadParseError)
-        -> (NotificationViewModel, warnings: [String]) {
+        -> (NotificationViewModel, warnings: [String])
+    {
         try PayloadParser.parse(bytes, source: source, catalog: catalog, strings: strings)
     }
 
@@ -18,8 +20,11 @@ import Testing
             let payload = APNsPayload.json(for: PayloadParserTests.catalog[index], index: index, options: options)
             let (model, warnings) = try PayloadParserTests.parse(Array(payload.utf8))
             let name = PayloadParserTests.catalog[index].name
-            #expect(model == NotificationViewModel(title: name, message: "You are within \(options.radius.phrase) of \(name).",
-                                                   landmark: PayloadParserTests.catalog[index], landmarkIndex: index))
+            #expect(
+                model
+                    == NotificationViewModel(
+                        title: name, message: "You are within \(options.radius.phrase) of \(name).",
+                        landmark: PayloadParserTests.catalog[index], landmarkIndex: index))
             #expect(warnings.isEmpty)
         }
     }
@@ -70,10 +75,12 @@ import Testing
         #expect(model.title == "Near Icy Bay")
         #expect(model.message == "You are within 5 miles of \"Icy Bay\" — 100% sure.")
         #expect(warnings.isEmpty)
-        let (fallback, fallbackWarnings) = try PayloadParserTests.parse(Array(#"{"aps":{"alert":{"loc-key":"MISSING %@","loc-args":["x"]}}}"#.utf8),
-                                                                        strings: strings)
+        let (fallback, fallbackWarnings) = try PayloadParserTests.parse(
+            Array(#"{"aps":{"alert":{"loc-key":"MISSING %@","loc-args":["x"]}}}"#.utf8),
+            strings: strings)
         #expect(fallback.message == "MISSING x")
-        #expect(fallbackWarnings == [#"a.apns: $.aps.alert.loc-key: "MISSING %@": the strings table has no such key; showing the key itself"#])
+        #expect(
+            fallbackWarnings == [#"a.apns: $.aps.alert.loc-key: "MISSING %@": the strings table has no such key; showing the key itself"#])
     }
 
     @Test(arguments: [
@@ -117,8 +124,9 @@ import Testing
     func anIndexBeyondDoublesIsNamed(_ number: String) {
         let json = #"{"aps":{"alert":"x"},"landmarkIndex":"# + number + "}"
         let error = #expect(throws: PayloadParseError.self) { try PayloadParserTests.parse(Array(json.utf8)) }
-        #expect(error?.description.contains("$.landmarkIndex: must be an integer, got a number beyond ±1.8e308") == true,
-                "\(error?.description ?? "")")
+        #expect(
+            error?.description.contains("$.landmarkIndex: must be an integer, got a number beyond ±1.8e308") == true,
+            "\(error?.description ?? "")")
     }
 
     @Test func hostileInputsAreRejectedNotCrashed() {
@@ -144,19 +152,26 @@ import Testing
 
     @Test func viewModelJSON() throws {
         let (model, _) = try PayloadParserTests.parse(Array(#"{"aps":{"alert":{"title":"T \"q\"","body":"B/é"}},"landmarkIndex":1}"#.utf8))
-        #expect(model.json(source: "a.apns")
-                == #"{"source":"a.apns","title":"T \"q\"","message":"B/é","landmark":{"index":1,"id":1002,"name":"Silver Salmon Creek","park":"Lake Clark National Park and Preserve","state":"Alaska"}}"#)
-        #expect(NotificationViewModel().json(source: "<stdin>")
-                == #"{"source":"<stdin>","title":"Unknown Landmark","message":"You are within 5 miles of one of your favorite landmarks.","landmark":null}"#)
+        #expect(
+            model.json(source: "a.apns")
+                == #"{"source":"a.apns","title":"T \"q\"","message":"B/é","landmark":{"index":1,"id":1002,"name":"Silver Salmon Creek","park":"Lake Clark National Park and Preserve","state":"Alaska"}}"#
+        )
+        #expect(
+            NotificationViewModel().json(source: "<stdin>")
+                == #"{"source":"<stdin>","title":"Unknown Landmark","message":"You are within 5 miles of one of your favorite landmarks.","landmark":null}"#
+        )
         let bare = Landmark(id: 7, name: "Bare", coordinate: Coordinate(latitude: 0, longitude: 0))
-        #expect(NotificationViewModel(landmark: bare, landmarkIndex: 0).json(source: "s")
-                == #"{"source":"s","title":"Unknown Landmark","message":"You are within 5 miles of one of your favorite landmarks.","landmark":{"index":0,"id":7,"name":"Bare","park":null,"state":null}}"#)
+        #expect(
+            NotificationViewModel(landmark: bare, landmarkIndex: 0).json(source: "s")
+                == #"{"source":"s","title":"Unknown Landmark","message":"You are within 5 miles of one of your favorite landmarks.","landmark":{"index":0,"id":7,"name":"Bare","park":null,"state":null}}"#
+        )
     }
 
     @Test func theCardShowsParkAndStateAndNeutralizesControls() {
         let landmark = LandmarkCatalog.embedded[1]
-        let lines = NotificationCard.lines(for: NotificationViewModel(title: "Evil\u{1B}[2J", message: "line\nbreak", landmark: landmark, landmarkIndex: 1),
-                                           source: "a.apns")
+        let lines = NotificationCard.lines(
+            for: NotificationViewModel(title: "Evil\u{1B}[2J", message: "line\nbreak", landmark: landmark, landmarkIndex: 1),
+            source: "a.apns")
         #expect(lines.contains("  Lake Clark National Park and Preserve, Alaska"))
         #expect(lines.allSatisfy { !$0.contains("\u{1B}") && !$0.contains("\n") })
         #expect(NotificationCard.lines(for: NotificationViewModel(), source: "x").last == "  (no landmark)")

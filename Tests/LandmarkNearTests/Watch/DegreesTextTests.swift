@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// Event-line coordinates: decimal inputs as written (the shortest round-trip form), NMEA

@@ -1,32 +1,41 @@
 import Testing
+
 @testable import LandmarkNear
 
 @Suite(.suiteTimeLimit) struct EventLineTests {
     let landmark = LandmarkCatalog.embedded[1]
-    let payload = #"{"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within 5 miles of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}"#
+    let payload =
+        #"{"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within 5 miles of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}"#
 
     @Test func notificationLineHasTheSpecShape() throws {
-        let fix = Fix(device: "d1", coordinate: Coordinate(latitude: 59.99, longitude: -152.66),
-                      time: Timestamp(rfc3339: "2026-05-01T12:00:02Z"))
+        let fix = Fix(
+            device: "d1", coordinate: Coordinate(latitude: 59.99, longitude: -152.66),
+            time: Timestamp(rfc3339: "2026-05-01T12:00:02Z"))
         let event = ProximityEvent(kind: .enter, landmarkIndex: 1, distance: 1234.5004)
         let line = EventLine.make(event: event, fix: fix, landmark: landmark, payload: payload, includeNotified: false)
-        #expect(line == #"{"event":"enter","device":"d1","time":"2026-05-01T12:00:02Z","fix":{"lat":59.99,"lon":-152.66},"landmark":{"index":1,"id":1002,"name":"Silver Salmon Creek"},"distanceMeters":1234.5,"payload":"# + payload + "}")
+        #expect(
+            line
+                == #"{"event":"enter","device":"d1","time":"2026-05-01T12:00:02Z","fix":{"lat":59.99,"lon":-152.66},"landmark":{"index":1,"id":1002,"name":"Silver Salmon Creek"},"distanceMeters":1234.5,"payload":"#
+                + payload + "}")
         let parsed = try JSONParser.parse(line)
         #expect(parsed["payload"]?["landmarkIndex"]?.integer == 1)
     }
 
     @Test func suppressedAndExitLinesUnderEventsAll() throws {
         let fix = Fix(device: "we\"ird/\n", coordinate: Coordinate(latitude: 1, longitude: 2))
-        let suppressed = EventLine.make(event: ProximityEvent(kind: .enter, landmarkIndex: 1, distance: 10, suppression: .cooldown),
-                                        fix: fix, landmark: landmark, payload: nil, includeNotified: true)
+        let suppressed = EventLine.make(
+            event: ProximityEvent(kind: .enter, landmarkIndex: 1, distance: 10, suppression: .cooldown),
+            fix: fix, landmark: landmark, payload: nil, includeNotified: true)
         let value = try JSONParser.parse(suppressed)
         #expect(value["device"]?.stringValue == "we\"ird/\n")
         #expect(value["time"] == .null)
         #expect(value["notified"] == .bool(false))
         #expect(value["reason"]?.stringValue == "cooldown")
         #expect(value["payload"] == nil)
-        let exit = try JSONParser.parse(EventLine.make(event: ProximityEvent(kind: .exit, landmarkIndex: 1, distance: 9000),
-                                                       fix: fix, landmark: landmark, payload: nil, includeNotified: true))
+        let exit = try JSONParser.parse(
+            EventLine.make(
+                event: ProximityEvent(kind: .exit, landmarkIndex: 1, distance: 9000),
+                fix: fix, landmark: landmark, payload: nil, includeNotified: true))
         #expect(exit["event"]?.stringValue == "exit")
         #expect(exit["notified"] == nil)
         #expect(exit.objectValue?.keys == ["event", "device", "time", "fix", "landmark", "distanceMeters"])

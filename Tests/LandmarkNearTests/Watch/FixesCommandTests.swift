@@ -1,13 +1,16 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// `landmark-near fixes`: each fix as one canonical NDJSON line, which `watch` reads back to the
 /// same answers as the original trace (the property Scripts/spark-watch.py relies on).
 @Suite(.suiteTimeLimit)
 struct FixesCommandTests {
-    static let traces = ["owntracks.ndjson", "gpslogger.csv", "gpsd/gpspipe-w.ndjson", "gpsd/gpspipe-r.nmea",
-                         "gpsd/gpsfake-drive.nmea", "mixed-talkers.nmea", "gpx/route.gpx", "gpx/unicode_with_bom.gpx"]
+    static let traces = [
+        "owntracks.ndjson", "gpslogger.csv", "gpsd/gpspipe-w.ndjson", "gpsd/gpspipe-r.nmea",
+        "gpsd/gpsfake-drive.nmea", "mixed-talkers.nmea", "gpx/route.gpx", "gpx/unicode_with_bom.gpx",
+    ]
 
     @Test(arguments: traces) func canonicalLinesGiveTheSameEventsAsTheTrace(_ trace: String) async throws {
         let path = repositoryRoot.appendingPathComponent("Tests/LandmarkNearTests/Fixtures/Fixes").appendingPathComponent(trace).path
@@ -33,23 +36,27 @@ struct FixesCommandTests {
             """
         let result = try await runTool(["fixes", "--source-name", "phone.ndjson"], stdin: input)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.split(separator: "\n").map(String.init) == [
-            #"{"device":"say \"hi\"","lat":-0,"lon":180,"time":"2026-05-01T12:00:02.25Z"}"#,
-            #"{"device":"café","lat":1e-07,"lon":-179.999999,"time":"2026-05-01T12:00:02.123456789Z","acc":12.5}"#,
-            #"{"device":"default","lat":10,"lon":20}"#,
-        ])
+        #expect(
+            result.stdout.split(separator: "\n").map(String.init) == [
+                #"{"device":"say \"hi\"","lat":-0,"lon":180,"time":"2026-05-01T12:00:02.25Z"}"#,
+                #"{"device":"café","lat":1e-07,"lon":-179.999999,"time":"2026-05-01T12:00:02.123456789Z","acc":12.5}"#,
+                #"{"device":"default","lat":10,"lon":20}"#,
+            ])
         #expect(result.stderr == "landmark-near fixes: 3 records read, 3 fixes, 0 unreadable\n")
     }
 
     @Test func badRecordsNameTheSourceGivenForStdin() async throws {
-        let result = try await runTool(["fixes", "--source-name", "phone.ndjson"], stdin: "{\"lat\":1,\"lon\":2}\n{\"lat\":91,\"lon\":2}\n")
+        let result = try await runTool(
+            ["fixes", "--source-name", "phone.ndjson"], stdin: "{\"lat\":1,\"lon\":2}\n{\"lat\":91,\"lon\":2}\n")
         #expect(result.status == 65)
         #expect(result.stderr.hasPrefix("phone.ndjson:2: "))
         #expect(result.stderr.contains("2 records read, 1 fixes, 1 unreadable"))
     }
 
-    @Test(arguments: [StatusCase(["fixes", "/nonexistent.ndjson"], 66), StatusCase(["fixes", "--format", "xml"], 64),
-                      StatusCase(["fixes", "--bogus"], 64)])
+    @Test(arguments: [
+        StatusCase(["fixes", "/nonexistent.ndjson"], 66), StatusCase(["fixes", "--format", "xml"], 64),
+        StatusCase(["fixes", "--bogus"], 64),
+    ])
     func statuses(_ check: StatusCase) async throws {
         let result = try await runTool(check.arguments, stdin: "")
         #expect(result.status == check.status)

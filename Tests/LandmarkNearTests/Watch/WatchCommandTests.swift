@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// `landmark-near watch` run as a process.
@@ -31,7 +32,8 @@ import Testing
 
     @Test func piping_ndjson_with_a_bad_line_reports_it_and_keeps_the_rest() async throws {
         let rock = EngineFixtures.point(100)
-        let input = ndjson([("d1", EngineFixtures.point(20_000), "2026-05-01T12:00:00Z")])
+        let input =
+            ndjson([("d1", EngineFixtures.point(20_000), "2026-05-01T12:00:00Z")])
             + "{\"device\":\"d1\",\"lat\":\"north\",\"lon\":1}\n"
             + ndjson([("d1", rock, "2026-05-01T12:00:05Z")])
         let result = try await runTool(["watch"], stdin: input)
@@ -52,9 +54,12 @@ import Testing
     }
 
     @Test func eventsAllShowsExitsAndSuppressedEnters() async throws {
-        let near = EngineFixtures.point(100), far = EngineFixtures.point(30_000)
-        let input = ndjson([("car", near, "2026-05-01T12:00:00Z"), ("car", far, "2026-05-01T12:10:00Z"),
-                            ("car", near, "2026-05-01T12:20:00.250Z")])
+        let near = EngineFixtures.point(100)
+        let far = EngineFixtures.point(30_000)
+        let input = ndjson([
+            ("car", near, "2026-05-01T12:00:00Z"), ("car", far, "2026-05-01T12:10:00Z"),
+            ("car", near, "2026-05-01T12:20:00.250Z"),
+        ])
         let result = try await runTool(["watch", "--events", "all", "--cooldown", "30m"], stdin: input)
         #expect(result.status == 0)
         let all = try events(result)
@@ -141,7 +146,8 @@ import Testing
     static let statusCases: [StatusCase] = [
         StatusCase(["watch", "--radius", "5"], 64), StatusCase(["watch", "--cooldown", "1w"], 64),
         StatusCase(["watch", "--bogus"], 64), StatusCase(["watch", "--events", "some"], 64),
-        StatusCase(["watch", "--format", "shp"], 64), StatusCase(["watch", "--apns-dir", ""], 64), StatusCase(["watch", "--favorites", "9999"], 64),
+        StatusCase(["watch", "--format", "shp"], 64), StatusCase(["watch", "--apns-dir", ""], 64),
+        StatusCase(["watch", "--favorites", "9999"], 64),
         StatusCase(["watch", "/no/such/trace.gpx"], 66), StatusCase(["watch", "--profiles", "/no/such.json"], 66),
         StatusCase(["watch", "--landmarks", "/no/such.json"], 66),
     ]
@@ -162,8 +168,10 @@ import Testing
     @Test func helpDescribesTheOptions() async throws {
         let result = try await runTool(["watch", "--help"])
         #expect(result.status == 0)
-        for option in ["--radius", "--hysteresis", "--cooldown", "--max-accuracy", "--favorites", "--profiles",
-                       "--events", "--strict", "--explain", "--apns-dir", "--format", "--landmarks"] {
+        for option in [
+            "--radius", "--hysteresis", "--cooldown", "--max-accuracy", "--favorites", "--profiles",
+            "--events", "--strict", "--explain", "--apns-dir", "--format", "--landmarks",
+        ] {
             #expect(result.stdout.contains(option))
         }
     }

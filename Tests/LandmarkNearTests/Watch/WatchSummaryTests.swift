@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LandmarkNear
 
 /// The summary line says when stale fixes are second reports of a moment already used (NMEA's
@@ -24,8 +25,16 @@ import Testing
     static let base = "2 fixes read, 1 used; dropped: 0 unreadable, 0 accuracy, 1 stale; 0 notifications (0 enters; 0 exits); 1 device"
 
     @Test(arguments: [
-        (1, 0, base + "; 1 stale fix repeats the time of a used fix (NMEA's RMC and GGA of one second: one moment reported twice, nothing lost)"),
-        (500, 0, base + "; 500 stale fixes repeat the time of a used fix (NMEA's RMC and GGA of one second: one moment reported twice, nothing lost)"),
+        (
+            1, 0,
+            base
+                + "; 1 stale fix repeats the time of a used fix (NMEA's RMC and GGA of one second: one moment reported twice, nothing lost)"
+        ),
+        (
+            500, 0,
+            base
+                + "; 500 stale fixes repeat the time of a used fix (NMEA's RMC and GGA of one second: one moment reported twice, nothing lost)"
+        ),
         (0, 1, base + "; 1 stale fix repeats the time of a used fix"),
         (0, 3, base + "; 3 stale fixes repeat the time of a used fix"),
         (0, 0, base),
@@ -48,19 +57,26 @@ import Testing
         let positioned = sentences.filter { $0.hasPrefix("$GPRMC") || $0.hasPrefix("$GPGGA") }
         // Each sentence's moment: its time of day on the date of the latest RMC.
         var date = ""
-        let seconds = Set(positioned.map { line -> String in
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            if line.hasPrefix("$GPRMC") { date = String(fields[9]) }
-            return date + " " + fields[1]
-        })
+        let seconds = Set(
+            positioned.map { line -> String in
+                let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+                if line.hasPrefix("$GPRMC") { date = String(fields[9]) }
+                return date + " " + fields[1]
+            })
         let others = sentences.filter { $0.hasPrefix("$") }.count - positioned.count
         let repeats = positioned.count - seconds.count
         #expect(repeats > 0)
         let result = try await runTool(["watch", sample.path])
         #expect(result.status == 0)
         let summary = try #require(result.stderr.split(separator: "\n").last)
-        #expect(summary.hasPrefix("landmark-near watch: \(positioned.count) fixes read, \(seconds.count) used; dropped: 0 unreadable, 0 accuracy, \(repeats) stale; 2 notifications"))
-        #expect(summary.hasSuffix("; 1 device; \(repeats) stale fixes repeat the time of a used fix (NMEA's RMC and GGA of one second: one moment reported twice, nothing lost); \(others) NMEA sentences without a fix"))
+        #expect(
+            summary.hasPrefix(
+                "landmark-near watch: \(positioned.count) fixes read, \(seconds.count) used; dropped: 0 unreadable, 0 accuracy, \(repeats) stale; 2 notifications"
+            ))
+        #expect(
+            summary.hasSuffix(
+                "; 1 device; \(repeats) stale fixes repeat the time of a used fix (NMEA's RMC and GGA of one second: one moment reported twice, nothing lost); \(others) NMEA sentences without a fix"
+            ))
     }
 
     @Test func otherInputsSayItPlainlyAndAnEarlierTimeIsNoRepeat() async throws {
@@ -71,8 +87,14 @@ import Testing
         ]
         let result = try await runTool(["watch", "--explain"], stdin: lines.joined(separator: "\n") + "\n")
         #expect(result.status == 0)
-        #expect(result.stderr.contains("<stdin>:2 device \"d1\" at 2026-05-01T12:00:10Z: dropped as stale, same time as the device's latest used fix (one moment reported twice, nothing lost)"))
-        #expect(result.stderr.contains("<stdin>:3 device \"d1\" at 2026-05-01T12:00:05Z: dropped as stale, its time is earlier than the device's latest used fix"))
-        #expect(result.stderr.hasSuffix("2 stale; 0 notifications (0 enters; 0 exits); 1 device; 1 stale fix repeats the time of a used fix\n"))
+        #expect(
+            result.stderr.contains(
+                "<stdin>:2 device \"d1\" at 2026-05-01T12:00:10Z: dropped as stale, same time as the device's latest used fix (one moment reported twice, nothing lost)"
+            ))
+        #expect(
+            result.stderr.contains(
+                "<stdin>:3 device \"d1\" at 2026-05-01T12:00:05Z: dropped as stale, its time is earlier than the device's latest used fix"))
+        #expect(
+            result.stderr.hasSuffix("2 stale; 0 notifications (0 enters; 0 exits); 1 device; 1 stale fix repeats the time of a used fix\n"))
     }
 }

@@ -41,9 +41,11 @@ struct CSVColumns: Equatable {
         }
         guard let latitude = best[.latitude]?.column else { return .failure(CSVHeaderError(missing: .latitude)) }
         guard let longitude = best[.longitude]?.column else { return .failure(CSVHeaderError(missing: .longitude)) }
-        return .success(CSVColumns(latitude: latitude, longitude: longitude, device: best[.device]?.column,
-                                   time: best[.time]?.column, accuracy: best[.accuracy]?.column,
-                                   date: best[.time] == nil ? nil : best[.date]?.column, headerCount: names.count))
+        return .success(
+            CSVColumns(
+                latitude: latitude, longitude: longitude, device: best[.device]?.column,
+                time: best[.time]?.column, accuracy: best[.accuracy]?.column,
+                date: best[.time] == nil ? nil : best[.date]?.column, headerCount: names.count))
     }
 
     /// The highest column index a row must reach for the coordinate.

@@ -62,7 +62,11 @@ struct FixFields {
             // (read as unknown, such a fix would pass --max-accuracy).
             guard value.isFinite else {
                 let shown: String
-                if case .number = accuracyField { shown = value.isNaN ? "NaN" : value > 0 ? "infinity" : "-infinity" } else { shown = accuracyField.quoted }
+                if case .number = accuracyField {
+                    shown = value.isNaN ? "NaN" : value > 0 ? "infinity" : "-infinity"
+                } else {
+                    shown = accuracyField.quoted
+                }
                 return .invalid("accuracy \(shown) is not a finite number")
             }
             accuracy = value

@@ -15,10 +15,15 @@ struct GPXVocabulary: XMLVocabulary {
     mutating func start(_ element: XMLElementStart, into sink: inout XMLRecordSink) {
         if point == nil {
             let name: String
-            if element.localName.equals("trkpt") { name = "trkpt" }
-            else if element.localName.equals("rtept") { name = "rtept" }
-            else if element.localName.equals("wpt") { name = "wpt" }
-            else { return }
+            if element.localName.equals("trkpt") {
+                name = "trkpt"
+            } else if element.localName.equals("rtept") {
+                name = "rtept"
+            } else if element.localName.equals("wpt") {
+                name = "wpt"
+            } else {
+                return
+            }
             var started = GPXPoint(element: name, line: element.line)
             started.latitude = element.attribute("lat")
             started.longitude = element.attribute("lon")

@@ -16,7 +16,8 @@ struct GeoJSONFixes {
 
     mutating func records(from value: JSONValue, line: Int, source: String, into records: inout [FixRecord]) {
         guard let object = value.objectValue else {
-            records.append(.invalid(FixReadIssue(source: source, line: line, reason: "GeoJSON: \(value.typeDescription) is not a GeoJSON object")))
+            records.append(
+                .invalid(FixReadIssue(source: source, line: line, reason: "GeoJSON: \(value.typeDescription) is not a GeoJSON object")))
             return
         }
         let context = Context(line: line, source: source, label: "GeoJSON")
@@ -42,7 +43,8 @@ struct GeoJSONFixes {
 
     private mutating func feature(_ value: JSONValue, _ context: Context, _ records: inout [FixRecord]) {
         guard let object = value.objectValue, object["type"]?.stringValue == "Feature" else {
-            issue("is \(value.typeDescription == "an object" ? "an object that is not a Feature" : value.typeDescription)", context, &records)
+            issue(
+                "is \(value.typeDescription == "an object" ? "an object that is not a Feature" : value.typeDescription)", context, &records)
             return
         }
         let properties = object["properties"]?.objectValue ?? JSONObject()
@@ -67,8 +69,10 @@ struct GeoJSONFixes {
     }
 
     /// The fixes of one geometry; `properties` are the Feature's (times), `device` its device.
-    private mutating func geometry(_ geometry: JSONObject, type: String, properties: JSONObject, device: String,
-                                   _ context: Context, _ records: inout [FixRecord]) {
+    private mutating func geometry(
+        _ geometry: JSONObject, type: String, properties: JSONObject, device: String,
+        _ context: Context, _ records: inout [FixRecord]
+    ) {
         let coordinates = geometry["coordinates"]
         switch type {
         case "Point":
@@ -124,22 +128,28 @@ struct GeoJSONFixes {
         (properties["coordTimes"] ?? properties["times"])?.arrayValue
     }
 
-    private mutating func positions(_ list: [JSONValue]?, times: [JSONValue]?, device: String, _ context: Context,
-                                    _ records: inout [FixRecord]) {
+    private mutating func positions(
+        _ list: [JSONValue]?, times: [JSONValue]?, device: String, _ context: Context,
+        _ records: inout [FixRecord]
+    ) {
         guard let list else {
             issue("geometry without a coordinates array", context, &records)
             return
         }
         var times = times
         if let given = times, given.count != list.count {
-            issue("properties.coordTimes has \(given.count) times for \(list.count) positions; the positions are read without times", context, &records)
+            issue(
+                "properties.coordTimes has \(given.count) times for \(list.count) positions; the positions are read without times", context,
+                &records)
             times = nil
         }
         for (index, value) in list.enumerated() {
             var time: Timestamp?
             if let times {
                 guard let parsed = Self.time(times[index]) else {
-                    issue("time \(Self.shown(times[index])) of position \(index) is neither an RFC 3339 date-time nor epoch seconds", context, &records)
+                    issue(
+                        "time \(Self.shown(times[index])) of position \(index) is neither an RFC 3339 date-time nor epoch seconds", context,
+                        &records)
                     continue
                 }
                 time = parsed
@@ -148,10 +158,13 @@ struct GeoJSONFixes {
         }
     }
 
-    private mutating func position(_ value: JSONValue?, time: Timestamp?, device: String, _ context: Context,
-                                   _ records: inout [FixRecord]) {
+    private mutating func position(
+        _ value: JSONValue?, time: Timestamp?, device: String, _ context: Context,
+        _ records: inout [FixRecord]
+    ) {
         guard let numbers = value?.arrayValue, numbers.count >= 2,
-              let longitude = numbers[0].doubleValue, let latitude = numbers[1].doubleValue else {
+            let longitude = numbers[0].doubleValue, let latitude = numbers[1].doubleValue
+        else {
             issue("position \(value.map(Self.shown) ?? "(missing)") is not [longitude, latitude]", context, &records)
             return
         }

@@ -87,8 +87,13 @@ final class GeoJSONRecordSource: FixRecordSource {
             start = 0
         }
         if bytes.count + chunk.count > GeoJSONRecordSource.maximumDocumentBytes {
-            pending.append(.invalid(FixReadIssue(source: sourceName, line: line,
-                reason: "GeoJSON: a document larger than \(GeoJSONRecordSource.maximumDocumentBytes >> 20) MiB; it and the rest of the input are not read (split it, or convert it to NDJSON)")))
+            pending.append(
+                .invalid(
+                    FixReadIssue(
+                        source: sourceName, line: line,
+                        reason:
+                            "GeoJSON: a document larger than \(GeoJSONRecordSource.maximumDocumentBytes >> 20) MiB; it and the rest of the input are not read (split it, or convert it to NDJSON)"
+                    )))
             bytes = []
             // Drain the rest so that a pipe's writer is not blocked; none of it is kept.
             while try stream.nextChunk() != nil {}
@@ -146,8 +151,11 @@ final class GeoJSONRecordSource: FixRecordSource {
             for index in from..<min(from + error.offset, bytes.count) {
                 if bytes[index] == 0x0A { errorLine += 1; column = 1 } else { column += 1 }
             }
-            pending.append(.invalid(FixReadIssue(source: sourceName, line: errorLine,
-                                                 reason: "GeoJSON: \(error.reason) (column \(column)); the rest is not read")))
+            pending.append(
+                .invalid(
+                    FixReadIssue(
+                        source: sourceName, line: errorLine,
+                        reason: "GeoJSON: \(error.reason) (column \(column)); the rest is not read")))
             finished = true
         }
     }

@@ -85,8 +85,8 @@ struct JSONValueBoundary {
     private static func endsScalar(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x20, 0x09, 0x0A, 0x0D, 0x1E,
-             UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
-             UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "\""):
+            UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
+            UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "\""):
             return true
         default:
             return false

@@ -90,8 +90,10 @@ final class GzipSource: ByteSource {
                 return produced
             }
             if inflatedBytes > GzipSource.bombThreshold,
-               inflatedBytes / max(compressedBytesRead - (input?.count ?? 0), 1) > GzipSource.maximumRatio {
-                problem = "gzip: stopped after inflating \(inflatedBytes >> 20) MiB from "
+                inflatedBytes / max(compressedBytesRead - (input?.count ?? 0), 1) > GzipSource.maximumRatio
+            {
+                problem =
+                    "gzip: stopped after inflating \(inflatedBytes >> 20) MiB from "
                     + "\(max(compressedBytesRead - (input?.count ?? 0), 1) >> 10) KiB (more than "
                     + "\(GzipSource.maximumRatio):1): a decompression bomb?"
                 finished = true

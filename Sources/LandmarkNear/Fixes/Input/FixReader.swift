@@ -54,12 +54,14 @@ public final class FixReader {
     public convenience init(input: FixInput, format: FixFormat?, pauseHandler: (any InputPauseHandler)? = nil) throws(InputError) {
         switch input {
         case .standardInput:
-            try self.init(descriptor: STDIN_FILENO, ownsDescriptor: false, sourceName: input.sourceName, format: format,
-                          pauseHandler: pauseHandler)
+            try self.init(
+                descriptor: STDIN_FILENO, ownsDescriptor: false, sourceName: input.sourceName, format: format,
+                pauseHandler: pauseHandler)
         case .file(let path):
             let descriptor = try InputFile.open(path)
-            try self.init(descriptor: descriptor, ownsDescriptor: true, sourceName: path, format: format,
-                          pauseHandler: pauseHandler)
+            try self.init(
+                descriptor: descriptor, ownsDescriptor: true, sourceName: path, format: format,
+                pauseHandler: pauseHandler)
         }
     }
 
@@ -67,10 +69,13 @@ public final class FixReader {
     /// when `ownsDescriptor`. With a forced `format` nothing is read before the first `next()`
     /// (a live pipe may not have written yet); otherwise the input is read up to the line that
     /// settles its format.
-    public init(descriptor: Int32, ownsDescriptor: Bool, sourceName: String, format: FixFormat?,
-                maximumLineLength: Int = 1 << 20, pauseHandler: (any InputPauseHandler)? = nil) throws(InputError) {
-        raw = LineStream(source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
-                         maximumLineLength: maximumLineLength)
+    public init(
+        descriptor: Int32, ownsDescriptor: Bool, sourceName: String, format: FixFormat?,
+        maximumLineLength: Int = 1 << 20, pauseHandler: (any InputPauseHandler)? = nil
+    ) throws(InputError) {
+        raw = LineStream(
+            source: DescriptorSource(descriptor: descriptor, ownsDescriptor: ownsDescriptor, sourceName: sourceName),
+            maximumLineLength: maximumLineLength)
         // Set before detection, so that a signal during detection is seen too.
         raw.pauseHandler = pauseHandler
         self.sourceName = sourceName
@@ -96,8 +101,10 @@ public final class FixReader {
         let source: any FixRecordSource
         if gzip != nil, FixReader.isGzip(lines.buffered) {
             // One layer only: gzip inside gzip is how small files inflate to terabytes.
-            source = IssueRecordSource(FixReadIssue(source: sourceName, line: 1,
-                reason: "gzip: the decompressed data is gzip again; nested compression is not read (a decompression bomb?)"))
+            source = IssueRecordSource(
+                FixReadIssue(
+                    source: sourceName, line: 1,
+                    reason: "gzip: the decompressed data is gzip again; nested compression is not read (a decompression bomb?)"))
         } else {
             source = try makeSource(lines)
         }

@@ -30,8 +30,10 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
         while let line = try lines.nextLine() {
             switch line {
             case .overlong(let number):
-                return .invalid(FixReadIssue(source: sourceName, line: number,
-                                             reason: "line longer than \(lines.maximumLineLength) bytes; skipped"))
+                return .invalid(
+                    FixReadIssue(
+                        source: sourceName, line: number,
+                        reason: "line longer than \(lines.maximumLineLength) bytes; skipped"))
             case .text(let bytes, let number):
                 if LineRecordSource.isBlankOrComment(bytes) {
                     if bytes.contains(UInt8(ascii: "#")) { commentLines += 1 } else { blankLines += 1 }

@@ -22,8 +22,10 @@ enum FormatDetector {
     /// gpsd's report classes that say nothing about the format of what follows.
     static let gpsdHeaderClasses: [String] = ["VERSION", "DEVICES", "DEVICE", "WATCH", "ERROR"]
     /// GeoJSON's `type` values (RFC 7946).
-    static let geoJSONTypes: [String] = ["FeatureCollection", "Feature", "Point", "MultiPoint", "LineString",
-                                         "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
+    static let geoJSONTypes: [String] = [
+        "FeatureCollection", "Feature", "Point", "MultiPoint", "LineString",
+        "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection",
+    ]
 
     /// The decision, or nil when `bytes` (the start of the input) does not settle it yet and
     /// more may come. With `isComplete` (the end of input, or as much as will be looked at) it

@@ -10,7 +10,8 @@ enum KMLCoordinateTuple {
             return .failure(KMLTupleError(message: "coordinate \"\(shown)\" is not lon,lat[,alt]"))
         }
         guard let longitude = Array(parts[0]).withUnsafeBufferPointer({ DecimalNumber.parse($0) }),
-              let latitude = Array(parts[1]).withUnsafeBufferPointer({ DecimalNumber.parse($0) }) else {
+            let latitude = Array(parts[1]).withUnsafeBufferPointer({ DecimalNumber.parse($0) })
+        else {
             return .failure(KMLTupleError(message: "coordinate \"\(shown)\" is not lon,lat[,alt]"))
         }
         let coordinate = Coordinate(latitude: latitude, longitude: longitude)

@@ -41,20 +41,28 @@ struct KMLVocabulary: XMLVocabulary {
     mutating func start(_ element: XMLElementStart, into sink: inout XMLRecordSink) {
         let name = element.localName
         let kind: Kind
-        if name.equals("Placemark") { kind = .placemark }
-        else if name.equals("Point") { kind = .point }
-        else if name.equals("LineString") { kind = .lineString }
-        else if name.equals("Track") { kind = .track }
-        else if name.equals("TimeStamp") { kind = .timeStamp }
-        else if name.equals("when"), stack.last == .timeStamp || stack.last == .track { kind = .when }
-        else if name.equals("coordinates"), stack.last == .point || (stack.last == .lineString && !placemarkHadTrack) {
+        if name.equals("Placemark") {
+            kind = .placemark
+        } else if name.equals("Point") {
+            kind = .point
+        } else if name.equals("LineString") {
+            kind = .lineString
+        } else if name.equals("Track") {
+            kind = .track
+        } else if name.equals("TimeStamp") {
+            kind = .timeStamp
+        } else if name.equals("when"), stack.last == .timeStamp || stack.last == .track {
+            kind = .when
+        } else if name.equals("coordinates"), stack.last == .point || (stack.last == .lineString && !placemarkHadTrack) {
             kind = .coordinates
         } else if name.equals("coordinates"), stack.last == .lineString {
             skippedLines += 1
             kind = .other
+        } else if name.equals("coord"), stack.last == .track {
+            kind = .coord
+        } else {
+            kind = .other
         }
-        else if name.equals("coord"), stack.last == .track { kind = .coord }
-        else { kind = .other }
         stack.append(kind)
         switch kind {
         case .placemark:
@@ -185,7 +193,8 @@ struct KMLVocabulary: XMLVocabulary {
     }
 
     func noFixExplanation() -> String {
-        coordinateLists > 0 ? "the KML document's Point and LineString coordinates are empty"
+        coordinateLists > 0
+            ? "the KML document's Point and LineString coordinates are empty"
             : "the KML document has no Point, LineString or gx:Track"
     }
 }

@@ -15,7 +15,8 @@ enum NMEAFieldParser {
         if field.isEmpty { return .success(nil) }
         var failure: NMEAFieldError { NMEAFieldError(message: "time \"\(String(decoding: field, as: UTF8.self))\" is not hhmmss.ss") }
         guard field.count >= 6, let hours = digits(field, 0, 2), let minutes = digits(field, 2, 2),
-              let seconds = digits(field, 4, 2), hours < 24, minutes < 60, seconds <= 60 else { return .failure(failure) }
+            let seconds = digits(field, 4, 2), hours < 24, minutes < 60, seconds <= 60
+        else { return .failure(failure) }
         var nanos: Int64 = 0
         if field.count > 6 {
             guard field[6] == UInt8(ascii: "."), field.count > 7, field.count <= 16 else { return .failure(failure) }
@@ -47,14 +48,20 @@ enum NMEAFieldParser {
     /// letter: the double nearest to degrees + minutes / 60, computed as one correctly rounded
     /// division of integers (`quotientDegrees`), so that an event line can recognise such a
     /// quotient and print it with the sentence's precision (`MinuteQuotient`).
-    static func angle(_ field: UnsafeBufferPointer<UInt8>, hemisphere: UnsafeBufferPointer<UInt8>, isLatitude: Bool) -> Result<Double, NMEAFieldError> {
+    static func angle(_ field: UnsafeBufferPointer<UInt8>, hemisphere: UnsafeBufferPointer<UInt8>, isLatitude: Bool) -> Result<
+        Double, NMEAFieldError
+    > {
         let name = isLatitude ? "latitude" : "longitude"
         if field.isEmpty { return .failure(NMEAFieldError(message: "missing \(name)")) }
         var notAngle: NMEAFieldError {
-            NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm")")
+            NMEAFieldError(
+                message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm")")
         }
         var tooManyMinutes: NMEAFieldError {
-            NMEAFieldError(message: "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm"): 60 minutes or more")
+            NMEAFieldError(
+                message:
+                    "\(name) \"\(String(decoding: field, as: UTF8.self))\" is not \(isLatitude ? "ddmm.mmmm" : "dddmm.mmmm"): 60 minutes or more"
+            )
         }
         // ddmm.mmmm / dddmm.mmmm: at least 4 (5) digits before the point, so that `34` is
         // not read as 0°34′; only digits and one point.
@@ -84,7 +91,8 @@ enum NMEAFieldParser {
         case (true, UInt8(ascii: "S")), (false, UInt8(ascii: "W")): return .success(-magnitude)
         default:
             let expected = isLatitude ? "N or S" : "E or W"
-            return .failure(NMEAFieldError(message: "\(name) hemisphere \"\(String(decoding: hemisphere, as: UTF8.self))\" is not \(expected)"))
+            return .failure(
+                NMEAFieldError(message: "\(name) hemisphere \"\(String(decoding: hemisphere, as: UTF8.self))\" is not \(expected)"))
         }
     }
 

@@ -54,7 +54,8 @@ final class NMEALineDecoder: LineDecoder {
             case .gns: outcome = decodeGNS(fields)
             }
         case .mismatch(let written, let computed):
-            outcome = .invalid("checksum mismatch: the sentence says \(NMEAChecksum.hex(written)), its bytes give \(NMEAChecksum.hex(computed))")
+            outcome = .invalid(
+                "checksum mismatch: the sentence says \(NMEAChecksum.hex(written)), its bytes give \(NMEAChecksum.hex(computed))")
         case .malformed:
             outcome = .invalid("malformed checksum after '*'")
         }
@@ -86,7 +87,9 @@ final class NMEALineDecoder: LineDecoder {
         case .failure(let error):
             return .invalid(error.message)
         }
-        guard equals(fields[2], "A") else { return .skip("RMC with status " + (fields[2].isEmpty ? "empty" : String(decoding: fields[2].prefix(4), as: UTF8.self))) }
+        guard equals(fields[2], "A") else {
+            return .skip("RMC with status " + (fields[2].isEmpty ? "empty" : String(decoding: fields[2].prefix(4), as: UTF8.self)))
+        }
         return position(fields, latitudeField: 3, time: time)
     }
 

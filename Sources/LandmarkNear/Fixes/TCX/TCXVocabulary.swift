@@ -32,10 +32,15 @@ struct TCXVocabulary: XMLVocabulary {
             return
         }
         let name = element.localName
-        if element.depth == pointDepth + 1, name.equals("Time") { field = .time }
-        else if element.depth == pointDepth + 2, name.equals("LatitudeDegrees") { field = .latitude }
-        else if element.depth == pointDepth + 2, name.equals("LongitudeDegrees") { field = .longitude }
-        else { return }
+        if element.depth == pointDepth + 1, name.equals("Time") {
+            field = .time
+        } else if element.depth == pointDepth + 2, name.equals("LatitudeDegrees") {
+            field = .latitude
+        } else if element.depth == pointDepth + 2, name.equals("LongitudeDegrees") {
+            field = .longitude
+        } else {
+            return
+        }
         text.reset()
     }
 

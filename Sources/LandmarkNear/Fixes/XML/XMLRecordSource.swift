@@ -102,8 +102,9 @@ final class XMLRecordSource: FixRecordSource {
                 finished = true
                 return
             }
-            let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_BIG_LINES.rawValue
-                | XML_PARSE_RECOVER.rawValue | XML_PARSE_HUGE.rawValue)
+            let options = Int32(
+                XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_BIG_LINES.rawValue
+                    | XML_PARSE_RECOVER.rawValue | XML_PARSE_HUGE.rawValue)
             xmlCtxtUseOptions(created, options)
             context = created
             state.context = created
@@ -190,19 +191,28 @@ final class XMLParseState {
     func root(_ name: XMLName, line: Int) {
         sawRoot = true
         let found: (FixFormat, any XMLVocabulary)?
-        if name.equals("gpx") { found = (.gpx, GPXVocabulary()) }
-        else if name.equals("kml") { found = (.kml, KMLVocabulary()) }
-        else if name.equals("TrainingCenterDatabase") { found = (.tcx, TCXVocabulary()) }
-        else { found = nil }
+        if name.equals("gpx") {
+            found = (.gpx, GPXVocabulary())
+        } else if name.equals("kml") {
+            found = (.kml, KMLVocabulary())
+        } else if name.equals("TrainingCenterDatabase") {
+            found = (.tcx, TCXVocabulary())
+        } else {
+            found = nil
+        }
         let shown = String(name.text.prefix(64))
         guard let (format, vocabulary) = found else {
-            let wanted = expected.map { "the root element of \($0.rawValue.uppercased()) (--format \($0.rawValue))" }
+            let wanted =
+                expected.map { "the root element of \($0.rawValue.uppercased()) (--format \($0.rawValue))" }
                 ?? "gpx, kml or TrainingCenterDatabase (GPX, KML, TCX)"
             stop(line: line, "XML root element <\(shown)> is not \(wanted); nothing is read")
             return
         }
         if let expected, expected != format {
-            stop(line: line, "XML root element <\(shown)> is \(format.rawValue.uppercased()), not \(expected.rawValue.uppercased()) (--format \(expected.rawValue)); nothing is read")
+            stop(
+                line: line,
+                "XML root element <\(shown)> is \(format.rawValue.uppercased()), not \(expected.rawValue.uppercased()) (--format \(expected.rawValue)); nothing is read"
+            )
             return
         }
         self.format = format
@@ -230,8 +240,9 @@ private let xmlStartElement: startElementNsSAX2Func = { userData, localname, _, 
         return
     }
     guard state.vocabulary != nil else { return }
-    let start = XMLElementStart(localName: name, depth: state.depth, line: state.currentLine,
-                                attributes: attributes, attributeCount: Int(attributeCount))
+    let start = XMLElementStart(
+        localName: name, depth: state.depth, line: state.currentLine,
+        attributes: attributes, attributeCount: Int(attributeCount))
     state.vocabulary!.start(start, into: &state.sink)
 }
 

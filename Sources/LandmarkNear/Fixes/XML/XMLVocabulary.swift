@@ -37,7 +37,8 @@ struct XMLElementStart {
         for index in 0..<attributeCount {
             let base = index * 5
             guard attributes[base + 1] == nil, let local = attributes[base], XMLName(local).equals(name),
-                  let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+                let start = attributes[base + 3], let end = attributes[base + 4]
+            else { continue }
             return Array(UnsafeBufferPointer(start: start, count: end - start))
         }
         return nil
@@ -52,8 +53,9 @@ struct XMLName {
     init(_ pointer: UnsafePointer<UInt8>) { self.pointer = pointer }
 
     func equals(_ literal: StaticString) -> Bool {
-        strcmp(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
-               UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        strcmp(
+            UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self),
+            UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
     }
 
     var text: String { String(cString: pointer) }
