@@ -55,7 +55,7 @@ package final class HTTPDaemon: Sendable {
         let daemon: OpaquePointer? = address.socketAddress.withUnsafeBytes { raw in
             landmark_mhd_start(
                 flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
-                answerRequest, cls, requestCompleted, cls,
+                answerRequest, cls, requestCompleted, cls, connectionChanged, cls,
                 UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)),
                 UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 4096)
         }
@@ -64,6 +64,7 @@ package final class HTTPDaemon: Sendable {
         }
         port = landmark_mhd_bound_port(daemon)
         handle = Mutex(daemon)
+        context.headerDeadlines.startSweeping()
     }
 
     /// Connections open now.
@@ -84,6 +85,7 @@ package final class HTTPDaemon: Sendable {
     /// waited for); requests still waiting for their answer get 503 first. Safe to call more
     /// than once.
     package func stop() {
+        context.headerDeadlines.stopSweeping()
         context.suspended.close(answering: HTTPResponse.problem(503, "the server is shutting down").adding(header: "Connection", "close"))
         let daemon = handle.withLock { daemon -> OpaquePointer? in
             let current = daemon
@@ -108,8 +110,10 @@ private final class DaemonContext: Sendable {
     /// A body must arrive whole within this many seconds of its headers.
     let bodySeconds: Double
     let suspended = SuspendedRequests()
+    let headerDeadlines: HeaderDeadlines
 
     init(handler: @escaping HTTPHandler, refused: @escaping @Sendable (HTTPResponse) -> Void, bodyLimit: Int, bodySeconds: Double) {
+        headerDeadlines = HeaderDeadlines(seconds: bodySeconds)
         self.handler = handler
         self.refused = refused
         self.bodyLimit = bodyLimit
@@ -149,6 +153,7 @@ private func answerRequest(
     guard let state = requestState.pointee else {
         // First call: the headers are in. A declared length over the limit is refused before
         // any body is read (and before curl's `Expect: 100-continue` is answered).
+        context.headerDeadlines.headersArrived(connection)
         let pending = PendingRequest()
         requestState.pointee = Unmanaged.passRetained(pending).toOpaque()
         if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
@@ -210,9 +215,28 @@ private func requestCompleted(
     _ requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ reason: MHD_RequestTerminationCode
 ) {
+    if let cls, let connection {
+        // Keep-alive: the next request's headers have the same time to arrive.
+        Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().headerDeadlines.requestEnded(connection)
+    }
     guard let requestState, let state = requestState.pointee else { return }
     Unmanaged<PendingRequest>.fromOpaque(state).release()
     requestState.pointee = nil
+}
+
+private func connectionChanged(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ change: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let connection else { return }
+    let deadlines = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().headerDeadlines
+    if change.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+        deadlines.opened(connection, descriptor: landmark_mhd_connection_fd(connection))
+    } else {
+        // Before libmicrohttpd closes the socket: the sweep never touches a closed descriptor.
+        deadlines.closed(connection)
+    }
 }
 
 private func tooLarge(_ context: DaemonContext) -> HTTPResponse {

@@ -66,6 +66,37 @@ struct ServeLimitsTests {
         _ = try server.stop()
     }
 
+    /// Slowloris proper: headers trickled a byte every half second are never idle for
+    /// libmicrohttpd, but get no more time than the limit all the same; so does the next
+    /// request's headers on a kept-alive connection.
+    @Test func headersTrickledAByteAtATimeAreCutOff() async throws {
+        let server = try ServeProcess(["--idle-timeout", "2s"])
+        defer { server.kill() }
+        let trickle = try HTTPConnection(port: server.port)
+        try trickle.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        let kept = try HTTPConnection(port: server.port)
+        #expect(try kept.request("GET", "/healthz").status == 200)
+        try kept.send("GET /healthz HTTP/1.1\r\nX-Slow: ")
+        let start = Date()
+        var closed = (trickle: false, kept: false)
+        for _ in 0..<24 where !(closed.trickle && closed.kept) {
+            if !closed.trickle {
+                try? trickle.send("a")
+                closed.trickle = trickle.closesWithin(0.25)
+            }
+            if !closed.kept {
+                try? kept.send("a")
+                closed.kept = kept.closesWithin(0.25)
+            }
+        }
+        let waited = Date().timeIntervalSince(start)
+        #expect(closed.trickle && closed.kept, "still open after \(waited) s of trickled headers")
+        #expect(waited >= 1.5, "cut off after \(waited) s, before the limit")
+        // Meanwhile others are served.
+        #expect(try HTTPConnection(port: server.port).request("GET", "/healthz").status == 200)
+        _ = try server.stop()
+    }
+
     @Test func aThousandConnectionsAtOnce() async throws {
         let server = try ServeProcess(["--max-connections", "1100"])
         defer { server.kill() }
