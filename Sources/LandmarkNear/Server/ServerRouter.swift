@@ -97,7 +97,13 @@ package final class ServerRouter: Sendable {
                 case .failed(let reason):
                     done(.problem(503, reason))
                 case .processed(let count):
-                    if !fixesOnly, case .invalid(let issue)? = records.first(where: { if case .invalid = $0 { true } else { false } }) {
+                    // A body with no good record is a 400 naming the first bad one. One with some
+                    // is a 200: its bad records are counted and reported as in a stream, and a
+                    // phone that resent its whole queue for one bad message would resend it for ever.
+                    let hasFix = records.contains { if case .fix = $0 { true } else { false } }
+                    if !fixesOnly, !hasFix,
+                        case .invalid(let issue)? = records.first(where: { if case .invalid = $0 { true } else { false } })
+                    {
                         return done(.problem(400, "record \(issue.line): \(issue.reason)"))
                     }
                     done(build(count))

@@ -97,6 +97,25 @@ struct ServeClientShapesTests {
         _ = try server.stop()
     }
 
+    /// A queued array with one bad message: the good ones are processed and the answer is 200
+    /// (else the app resends its whole queue for ever); the bad one is counted as unreadable.
+    /// Only an array with no good message is a 400.
+    @Test func anOwnTracksQueueWithOneBadMessageIsAccepted() async throws {
+        let server = try ServeProcess([])
+        defer { server.kill() }
+        let good = #"{"_type":"location","tid":"q1","lat":34.0113,"lon":-116.1669,"tst":1777640400}"#
+        let bad = #"{"_type":"location","tid":"q1","lat":91.5,"lon":-116.1669,"tst":1777640401}"#
+        let mixed = try await curl(["--data-binary", "[\(bad),\(good)]", url(server, "/owntracks")])
+        #expect(mixed.status == 200, "\(mixed.body)")
+        #expect(mixed.body == "[]")
+        #expect(server.waitForLines(1).first?.contains(#""device":"q1""#) == true)
+        let allBad = try await curl(["--data-binary", "[\(bad)]", url(server, "/owntracks")])
+        #expect(allBad.status == 400, "\(allBad.body)")
+        #expect(allBad.body.contains("latitude"), "\(allBad.body)")
+        let result = try server.stop()
+        #expect(result.stderr.contains("2 unreadable"), "\(result.stderr)")
+    }
+
     @Test(arguments: ["GET", "POST"])
     func traccarAndroidQueryString(method: String) async throws {
         let server = try ServeProcess([])
