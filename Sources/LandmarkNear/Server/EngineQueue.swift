@@ -35,10 +35,14 @@ package final class EngineQueue: Sendable {
     }
 
     /// Every job waiting, oldest first, blocking while there is none; nil once the queue is
-    /// closed and empty.
-    package func nextBatch() -> [EngineJob]? {
+    /// closed and empty. With `seconds`, an empty batch when none came within that time.
+    package func nextBatch(waitingAtMost seconds: Double? = nil) -> [EngineJob]? {
         while true {
-            available.wait()
+            if let seconds {
+                if available.wait(timeout: .now() + seconds) == .timedOut { return [] }
+            } else {
+                available.wait()
+            }
             let batch = waiting.withLock { state -> [EngineJob]? in
                 if state.jobs.isEmpty { return state.closed ? nil : [] }
                 let jobs = state.jobs

@@ -131,7 +131,19 @@ package final class FixServer {
             stopSignal.store(SIGTERM, ordering: .releasing)
             DispatchQueue.global().async { stopper.stop() }
         }
-        while let batch = queue.nextBatch() {
+        // When no request comes for 50 ms after a batch that notified, its notifications are
+        // marked done in a small transaction of their own (as `watch` does when its input
+        // pauses), so a kill at a quiet moment repeats nothing; under load the next batch's
+        // commit marks them, with no transaction more.
+        while let batch = queue.nextBatch(waitingAtMost: session.hasUnmarkedEmissions ? 0.05 : nil) {
+            if batch.isEmpty {
+                do {
+                    try session.markEmittedDone()
+                } catch {
+                    standardError("landmark-near serve: \(TerminalText.safe(error.description))")
+                }
+                continue
+            }
             var answers: [EngineAnswer] = []
             answers.reserveCapacity(batch.count)
             for job in batch {

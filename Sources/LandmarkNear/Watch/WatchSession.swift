@@ -363,6 +363,9 @@ public final class WatchSession {
     /// Marks done, in a transaction of its own, what the last commit emitted (the next commit
     /// would otherwise do it): for when the input is idle, so that a kill at a quiet moment
     /// repeats nothing. Nothing to do without a store or when nothing waits for its mark.
+    /// True when the last commit emitted notifications not yet marked done.
+    package var hasUnmarkedEmissions: Bool { !emittedIDs.isEmpty }
+
     public func markEmittedDone() throws(WatchError) {
         guard let store, !emittedIDs.isEmpty else { return }
         do {

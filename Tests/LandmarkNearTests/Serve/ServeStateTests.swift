@@ -76,6 +76,27 @@ struct ServeStateTests {
         #expect(result.stdout.split(separator: "\n").count == 1)
     }
 
+    /// A notification answered and then 0.5 s with no request: it is marked done, so a
+    /// `kill -9` then and a restart print nothing again (at least once allows a repeat; a
+    /// demanding user expects none after a quiet moment).
+    @Test func aKillWhileIdleRepeatsNothing() async throws {
+        let directory = try makeTemporaryDirectory("serve-idle")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s.db").path
+        let first = try ServeProcess(["--state", state])
+        defer { first.kill() }
+        let connection = try HTTPConnection(port: first.port)
+        #expect(try connection.request("GET", "/osmand?id=car&lat=34.0113&lon=-116.1669&timestamp=1777636800").status == 200)
+        #expect(first.waitForLines(1).count == 1)
+        usleep(500_000)
+        _ = try? first.stop(signal: SIGKILL)
+        let second = try ServeProcess(["--state", state])
+        defer { second.kill() }
+        let result = try second.stop()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "printed again after the restart: \(result.stdout)")
+    }
+
     @Test func aSecondServerOnTheSameStateRefuses() async throws {
         let directory = try makeTemporaryDirectory("serve-state")
         defer { try? FileManager.default.removeItem(at: directory) }
