@@ -44,8 +44,8 @@ enum ServeCommand: Command {
           --threads N          HTTP threads: they accept, parse and decode (default 4); a
                                request waiting for the engine holds none of them
           --max-connections N  connections open at once (default 1024); further ones wait
-          --idle-timeout DUR   close a connection that makes no progress for this long
-                               (default 30s)
+          --idle-timeout DUR   close a connection that makes no progress for this long, or
+                               whose headers (or body) are not whole after it (default 30s)
         As for `watch` (see 'landmark-near watch --help'):
           --landmarks FILE     landmark catalog (default: the tutorial's twelve)
           --favorites LIST     favourite ids for every device, or 'all'
