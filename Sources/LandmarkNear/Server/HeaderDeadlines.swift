@@ -71,5 +71,10 @@ final class HeaderDeadlines: Sendable {
         }
     }
 
-    func stopSweeping() { sweeping.store(false, ordering: .releasing) }
+    /// Ends the sweeps. The entries go too, under the lock, so that a sweep already under way
+    /// when the daemon stops finds nothing to shut down.
+    func stopSweeping() {
+        sweeping.store(false, ordering: .releasing)
+        connections.withLock { $0.removeAll() }
+    }
 }
