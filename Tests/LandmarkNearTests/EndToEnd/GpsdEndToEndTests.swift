@@ -39,10 +39,14 @@ import Testing
         fake.standardOutput = FileHandle.nullDevice
         fake.standardError = FileHandle.nullDevice
         try fake.run()
-        // SIGKILL: gpsfake catches SIGTERM and, its gpsd gone, stays.
+        // SIGTERM first: gpsfake then ends its gpsd (a SIGKILL alone would leave gpsd running),
+        // but stays itself, so SIGKILL after a moment.
         defer {
-            fake.signal(SIGKILL)
-            fake.waitUntilExit()
+            fake.signal(SIGTERM)
+            if !fake.waitUntilExit(timeout: 3) {
+                fake.signal(SIGKILL)
+                fake.waitUntilExit()
+            }
         }
 
         // gpsd takes a few seconds to listen on a busy machine: retry gpspipe until it connects.
