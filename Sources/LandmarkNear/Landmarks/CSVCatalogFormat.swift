@@ -11,7 +11,7 @@ enum CSVCatalogFormat {
     /// The rows read: landmarks, their entry positions and file line numbers (`lines[entry]`);
     /// the problems of the other rows go to `problems`.
     struct Rows {
-        var landmarks: [Landmark] = []
+        var columns = CatalogColumns()
         var entries: [Int] = []
         var lines: [Int] = []
     }
@@ -53,7 +53,8 @@ enum CSVCatalogFormat {
         )
 
         var read = Rows()
-        read.landmarks.reserveCapacity(bytes.count / 32)
+        // About 43 bytes a row in the usual layout (id, lat, lon, name, flag), 12 of them the name.
+        read.columns.reserveCapacity(bytes.count / 36, textBytes: bytes.count / 3)
         var entry = 0
         while rows.next(into: &cells) {
             defer { entry += 1 }
@@ -93,19 +94,20 @@ enum CSVCatalogFormat {
                     }
                     isFavorite = flag
                 }
-                func optional(_ column: Int?) -> String? {
-                    guard let value = cell(column), !value.isEmpty else { return nil }
-                    return text(value)
+                func optional(_ column: Int?) -> CatalogColumns.Text {
+                    guard let value = cell(column), !value.isEmpty else { return .none }
+                    return .bytes(value)
                 }
-                read.landmarks.append(
-                    Landmark(
-                        id: id, name: cell(nameColumn).map(text) ?? "", coordinate: coordinate, isFavorite: isFavorite,
-                        isFeatured: cell(featuredColumn).flatMap { CSVLine.boolean(text($0)) } ?? false,
-                        category: optional(textColumns.category), city: optional(textColumns.city),
-                        state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image),
-                        radius: try cell(radiusColumn).flatMap { cell throws(CatalogError) in
-                            try CatalogFields.radius(text: text(cell), entry: entry, id: id, source: source)
-                        }))
+                let radius = try cell(radiusColumn).flatMap { cell throws(CatalogError) in
+                    try CatalogFields.radius(text: text(cell), entry: entry, id: id, source: source)
+                }
+                read.columns.append(
+                    id: id, coordinate: coordinate, isFavorite: isFavorite,
+                    isFeatured: cell(featuredColumn).flatMap { CSVLine.boolean(text($0)) } ?? false,
+                    name: .bytes(cell(nameColumn) ?? Bytes(start: nil, count: 0)),
+                    category: optional(textColumns.category), city: optional(textColumns.city),
+                    state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image),
+                    radius: radius)
                 read.entries.append(entry)
             } catch {
                 problems.add(error)
