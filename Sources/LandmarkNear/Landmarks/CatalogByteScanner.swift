@@ -18,8 +18,9 @@ struct CatalogByteScanner {
         case bool(Bool)
         case number(Double)
         case string(Range<Int>)
-        /// A string that had escapes (`T\"boli`), decoded.
-        case decoded(String)
+        /// A string that had escapes (`T\"boli`), decoded into `decoded[n]` (so that a
+        /// value holds no reference: copying the fields of an entry costs no retain).
+        case decoded(Int)
     }
 
     let bytes: Bytes
@@ -27,6 +28,8 @@ struct CatalogByteScanner {
     /// The file the bytes are mapped from, whose pages behind the scan are let go.
     private let file: MappedFile?
     private var released = 0
+    /// The strings with escapes of the entry being read (emptied by `startEntry`).
+    private(set) var decoded: [String] = []
 
     /// Nesting the skipper follows before it leaves a document to the parser (whose limit is 512).
     static let maximumDepth = 64
@@ -37,6 +40,10 @@ struct CatalogByteScanner {
     }
 
     var atEnd: Bool { i == bytes.count }
+
+    @inline(__always) mutating func startEntry() {
+        if !decoded.isEmpty { decoded.removeAll(keepingCapacity: true) }
+    }
 
     /// Lets go of the pages read, every 4 MB.
     @inline(__always) mutating func releaseBehind() {
@@ -56,7 +63,7 @@ struct CatalogByteScanner {
     }
 
     @inline(__always) func matches(_ range: Range<Int>, _ word: StaticString) -> Bool {
-        range.count == word.utf8CodeUnitCount && memcmp(bytes.baseAddress! + range.lowerBound, word.utf8Start, range.count) == 0
+        range.count == word.utf8CodeUnitCount && CatalogEntryFields.matches(Bytes(rebasing: bytes[range]), word)
     }
 
     /// A string without escapes or control characters, from its opening quote; its
@@ -174,7 +181,9 @@ struct CatalogByteScanner {
             let start = i
             if let range = string() { return .string(range) }
             i = start
-            return escapedString().map { .decoded($0) }
+            guard let text = escapedString() else { return nil }
+            decoded.append(text)
+            return .decoded(decoded.count - 1)
         case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
         case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
         case UInt8(ascii: "n"): return literal("null") ? .null : nil
@@ -230,7 +239,7 @@ struct CatalogByteScanner {
     func text(_ value: Value) -> String? {
         switch value {
         case .string(let range): return String(decoding: Bytes(rebasing: bytes[range]), as: UTF8.self)
-        case .decoded(let text): return text
+        case .decoded(let n): return decoded[n]
         default: return nil
         }
     }
@@ -239,7 +248,7 @@ struct CatalogByteScanner {
     @inline(__always) func columnText(_ value: Value) -> CatalogColumns.Text {
         switch value {
         case .string(let range): return .bytes(Bytes(rebasing: bytes[range]))
-        case .decoded(let text): return .string(text)
+        case .decoded(let n): return .string(decoded[n])
         default: return .none
         }
     }
@@ -305,9 +314,14 @@ struct CatalogEntryFields {
         return true
     }
 
+    /// Whether `key` starts with `word` (its length is checked by the caller). A loop, not
+    /// `memcmp`: keys are a few bytes, and the call cost more than the comparison.
     @inline(__always)
     static func matches(_ key: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
-        memcmp(key.baseAddress!, word.utf8Start, word.utf8CodeUnitCount) == 0
+        let start = key.baseAddress!
+        let expected = word.utf8Start
+        for k in 0..<word.utf8CodeUnitCount where start[k] != expected[k] { return false }
+        return true
     }
 
     /// Appends the landmark these fields make (`CatalogFields.landmark`) to `columns`; false

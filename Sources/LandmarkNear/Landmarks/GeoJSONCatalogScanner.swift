@@ -50,6 +50,7 @@ enum GeoJSONCatalogScanner {
         if scanner.take(UInt8(ascii: "]")) { return columns }
         while true {
             scanner.skipSpace()
+            scanner.startEntry()
             guard feature(&scanner, index: columns.count, into: &columns) else { return nil }
             scanner.releaseBehind()
             guard let more = scanner.next(closing: UInt8(ascii: "]")) else { return nil }

@@ -31,6 +31,7 @@ enum TutorialCatalogScanner {
         }
         while true {
             scanner.skipSpace()
+            scanner.startEntry()
             guard entry(&scanner, index: columns.count, into: &columns) else { return nil }
             scanner.releaseBehind()
             guard let more = scanner.next(closing: UInt8(ascii: "]")) else { return nil }

@@ -20,7 +20,6 @@ final class MappedFile {
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
             let address = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED
         else { return nil }
-        _ = madvise(address, Int(info.st_size), MADV_SEQUENTIAL)
         bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: Int(info.st_size))
     }
 
