@@ -63,7 +63,6 @@ public enum CatalogLoader {
                 return catalog
             }
         }
-        let body = Array(bytes[start...])
         // Every entry's problems are gathered (up to 20 listed), each with its place in the file.
         var problems = CatalogProblems(source: source)
         var columns = CatalogColumns()
@@ -72,6 +71,7 @@ public enum CatalogLoader {
         let skippedLines = bytes[..<start].filter { $0 == 0x0A }.count
         switch first {
         case UInt8(ascii: "["), UInt8(ascii: "{"):
+            let body = Array(bytes[start...])
             let json: JSONValue
             do {
                 json = try JSONParser.parse(body)
@@ -94,15 +94,35 @@ public enum CatalogLoader {
                 return JSONEntryLocations.lineAndColumn(body, offsets[entry], firstLine: 1 + skippedLines)
             }
         default:
-            guard String(validating: body, as: UTF8.self) != nil else {
+            let body = UnsafeBufferPointer(rebasing: bytes[start...])
+            guard Self.isASCII(body) || String(validating: body, as: UTF8.self) != nil else {
                 throw CatalogError(source: source, reason: "is not valid UTF-8")
             }
-            let rows = try CSVCatalogFormat.landmarks(from: body, source: source, problems: &problems)
+            let rows = try CSVCatalogFormat.landmarks(in: body, source: source, problems: &problems)
             columns = rows.columns
             entries = rows.entries
             locate = { entry in entry < rows.lines.count ? "line \(rows.lines[entry] + skippedLines)" : nil }
         }
         return try LandmarkCatalog(columns, entries: entries, problems: &problems, locate: locate)
+    }
+}
+
+extension CatalogLoader {
+    /// Whether every byte is ASCII (then the bytes are valid UTF-8 without making a String of
+    /// them), eight at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var i = 0
+        var high: UInt64 = 0
+        while i + 8 <= bytes.count {
+            high |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            i += 8
+        }
+        while i < bytes.count {
+            high |= UInt64(bytes[i])
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 }
 
