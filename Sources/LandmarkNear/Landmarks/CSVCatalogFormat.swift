@@ -18,7 +18,9 @@ enum CSVCatalogFormat {
     private typealias Bytes = UnsafeBufferPointer<UInt8>
 
     /// `bytes` must be valid UTF-8.
-    static func landmarks(in bytes: UnsafeBufferPointer<UInt8>, source: String, problems: inout CatalogProblems) throws(CatalogError) -> Rows {
+    static func landmarks(in bytes: UnsafeBufferPointer<UInt8>, source: String, problems: inout CatalogProblems) throws(CatalogError)
+        -> Rows
+    {
         var rows = RowScanner(bytes: bytes)
         var cells: [Bytes] = []
         guard rows.next(into: &cells) else { throw CatalogError(source: source, reason: "is empty") }

@@ -45,9 +45,9 @@ struct CatalogByteScanner {
         if !decoded.isEmpty { decoded.removeAll(keepingCapacity: true) }
     }
 
-    /// Lets go of the pages read, every 4 MB.
+    /// Lets go of the pages read, every megabyte (a 4 MB step cost 3 MB more of peak memory).
     @inline(__always) mutating func releaseBehind() {
-        guard let file, i - released >= 1 << 22 else { return }
+        guard let file, i - released >= 1 << 20 else { return }
         file.release(before: bytes.baseAddress! + i)
         released = i
     }
@@ -147,10 +147,28 @@ struct CatalogByteScanner {
         return value
     }
 
-    /// A key: its range, or nil for a key with escapes (left to the parser).
+    /// A key: its range, or nil for a key with escapes (left to the parser). Keys are a few
+    /// ASCII bytes: a plain loop finds their end sooner than `string()`'s eight at a time.
     @inline(__always) mutating func key() -> Range<Int>? {
         skipSpace()
-        guard let key = string() else { return nil }
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = i
+        var key: Range<Int>?
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "\"") {
+                key = start..<i
+                i += 1
+                break
+            }
+            if byte < 0x20 || byte == UInt8(ascii: "\\") || byte >= 0x80 { break }
+            i += 1
+        }
+        if key == nil {
+            i = start - 1
+            guard let full = string() else { return nil }
+            key = full
+        }
         skipSpace()
         guard take(UInt8(ascii: ":")) else { return nil }
         skipSpace()
@@ -188,12 +206,53 @@ struct CatalogByteScanner {
         case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
         case UInt8(ascii: "n"): return literal("null") ? .null : nil
         default:
+            if let value = plainNumber() { return .number(value) }
             guard let end = JSONNumberGrammar.end(ofNumberIn: bytes, from: i),
                 let value = DecimalNumber.parseJSON(Bytes(rebasing: bytes[i..<end]))
             else { return nil }
             i = end
             return .number(value)
         }
+    }
+
+    /// The usual numbers (`-116.166868`, `1001`) in one pass: JSON's grammar without an
+    /// exponent, at most 19 digits and 22 decimals, then exactly as `DecimalNumber`'s fast path
+    /// (Clinger's: one correctly rounded division of exact values), so the same Double as the
+    /// parser's `Double(String)`. nil, with nothing consumed, for anything else.
+    @inline(__always) private mutating func plainNumber() -> Double? {
+        var j = i
+        let count = bytes.count
+        let negative = bytes[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        guard j < count, bytes[j] &- 0x30 < 10 else { return nil }
+        // A leading zero must stand alone before the point (`01` is not JSON).
+        if bytes[j] == UInt8(ascii: "0"), j + 1 < count, bytes[j + 1] &- 0x30 < 10 { return nil }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        while j < count, bytes[j] &- 0x30 < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(bytes[j] &- 0x30)
+            digits += 1
+            j += 1
+        }
+        var decimals = 0
+        if j < count, bytes[j] == UInt8(ascii: ".") {
+            j += 1
+            while j < count, bytes[j] &- 0x30 < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[j] &- 0x30)
+                decimals += 1
+                j += 1
+            }
+            guard decimals > 0 else { return nil }
+        }
+        guard digits + decimals <= 19, decimals <= 22, mantissa <= 1 << 53 else { return nil }
+        if j < count, bytes[j] | 0x20 == UInt8(ascii: "e") { return nil }
+        i = j
+        let value = Double(mantissa) / Self.powersOfTen[decimals]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { product, _ in product * 10 }
     }
 
     /// Any value, checked as the parser would and thrown away (unknown members may hold

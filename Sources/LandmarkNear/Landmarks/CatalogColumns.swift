@@ -13,7 +13,9 @@
 ///     columns.append(landmark)
 ///     columns.landmark(at: 0) == landmark    // true
 struct CatalogColumns: Sendable {
+    /// Each landmark's id; empty once `compactIDs` found them to be `firstID`, `firstID + 1`, ...
     private(set) var ids: [Int] = []
+    private var firstID = 0
     private(set) var coordinates: [Coordinate] = []
     /// Bit 0: isFavorite; bit 1: isFeatured.
     private(set) var flags: [UInt8] = []
@@ -27,7 +29,21 @@ struct CatalogColumns: Sendable {
 
     init() {}
 
-    var count: Int { ids.count }
+    var count: Int { coordinates.count }
+
+    func id(at index: Int) -> Int { ids.isEmpty ? firstID + index : ids[index] }
+
+    /// Drops the ids column when the ids count up by one from the first (most catalogs: 1, 2,
+    /// 3, ...): 8 bytes a landmark less while the index is built, when loading peaks.
+    mutating func compactIDs() {
+        guard let first = ids.first, ids.count == coordinates.count else { return }
+        for (index, id) in ids.enumerated() {
+            let (expected, overflow) = first.addingReportingOverflow(index)
+            if overflow || id != expected { return }
+        }
+        firstID = first
+        ids = []
+    }
 
     mutating func reserveCapacity(_ landmarks: Int, textBytes: Int) {
         ids.reserveCapacity(landmarks)
@@ -58,6 +74,7 @@ struct CatalogColumns: Sendable {
             radius: landmark.radius)
     }
 
+    /// (Only before `compactIDs`.)
     mutating func append(
         id: Int, coordinate: Coordinate, isFavorite: Bool, isFeatured: Bool, name: Text,
         category: Text = .none, city: Text = .none, state: Text = .none, park: Text = .none,
@@ -149,7 +166,7 @@ struct CatalogColumns: Sendable {
             cursor += 1
             let flag = flags[index]
             var landmark = Landmark(
-                id: ids[index], name: name, coordinate: coordinates[index],
+                id: id(at: index), name: name, coordinate: coordinates[index],
                 isFavorite: flag & 1 != 0, isFeatured: flag & 2 != 0, radius: radius(at: index))
             if mask != 0 {
                 if mask & 1 != 0 { landmark.category = next() }

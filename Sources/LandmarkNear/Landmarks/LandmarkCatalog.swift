@@ -8,7 +8,7 @@
 /// `Landmark`, and `coordinate(at:)`, `id(at:)`, `name(at:)` and `coordinates` read one field
 /// without making it.
 public struct LandmarkCatalog: Sendable, Equatable {
-    private let columns: CatalogColumns
+    private var columns: CatalogColumns
     private let ids: IDLookup
 
     /// How ids are found: most catalogs number their entries in increasing order, and then
@@ -38,7 +38,7 @@ public struct LandmarkCatalog: Sendable, Equatable {
         if columns.isTooLarge {
             throw CatalogError(source: source, reason: "holds more than 4 GiB of landmark text")
         }
-        let ids = columns.ids
+        let ids = columns.ids.isEmpty ? (0..<columns.count).map(columns.id(at:)) : columns.ids
         var increasing = true
         for index in ids.indices.dropFirst() where ids[index] <= ids[index - 1] {
             increasing = false
@@ -70,6 +70,7 @@ public struct LandmarkCatalog: Sendable, Equatable {
         if let error = problems.error(locate: locate) { throw error }
         self.columns = columns
         self.ids = increasing ? .increasing : .table(table)
+        if increasing { self.columns.compactIDs() }
     }
 
     /// A name with nothing but white space (or none at all) is no name. Most names start with
@@ -102,7 +103,7 @@ public struct LandmarkCatalog: Sendable, Equatable {
     public var coordinates: [Coordinate] { columns.coordinates }
 
     public func coordinate(at index: Int) -> Coordinate { columns.coordinates[index] }
-    public func id(at index: Int) -> Int { columns.ids[index] }
+    public func id(at index: Int) -> Int { columns.id(at: index) }
     public func name(at index: Int) -> String { columns.name(at: index) }
     public func radius(at index: Int) -> Length? { columns.radius(at: index) }
     public func isFavorite(at index: Int) -> Bool { columns.isFavorite(at: index) }
@@ -121,14 +122,13 @@ public struct LandmarkCatalog: Sendable, Equatable {
         case .table(let table):
             return table[id].map(Int.init)
         case .increasing:
-            let ids = columns.ids
             var low = 0
-            var high = ids.count
+            var high = count
             while low < high {
                 let middle = (low + high) / 2
-                if ids[middle] < id { low = middle + 1 } else { high = middle }
+                if columns.id(at: middle) < id { low = middle + 1 } else { high = middle }
             }
-            return low < ids.count && ids[low] == id ? low : nil
+            return low < count && columns.id(at: low) == id ? low : nil
         }
     }
 
@@ -155,7 +155,7 @@ public struct LandmarkCatalog: Sendable, Equatable {
         /// every `Landmark` (which cost 14 % of loading 144k places and building their index).
         public func map<T>(_ keyPath: KeyPath<Landmark, T>) -> [T] {
             if keyPath == \Landmark.coordinate, let column = catalog.columns.coordinates as? [T] { return column }
-            if keyPath == \Landmark.id, let column = catalog.columns.ids as? [T] { return column }
+            if keyPath == \Landmark.id, let column = (0..<catalog.count).map(catalog.columns.id(at:)) as? [T] { return column }
             return map { $0[keyPath: keyPath] }
         }
 

@@ -11,7 +11,9 @@ import Testing
             id: -7, name: "Zürich \u{0}北京 😀", coordinate: Coordinate(latitude: -0.0, longitude: 179.999999999999),
             isFavorite: true, isFeatured: true, category: "", city: "c", state: "s", park: String(repeating: "p", count: 300),
             imageName: "i", radius: Length(value: 2, unit: .kilometers)),
-        Landmark(id: Int.max, name: String(repeating: "é", count: 70_000), coordinate: Coordinate(latitude: 90, longitude: -180), park: "only park"),
+        Landmark(
+            id: Int.max, name: String(repeating: "é", count: 70_000), coordinate: Coordinate(latitude: 90, longitude: -180),
+            park: "only park"),
         Landmark(id: 3, name: "e\u{301}", coordinate: Coordinate(latitude: 1, longitude: 2), isFeatured: true, imageName: "img"),
     ]
 

@@ -184,7 +184,9 @@ import Testing
     }
 
     @Test func invalidUTF8IsTheParsersError() throws {
-        for prefix in ["[{\"name\": \"A", "{\"type\": \"FeatureCollection\", \"features\": [{\(Self.point), \"properties\": {\"name\": \"A"] {
+        for prefix in [
+            "[{\"name\": \"A", "{\"type\": \"FeatureCollection\", \"features\": [{\(Self.point), \"properties\": {\"name\": \"A",
+        ] {
             let suffix = prefix.hasPrefix("[") ? "\", \"lat\": 1, \"lon\": 2}]" : "\"}}]}"
             let bytes = Array(prefix.utf8) + [0xC3, 0x28] + Array(suffix.utf8)
             guard case .failure(let error) = Self.loaded(bytes) else {
@@ -235,7 +237,7 @@ import Testing
         }
     }
 
-    /// Files past the 4 MB after which the scanners let go of the pages they passed: read
+    /// Files of megabytes, whose pages the scanners let go of as they pass them: read
     /// whole, and refused (a duplicate id in the last entry) with the full path's message,
     /// which reads the pages again.
     @Test(arguments: [false, true])
@@ -244,7 +246,8 @@ import Testing
         var text = "[\n"
         for i in 1...count {
             let id = duplicateAtTheEnd && i == count ? 1 : i
-            text += "{\"id\": \(id), \"name\": \"Place \(i) \\u00e9\", \"coordinates\": {\"latitude\": \(Double(i % 180) - 89.5), \"longitude\": \(Double(i % 360) - 179.25)}}"
+            text +=
+                "{\"id\": \(id), \"name\": \"Place \(i) \\u00e9\", \"coordinates\": {\"latitude\": \(Double(i % 180) - 89.5), \"longitude\": \(Double(i % 360) - 179.25)}}"
             text += i == count ? "\n]\n" : ",\n"
         }
         #expect(text.utf8.count > 5 << 20)
