@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads a landmark catalog from a file or bytes, detecting its format: a JSON array shaped
 /// like the tutorial's `landmarkData.json`, a GeoJSON FeatureCollection of Points, or CSV with
 /// a header row (SPEC §1).
@@ -7,18 +9,19 @@ public enum CatalogLoader {
     /// Reads the catalog at `path`: a file, a pipe, a FIFO or `/dev/stdin` (read once, in full).
     /// A regular file is mapped, and the scanners let go of its pages as they pass them.
     public static func load(path: String) throws(CatalogError) -> LandmarkCatalog {
-        let mapped: MappedFile?
+        let descriptor: Int32
         do {
-            mapped = try MappedFile(path: path)
+            descriptor = try InputFile.open(path)
         } catch {
             throw CatalogError(error)
         }
-        if let mapped {
+        defer { close(descriptor) }
+        if let mapped = MappedFile(descriptor: descriptor) {
             return try parse(mapped.bytes, source: path, scanning: true, file: mapped)
         }
         let bytes: [UInt8]
         do {
-            bytes = try InputFile.read(path: path)
+            bytes = try InputFile.read(descriptor: descriptor, source: path)
         } catch {
             throw CatalogError(error)
         }

@@ -4,18 +4,17 @@ import Glibc
 /// pages behind it (`release(before:)`): its bytes are never all held at once, as they are
 /// when read into an array (a 28 MB catalog then costs 28 MB of peak memory).
 ///
-///     if let file = try MappedFile(path: "landmarks.json") {
+///     if let file = MappedFile(descriptor: descriptor) {
 ///         file.bytes.count    // the file's size
 ///     }
 final class MappedFile {
     let bytes: UnsafeBufferPointer<UInt8>
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    /// Maps the file at `path`; nil when it is not a non-empty regular file (a pipe, a FIFO,
-    /// `/dev/stdin`: the caller reads those) or cannot be mapped.
-    init?(path: String) throws(InputError) {
-        let descriptor = try InputFile.open(path)
-        defer { close(descriptor) }
+    /// Maps the file open at `descriptor` (which the caller keeps and closes); nil when it is
+    /// not a non-empty regular file (a pipe, a FIFO, `/dev/stdin`: the caller reads those from
+    /// the same descriptor, as a FIFO's writer writes once) or cannot be mapped.
+    init?(descriptor: Int32) {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0,
             let address = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED
