@@ -93,9 +93,16 @@ enum TutorialCatalogScanner {
         guard object(&scanner, into: &fields, nested: &coordinates, hasNested: &hasCoordinates),
             case .some(let id) = scanner.id(fields.id)
         else { return false }
-        let place = hasCoordinates ? coordinates : fields
-        guard let latitude = degrees(place.latitude, place.lat), let longitude = degrees(place.longitude, place.lon, place.lng)
-        else { return false }
+        let latitude: Double?
+        let longitude: Double?
+        if hasCoordinates {
+            latitude = degrees(coordinates.latitude, coordinates.lat)
+            longitude = degrees(coordinates.longitude, coordinates.lon, coordinates.lng)
+        } else {
+            latitude = degrees(fields.latitude, fields.lat)
+            longitude = degrees(fields.longitude, fields.lon, fields.lng)
+        }
+        guard let latitude, let longitude else { return false }
         return fields.append(
             to: &columns, id: id ?? index + 1, coordinate: Coordinate(latitude: latitude, longitude: longitude), scanner: scanner)
     }
