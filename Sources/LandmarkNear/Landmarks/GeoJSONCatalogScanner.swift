@@ -81,7 +81,7 @@ enum GeoJSONCatalogScanner {
                 } else if scanner.matches(key, "properties") {
                     properties = CatalogEntryFields()
                     if scanner.isAtContainer {
-                        guard scanner.bytes[scanner.i] == UInt8(ascii: "{"), TutorialPropertiesReader.read(&scanner, into: &properties)
+                        guard scanner.bytes[scanner.i] == UInt8(ascii: "{"), readProperties(&scanner, into: &properties)
                         else { return false }
                     } else {
                         guard scanner.scalar() != nil else { return false }
@@ -103,6 +103,13 @@ enum GeoJSONCatalogScanner {
         return properties.append(
             to: &columns, id: id ?? index + 1, coordinate: Coordinate(latitude: position.latitude, longitude: position.longitude),
             scanner: scanner)
+    }
+
+    /// A feature's `properties`: the tutorial entry's members (`coordinates` and all others
+    /// unknown there).
+    private static func readProperties(_ scanner: inout CatalogByteScanner, into fields: inout CatalogEntryFields) -> Bool {
+        var ignored = false
+        return TutorialCatalogScanner.object(&scanner, into: &fields, nested: nil, hasNested: &ignored)
     }
 
     /// A geometry object: its position when it is a Point with at least two numbers; nil for
@@ -151,14 +158,5 @@ enum GeoJSONCatalogScanner {
             if !more { break }
         }
         return count >= 2 ? values : nil
-    }
-}
-
-/// A feature's `properties`: the tutorial entry's members, `coordinates` and all others
-/// unknown.
-enum TutorialPropertiesReader {
-    static func read(_ scanner: inout CatalogByteScanner, into fields: inout CatalogEntryFields) -> Bool {
-        var ignored = false
-        return TutorialCatalogScanner.object(&scanner, into: &fields, nested: nil, hasNested: &ignored)
     }
 }

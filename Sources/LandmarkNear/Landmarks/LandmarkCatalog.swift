@@ -99,16 +99,25 @@ public struct LandmarkCatalog: Sendable, Equatable {
     /// The landmarks in order, each made when it is read.
     public var landmarks: Landmarks { Landmarks(catalog: self) }
 
-    /// Every landmark's coordinate, in order.
+    /// Every landmark's coordinate, in order (the column itself: no landmark is made).
+    ///
+    ///     LandmarkIndex(coordinates: catalog.coordinates)
     public var coordinates: [Coordinate] { columns.coordinates }
 
+    /// One field of the landmark at `index`, read without making the `Landmark`.
+    ///
+    ///     catalog.coordinate(at: 0)   // Coordinate(latitude: 34.011286, longitude: -116.166868)
     public func coordinate(at index: Int) -> Coordinate { columns.coordinates[index] }
+    /// `catalog.id(at: 0)`: 1001 in the embedded catalog.
     public func id(at index: Int) -> Int { columns.id(at: index) }
+    /// `catalog.name(at: 0)`: "Turtle Rock" in the embedded catalog.
     public func name(at index: Int) -> String { columns.name(at: index) }
+    /// The landmark's own radius (catalog key `radius`), nil for the run's.
     public func radius(at index: Int) -> Length? { columns.radius(at: index) }
+    /// `catalog.isFavorite(at: 0)`: true in the embedded catalog.
     public func isFavorite(at index: Int) -> Bool { columns.isFavorite(at: index) }
 
-    /// Whether any landmark has its own radius.
+    /// Whether any landmark has its own radius (`LandmarkCatalog.embedded.hasOwnRadii` is false).
     public var hasOwnRadii: Bool { columns.radii.contains { $0 != nil } }
 
     /// The landmark name's UTF-8 bytes, handed to `body` (no String made).
