@@ -147,7 +147,8 @@ public final class LandmarkIndex {
 
     /// Indexes a catalog's coordinates; neighbours' indices are `landmarkIndex`es.
     public convenience init(catalog: LandmarkCatalog) {
-        self.init(coordinates: catalog.landmarks.map(\.coordinate))
+        // The coordinate column as it is (making every `Landmark` cost 14 % of a load).
+        self.init(coordinates: catalog.coordinates)
     }
 
     /// Every landmark whose geodesic distance from `point` is <= `radius` metres, sorted by

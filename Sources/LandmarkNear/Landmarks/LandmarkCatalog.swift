@@ -160,14 +160,6 @@ public struct LandmarkCatalog: Sendable, Equatable {
         public var endIndex: Int { catalog.count }
         public subscript(position: Int) -> Landmark { catalog[position] }
 
-        /// `catalog.landmarks.map(\.coordinate)` (or `\.id`) reads the column, without making
-        /// every `Landmark` (which cost 14 % of loading 144k places and building their index).
-        public func map<T>(_ keyPath: KeyPath<Landmark, T>) -> [T] {
-            if keyPath == \Landmark.coordinate, let column = catalog.columns.coordinates as? [T] { return column }
-            if keyPath == \Landmark.id, let column = (0..<catalog.count).map(catalog.columns.id(at:)) as? [T] { return column }
-            return map { $0[keyPath: keyPath] }
-        }
-
         public static func == (lhs: Landmarks, rhs: Landmarks) -> Bool { lhs.elementsEqual(rhs) }
         public static func == (lhs: Landmarks, rhs: [Landmark]) -> Bool { lhs.elementsEqual(rhs) }
         public static func == (lhs: [Landmark], rhs: Landmarks) -> Bool { lhs.elementsEqual(rhs) }
