@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 
 /// A point of the WGS84 ellipsoid's surface in Earth-centred, Earth-fixed Cartesian
@@ -22,12 +23,16 @@ struct EarthCenteredPoint: Sendable, Hashable {
     init(_ coordinate: Coordinate) {
         let phi = coordinate.latitude * (Double.pi / 180)
         let lambda = coordinate.longitude * (Double.pi / 180)
-        let sinPhi = sin(phi)
-        let cosPhi = cos(phi)
+        var sinPhi = 0.0
+        var cosPhi = 0.0
+        var sinLambda = 0.0
+        var cosLambda = 0.0
+        sincos(phi, &sinPhi, &cosPhi)
+        sincos(lambda, &sinLambda, &cosLambda)
         let e2 = EllipsoidConstants.eccentricitySquared
         let n = EllipsoidConstants.equatorialRadius / (1 - e2 * sinPhi * sinPhi).squareRoot()
-        x = n * cosPhi * cos(lambda)
-        y = n * cosPhi * sin(lambda)
+        x = n * cosPhi * cosLambda
+        y = n * cosPhi * sinLambda
         z = n * (1 - e2) * sinPhi
     }
 

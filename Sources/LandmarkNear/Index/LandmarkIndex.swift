@@ -156,7 +156,32 @@ public final class LandmarkIndex {
     public func within(_ radius: Double, of point: Coordinate) -> [LandmarkNeighbor] {
         guard count > 0, radius >= 0, point.isValid else { return [] }
         let query = EarthCenteredPoint(point)
-        var found: [Candidate] = []
+        // Answers go to a stack buffer of 40 (a malloc'd array was a tenth of a search), and
+        // only beyond it to an array.
+        return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: 40) { room in
+            var kept = 0
+            var spilled: [Candidate] = []
+            scanWithin(radius, of: point, query) { candidate in
+                if kept < room.count {
+                    room.initializeElement(at: kept, to: candidate)
+                    kept += 1
+                } else {
+                    spilled.append(candidate)
+                }
+            }
+            guard spilled.isEmpty else {
+                var all = Array(room[0..<kept]) + spilled
+                return answers(&all, from: point, limit: all.count)
+            }
+            return answers(in: UnsafeMutableBufferPointer(rebasing: room[0..<kept]), from: point, limit: kept)
+        }
+    }
+
+    /// Calls `keep` with every landmark within `radius` of `point` (exactly), measured.
+    @inline(__always)
+    private func scanWithin(
+        _ radius: Double, of point: Coordinate, _ query: EarthCenteredPoint, _ keep: (Candidate) -> Void
+    ) {
         let chordLimit = radius + GeodesicBounds.margin
         let limitSquared = chordLimit * chordLimit
         withBuckets(meeting: CapCover(center: point, radius: radius)) { buckets in
@@ -175,13 +200,12 @@ public final class LandmarkIndex {
                             guard chordSquared <= limitSquared else { continue }
                             var candidate = measure(slot, p, chordSquared: chordSquared, from: query, point)
                             // Only a distance within its error bound of the radius needs refining.
-                            if isWithin(&candidate, radius, from: point) { found.append(candidate) }
+                            if isWithin(&candidate, radius, from: point) { keep(candidate) }
                         }
                     }
                 }
             }
         }
-        return answers(&found, from: point, limit: found.count)
     }
 
     /// The `limit` landmarks nearest to `point` (all of them when `limit` >= `count`), sorted
@@ -288,7 +312,9 @@ public final class LandmarkIndex {
     ) -> [LandmarkNeighbor] {
         let chordLimit = threshold + GeodesicBounds.margin
         let limitSquared = chordLimit * chordLimit
-        return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: max(1, reachable.count)) { found in
+        var count = 0
+        for (_, chordSquared) in reachable where chordSquared <= limitSquared { count += 1 }
+        return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: max(1, count)) { found in
             var n = 0
             for (slot, chordSquared) in reachable where chordSquared <= limitSquared {
                 found.initializeElement(
@@ -574,66 +600,94 @@ public final class LandmarkIndex {
         _ ranked: UnsafeMutableBufferPointer<(Double, Int32)>, from query: EarthCenteredPoint,
         best start: SmallestValues, _ body: (UnsafeMutableBufferPointer<(Int32, Double)>, SmallestValues) -> R
     ) -> R {
-        var best = start
         var slotCount = 0
         for (_, bucket) in ranked { slotCount += slots(ofBucket: Int(bucket)).count }
+        // A room of 64 gathered landmarks first (1 KiB: on the stack; a larger room came from
+        // malloc, a tenth of a query near a city), the whole room only when that overflows.
+        let small = min(slotCount, 64)
+        if let done = withUnsafeTemporaryAllocation(
+            of: (Int32, Double).self, capacity: max(1, small),
+            { out -> R? in
+                var best = start
+                guard let n = gatherReachable(ranked, from: query, best: &best, into: out) else { return nil }
+                return body(UnsafeMutableBufferPointer(rebasing: out[0..<n]), best)
+            })
+        {
+            return done
+        }
         return withUnsafeTemporaryAllocation(of: (Int32, Double).self, capacity: max(1, slotCount)) { out in
-            var n = 0
-            withSlots { points, zs in
-                var bound = best.bound
-                var boundSquared = bound * bound
-                var farthest = LandmarkIndex.reach(bound)
-                var farthestSquared = farthest * farthest
-                // The z of the first few buckets, asked for at once (their misses overlap).
-                for (lowerBound, bucket) in ranked.prefix(8) where lowerBound <= farthest {
-                    let start = zs.baseAddress.unsafelyUnwrapped + slots(ofBucket: Int(bucket)).lowerBound
-                    landmark_prefetch(start)
-                    landmark_prefetch(start + 16)
-                }
-                for (lowerBound, bucket) in ranked {
-                    if lowerBound > farthest { continue }
-                    let range = slots(ofBucket: Int(bucket))
-                    // Outward from the query's z, the slots nearest in z first, so that the
-                    // bound shrinks early and the sweep stops soon (a bucket's slots are sorted
-                    // by z). `slotZ` orders and stops it: Float(z) is within 0.25 m of z here,
-                    // so a slot more than `farthest` + 1 m away in Float(z) is beyond `farthest`.
-                    var up = firstSlot(in: range, atOrAbove: query.z, zs)
-                    var down = up &- 1
-                    while up < range.upperBound || down >= range.lowerBound {
-                        let aboveGap = up < range.upperBound ? Double(zs[up]) - query.z : .infinity
-                        let belowGap = down >= range.lowerBound ? query.z - Double(zs[down]) : .infinity
-                        let slot: Int
-                        if aboveGap <= belowGap {
-                            if aboveGap > farthest + 1 { break }
-                            slot = up
-                            up &+= 1
-                        } else {
-                            if belowGap > farthest + 1 { break }
-                            slot = down
-                            down &-= 1
+            var best = start
+            let n = gatherReachable(ranked, from: query, best: &best, into: out)!
+            return body(UnsafeMutableBufferPointer(rebasing: out[0..<n]), best)
+        }
+    }
+
+    /// `withReachable`'s walk: the number gathered into `out`, or nil when `out` is too small.
+    @inline(__always)
+    private func gatherReachable(
+        _ ranked: UnsafeMutableBufferPointer<(Double, Int32)>, from query: EarthCenteredPoint,
+        best: inout SmallestValues, into out: UnsafeMutableBufferPointer<(Int32, Double)>
+    ) -> Int? {
+        var n = 0
+        var overflow = false
+        withSlots { points, zs in
+            var bound = best.bound
+            var boundSquared = bound * bound
+            var farthest = LandmarkIndex.reach(bound)
+            var farthestSquared = farthest * farthest
+            // The z of the first few buckets, asked for at once (their misses overlap).
+            for (lowerBound, bucket) in ranked.prefix(8) where lowerBound <= farthest {
+                let start = zs.baseAddress.unsafelyUnwrapped + slots(ofBucket: Int(bucket)).lowerBound
+                landmark_prefetch(start)
+                landmark_prefetch(start + 16)
+            }
+            for (lowerBound, bucket) in ranked {
+                if lowerBound > farthest { continue }
+                let range = slots(ofBucket: Int(bucket))
+                // Outward from the query's z, the slots nearest in z first, so that the
+                // bound shrinks early and the sweep stops soon (a bucket's slots are sorted
+                // by z). `slotZ` orders and stops it: Float(z) is within 0.25 m of z here,
+                // so a slot more than `farthest` + 1 m away in Float(z) is beyond `farthest`.
+                var up = firstSlot(in: range, atOrAbove: query.z, zs)
+                var down = up &- 1
+                while up < range.upperBound || down >= range.lowerBound {
+                    let aboveGap = up < range.upperBound ? Double(zs[up]) - query.z : .infinity
+                    let belowGap = down >= range.lowerBound ? query.z - Double(zs[down]) : .infinity
+                    let slot: Int
+                    if aboveGap <= belowGap {
+                        if aboveGap > farthest + 1 { break }
+                        slot = up
+                        up &+= 1
+                    } else {
+                        if belowGap > farthest + 1 { break }
+                        slot = down
+                        down &-= 1
+                    }
+                    let p = EarthCenteredPoint(
+                        x: points[3 &* slot], y: points[3 &* slot &+ 1], z: points[3 &* slot &+ 2])
+                    let chordSquared = query.chordSquared(to: p)
+                    if chordSquared <= farthestSquared {
+                        guard n < out.count else {
+                            overflow = true
+                            return
                         }
-                        let p = EarthCenteredPoint(
-                            x: points[3 &* slot], y: points[3 &* slot &+ 1], z: points[3 &* slot &+ 2])
-                        let chordSquared = query.chordSquared(to: p)
-                        if chordSquared <= farthestSquared {
-                            out.initializeElement(at: n, to: (Int32(truncatingIfNeeded: slot), chordSquared))
-                            n &+= 1
-                            if chordSquared < boundSquared {
-                                best.offer(chordSquared.squareRoot())
-                                if best.bound < bound {
-                                    bound = best.bound
-                                    boundSquared = bound * bound
-                                    farthest = LandmarkIndex.reach(bound)
-                                    farthestSquared = farthest * farthest
-                                }
+                        out.initializeElement(at: n, to: (Int32(truncatingIfNeeded: slot), chordSquared))
+                        n &+= 1
+                        if chordSquared < boundSquared {
+                            best.offer(chordSquared.squareRoot())
+                            if best.bound < bound {
+                                bound = best.bound
+                                boundSquared = bound * bound
+                                farthest = LandmarkIndex.reach(bound)
+                                farthestSquared = farthest * farthest
                             }
                         }
                     }
                 }
             }
-            best.settle()
-            return body(UnsafeMutableBufferPointer(rebasing: out[0..<n]), best)
         }
+        best.settle()
+        return overflow ? nil : n
     }
 
     /// The buckets whose boxes meet the cover's boxes, each once, from GEOS's tree.
