@@ -17,9 +17,10 @@ import Glibc
 /// hash values, so each probe of an occupied bucket compares the names' bytes and each growth
 /// hashes every name again; here each bucket keeps the name's full 64-bit hash next to its
 /// slot, so a probe compares bytes only when the hashes are equal and growth re-hashes nothing.
-/// The hash is still Swift's `Hasher` (SipHash-1-3 with a seed chosen per process), because
-/// device names come from untrusted clients (`serve`): a fixed hash would let one choose names
-/// that collide and turn every lookup into a scan.
+/// The hash is `DeviceNameHash` (Swift's `Hasher`, SipHash-1-3 with a seed chosen per
+/// process), because device names come from untrusted clients (`serve`): a fixed hash would
+/// let one choose names that collide and turn every lookup into a scan. Fixes read from text
+/// arrive with it computed (`Fix.deviceHash`), so the name is hashed once a fix.
 struct DeviceTable {
     /// Per bucket: the name's hash with the top bit set (0 = empty), and its slot.
     private var hashes: [UInt64]
@@ -37,8 +38,9 @@ struct DeviceTable {
     var count: Int { names.count }
 
     /// The device's slot, given the next number (and its name stored) when it is new.
-    mutating func slot(for name: String) -> (slot: Int32, isNew: Bool) {
-        let hash = DeviceTable.hash(name)
+    /// `hash` is the name's `DeviceNameHash` when known (a reader computed it), else 0.
+    mutating func slot(for name: String, hash known: UInt64 = 0) -> (slot: Int32, isNew: Bool) {
+        let hash = known != 0 ? known : DeviceNameHash.of(name)
         var bucket = Int(truncatingIfNeeded: hash) & mask
         while true {
             let stored = hashes[bucket]
@@ -59,7 +61,7 @@ struct DeviceTable {
 
     /// The device's slot, nil when the engine has not seen it.
     func existingSlot(for name: String) -> Int32? {
-        let hash = DeviceTable.hash(name)
+        let hash = DeviceNameHash.of(name)
         var bucket = Int(truncatingIfNeeded: hash) & mask
         while true {
             let stored = hashes[bucket]
@@ -84,15 +86,6 @@ struct DeviceTable {
         hashes = newHashes
         slots = newSlots
         mask = newMask
-    }
-
-    @inline(__always)
-    private static func hash(_ name: String) -> UInt64 {
-        var hasher = Hasher()
-        var name = name
-        name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        // The top bit marks an occupied bucket (the bucket index uses the low bits).
-        return UInt64(truncatingIfNeeded: hasher.finalize()) | (1 << 63)
     }
 
     @inline(__always)

@@ -149,7 +149,7 @@ public final class ProximityEngine {
     @discardableResult
     public func process(_ fix: Fix, into events: inout [ProximityEvent]) -> FixDisposition {
         guard fix.coordinate.isValid else { return .dropped(.invalid) }
-        let slot = deviceSlot(for: fix.device)
+        let slot = deviceSlot(for: fix.device, hash: fix.deviceHash)
         if let accuracy = fix.accuracy, accuracy > configuration.maxAccuracy {
             return .dropped(.accuracy)
         }
@@ -263,8 +263,8 @@ public final class ProximityEngine {
         state.setCandidates(candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
     }
 
-    private func deviceSlot(for device: String) -> Int {
-        let (slot, isNew) = deviceTable.slot(for: device)
+    private func deviceSlot(for device: String, hash: UInt64) -> Int {
+        let (slot, isNew) = deviceTable.slot(for: device, hash: hash)
         if isNew {
             let profile = profileSlots.isEmpty ? nil : profileSlots[DeviceKey(device)]
             devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
@@ -334,7 +334,7 @@ public final class ProximityEngine {
     /// something was, and then counts the device as changed.
     @discardableResult
     public func restore(_ snapshot: DeviceSnapshot) -> Bool {
-        let slot = deviceSlot(for: snapshot.device)
+        let slot = deviceSlot(for: snapshot.device, hash: 0)
         let profile = profileSlots[DeviceKey(snapshot.device)]
         var state = DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true)
         state.latestTime = snapshot.latestTime

@@ -213,6 +213,8 @@ public final class WatchSession {
     private func run(_ reader: FixReader) throws(WatchError) {
         var recordsOfThisInput = 0
         defer { currentFormat = nil }
+        let sourceName = reader.sourceName
+        let isLive = reader.isLive
         while stop == nil {
             let record: FixRecord?
             do {
@@ -235,7 +237,7 @@ public final class WatchSession {
             }
             recordsOfThisInput += 1
             currentFormat = reader.format
-            try process(record, source: reader.sourceName, isLive: reader.isLive)
+            try process(record, source: sourceName, isLive: isLive)
         }
     }
 

@@ -26,6 +26,9 @@ public final class FixReader {
     private let maximumLineLength: Int
     private let forced: FixFormat?
     private var opened: Opened?
+    /// `opened.source`, kept apart so that `next()` does not copy (and retain) the whole
+    /// `Opened` for every record (3 retains and releases a fix, per `perf`).
+    private var openedSource: (any FixRecordSource)?
     private var reportedGzipProblem = false
     /// The NMEA date to start from, until the NMEA decoder exists (see `nmeaLatestRMCTime`).
     private var initialNMEARMCTime: Timestamp?
@@ -110,6 +113,7 @@ public final class FixReader {
         }
         let result = Opened(source: source, lines: lines, gzip: gzip)
         opened = result
+        openedSource = source
         return result
     }
 
@@ -153,8 +157,10 @@ public final class FixReader {
 
     /// The next record, or nil at the end of the input.
     public func next() throws(InputError) -> FixRecord? {
+        let source: any FixRecordSource
+        if let openedSource { source = openedSource } else { source = try open().source }
+        if let record = try source.next() { return record }
         let opened = try open()
-        if let record = try opened.source.next() { return record }
         if let problem = opened.gzip?.problem, !reportedGzipProblem {
             reportedGzipProblem = true
             return .invalid(FixReadIssue(source: sourceName, line: opened.lines.lineNumber + 1, reason: problem))
