@@ -1,6 +1,6 @@
 /// What the engine remembers about one device: bounded by its favourites, not by the length
-/// of the stream, and packed (64 bytes, one favourite entry inline) because a service tracks
-/// millions of devices.
+/// of the stream, and packed (64 bytes, one favourite entry of 16 inline) because a service
+/// tracks millions of devices.
 struct DeviceState {
     /// The latest used timed fix; `latestNanoseconds < 0` means none yet.
     private var latestSeconds: Int64 = 0
@@ -12,6 +12,13 @@ struct DeviceState {
     private var cacheLatitude: Float = .nan
     private var cacheLongitude: Float = .nan
     private var cacheCosine: Float = 1
+    /// A lower bound (metres) on how far a fix must be from the cache centre before it can
+    /// enter any candidate: min over candidates of (a lower bound of its distance from the
+    /// centre − its radius). Infinite with no candidate. Fixes nearer than that, with no
+    /// favourite inside, are `idle`: with every landmark a favourite, a device in a city has
+    /// dozens of candidates, and testing each on every fix (a load of its unit vector from a
+    /// 3 MB array, mostly a cache miss) was a fifth of `watch --favorites all` (per `perf`).
+    private var enterGap: Float = .infinity
     /// Which favourite set applies (0 = the default favourites).
     let favoriteSet: UInt16
     private var flags: UInt8
@@ -82,10 +89,11 @@ struct DeviceState {
         }
         guard !cacheLatitude.isNaN else { return .active(cacheHolds: false) }
         let center = Coordinate(latitude: Double(cacheLatitude), longitude: Double(cacheLongitude))
-        let holds =
-            CacheBound.distanceUpperBound(from: coordinate, to: center, cosineOfCenterLatitude: Double(cacheCosine))
-            <= slack - DeviceState.cacheRoundingMargin
-        return holds && isQuiet ? .idle : .active(cacheHolds: holds)
+        let bound = CacheBound.distanceUpperBound(from: coordinate, to: center, cosineOfCenterLatitude: Double(cacheCosine))
+        let holds = bound <= slack - DeviceState.cacheRoundingMargin
+        guard holds else { return .active(cacheHolds: false) }
+        let quiet = bound <= Double(enterGap) - DeviceState.cacheRoundingMargin
+        return quiet && !isInsideAny ? .idle : .active(cacheHolds: true)
     }
 
     // MARK: favourite entries
@@ -125,22 +133,15 @@ struct DeviceState {
         }
     }
 
-    /// No favourite is a candidate or inside: a fix within the cache cannot cause an event.
-    private var isQuiet: Bool {
-        if first.isNone { return true }
-        if first.isActive { return false }
-        for entry in more where entry.isActive { return false }
-        return true
-    }
-
     var isInsideAny: Bool {
         if first.isNone { return false }
         if first.isInside { return true }
         return more.contains { $0.isInside }
     }
 
-    /// Replaces the candidate set (a fresh index query around `center`).
-    mutating func setCandidates(_ favorites: [Int32], center: Coordinate, cosine: Double) {
+    /// Replaces the candidate set (a fresh index query around `center`); `enterGap` is how far
+    /// (metres, a lower bound) a fix must move from `center` before it can enter any of them.
+    mutating func setCandidates(_ favorites: [Int32], center: Coordinate, cosine: Double, enterGap gap: Double) {
         for position in 0..<entryCount { self[entry: position].isCandidate = false }
         for favorite in favorites {
             let position = positionCreating(favorite)
@@ -151,6 +152,8 @@ struct DeviceState {
         cacheLongitude = Float(center.longitude)
         // Rounded up: the cache bound must not shrink.
         cacheCosine = min(1, Float(cosine).nextUp)
+        // Rounded down: the gap must not grow.
+        enterGap = gap > 0 ? Float(gap).nextDown : 0
     }
 
     func lastNotification(of favorite: Int32) -> (found: Bool, time: Timestamp?) {
@@ -167,23 +170,35 @@ struct DeviceState {
 }
 
 /// One favourite as one device sees it: a candidate of its cache, inside, notified (and when).
+/// 16 bytes: the roles share a word with the favourite's position (below 2^29, which the
+/// engine checks), so that `DeviceState` keeps its `enterGap` within 64 bytes.
 struct FavoriteEntry {
-    /// Position in the engine's favourite list; -1 for an empty slot.
-    var favorite: Int32
+    /// Low 29 bits: the position in the engine's favourite list (all ones: an empty slot);
+    /// high 3 bits: the roles.
+    private var bits: UInt32
     private var notifiedNanoseconds: Int32 = -1
     private var notifiedSeconds: Int64 = 0
-    private var roles: UInt8 = 0
+
+    /// Favourite positions are below this.
+    static let positionLimit = 1 << 29
+    private static let positionMask: UInt32 = 1 << 29 - 1
 
     static let none = FavoriteEntry(favorite: -1)
 
-    init(favorite: Int32) { self.favorite = favorite }
+    init(favorite: Int32) { bits = favorite < 0 ? FavoriteEntry.positionMask : UInt32(favorite) }
 
-    var isNone: Bool { favorite < 0 }
+    /// Position in the engine's favourite list; -1 for an empty slot.
+    var favorite: Int32 { isNone ? -1 : Int32(bits & FavoriteEntry.positionMask) }
+
+    var isNone: Bool { bits & FavoriteEntry.positionMask == FavoriteEntry.positionMask }
     var isUseful: Bool { roles != 0 }
-    /// A candidate or inside: fixes near the cache centre must look at it.
-    var isActive: Bool { roles & (FavoriteEntry.candidateRole | FavoriteEntry.insideRole) != 0 }
 
-    private static let candidateRole: UInt8 = 1, insideRole: UInt8 = 2, notifiedRole: UInt8 = 4
+    private var roles: UInt32 {
+        get { bits >> 29 }
+        set { bits = bits & FavoriteEntry.positionMask | newValue << 29 }
+    }
+
+    private static let candidateRole: UInt32 = 1, insideRole: UInt32 = 2, notifiedRole: UInt32 = 4
 
     var isCandidate: Bool {
         get { roles & FavoriteEntry.candidateRole != 0 }

@@ -22,16 +22,21 @@ import Glibc
 /// let one choose names that collide and turn every lookup into a scan. Fixes read from text
 /// arrive with it computed (`Fix.deviceHash`), so the name is hashed once a fix.
 struct DeviceTable {
-    /// Per bucket: the name's hash with the top bit set (0 = empty), and its slot.
-    private var hashes: [UInt64]
-    private var slots: [Int32]
+    /// One bucket: the name's hash (0 = empty) and its slot, side by side so that a probe
+    /// touches one cache line (with 1M devices the table is 32 MB, and two arrays were two
+    /// cache misses a lookup: `DeviceTable.slot` was 11 % of a 1M-new-device run, per `perf`).
+    private struct Bucket {
+        var hash: UInt64 = 0
+        var slot: Int32 = 0
+    }
+
+    private var buckets: [Bucket]
     /// Names by slot.
     private(set) var names: [String] = []
     private var mask: Int
 
     init() {
-        hashes = Array(repeating: 0, count: 16)
-        slots = Array(repeating: 0, count: 16)
+        buckets = Array(repeating: Bucket(), count: 16)
         mask = 15
     }
 
@@ -43,19 +48,18 @@ struct DeviceTable {
         let hash = known != 0 ? known : DeviceNameHash.of(name)
         var bucket = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let stored = hashes[bucket]
-            if stored == 0 { break }
-            if stored == hash, DeviceTable.sameBytes(names[Int(slots[bucket])], name) {
-                return (slots[bucket], false)
+            let stored = buckets[bucket]
+            if stored.hash == 0 { break }
+            if stored.hash == hash, DeviceTable.sameBytes(names[Int(stored.slot)], name) {
+                return (stored.slot, false)
             }
             bucket = (bucket + 1) & mask
         }
         let slot = Int32(names.count)
         names.append(name)
-        hashes[bucket] = hash
-        slots[bucket] = slot
+        buckets[bucket] = Bucket(hash: hash, slot: slot)
         // At most half full: probes stay short even with an unlucky run of buckets.
-        if names.count * 2 > hashes.count { grow() }
+        if names.count * 2 > buckets.count { grow() }
         return (slot, true)
     }
 
@@ -64,27 +68,24 @@ struct DeviceTable {
         let hash = DeviceNameHash.of(name)
         var bucket = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let stored = hashes[bucket]
-            if stored == 0 { return nil }
-            if stored == hash, DeviceTable.sameBytes(names[Int(slots[bucket])], name) { return slots[bucket] }
+            let stored = buckets[bucket]
+            if stored.hash == 0 { return nil }
+            if stored.hash == hash, DeviceTable.sameBytes(names[Int(stored.slot)], name) { return stored.slot }
             bucket = (bucket + 1) & mask
         }
     }
 
     /// Doubles the buckets, placing each entry by its stored hash (no name is hashed again).
     private mutating func grow() {
-        let capacity = hashes.count * 2
-        var newHashes = [UInt64](repeating: 0, count: capacity)
-        var newSlots = [Int32](repeating: 0, count: capacity)
+        let capacity = buckets.count * 2
+        var newBuckets = [Bucket](repeating: Bucket(), count: capacity)
         let newMask = capacity - 1
-        for bucket in hashes.indices where hashes[bucket] != 0 {
-            var target = Int(truncatingIfNeeded: hashes[bucket]) & newMask
-            while newHashes[target] != 0 { target = (target + 1) & newMask }
-            newHashes[target] = hashes[bucket]
-            newSlots[target] = slots[bucket]
+        for stored in buckets where stored.hash != 0 {
+            var target = Int(truncatingIfNeeded: stored.hash) & newMask
+            while newBuckets[target].hash != 0 { target = (target + 1) & newMask }
+            newBuckets[target] = stored
         }
-        hashes = newHashes
-        slots = newSlots
+        buckets = newBuckets
         mask = newMask
     }
 

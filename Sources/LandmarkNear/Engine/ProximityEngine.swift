@@ -24,27 +24,32 @@ public final class ProximityEngine {
     private let favoriteIndex: LandmarkIndex
     /// The candidate query of the per-device cache (the index answers when it cannot).
     private let favoriteGrid: FavoriteGrid
-    private var candidateScratch: [Int32] = []
+    /// (`@exclusivity(unchecked)`: see `deviceTable`.)
+    @exclusivity(unchecked) private var candidateScratch: [Int32] = []
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     private let favoriteSets: [[Bool]?]
     private let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool)]
     /// Favourite position of each catalog landmark id, for snapshots.
     private let favoritePositionOfID: [Int: Int32]
 
+    // `@exclusivity(unchecked)`: the state touched on every fix. The engine is single-threaded
+    // and these are private, never accessed re-entrantly; their dynamic exclusivity checks
+    // (`swift_beginAccess`, which walks the accesses in progress) were 9 % of a `watch` run
+    // over 1M new devices, per `perf`.
     /// Slots by name bytes, not Unicode equivalence (SPEC §3).
-    private var deviceTable = DeviceTable()
-    private var devices: [DeviceState] = []
+    @exclusivity(unchecked) private var deviceTable = DeviceTable()
+    @exclusivity(unchecked) private var devices: [DeviceState] = []
 
     /// Whether changed devices are collected for `takeChanges()` (on with `--state`).
     public var tracksChanges = false
-    private var changed: [(device: String, slot: Int32)] = []
+    @exclusivity(unchecked) private var changed: [(device: String, slot: Int32)] = []
     /// The device's number of the latest used fix (1 for its first): names `.apns` files of
     /// untimed fixes.
-    public private(set) var lastFixNumber = 0
+    @exclusivity(unchecked) public private(set) var lastFixNumber = 0
     /// Whether the latest fix dropped as stale had the very time of its device's latest used
     /// fix (a second report of one moment: NMEA's GGA after the RMC of the same second)
     /// rather than an earlier one. The summary tells these apart.
-    private(set) var lastStaleRepeatedTime = false
+    @exclusivity(unchecked) private(set) var lastStaleRepeatedTime = false
 
     private let slack: Double
     /// Per favourite (SPEC §1: a landmark's own `radius` replaces the run's): the radius, and
@@ -57,7 +62,7 @@ public final class ProximityEngine {
     private let candidateChords: [Double]
     /// The largest radius: candidates are looked up within it (+ slack).
     private let largestRadius: Double
-    private var scratch: [ProximityEvent] = []
+    @exclusivity(unchecked) private var scratch: [ProximityEvent] = []
 
     /// - Parameter slack: how far a device may move before its candidate cache is rebuilt.
     public init(catalog: LandmarkCatalog, configuration: EngineConfiguration, slack: Double = 2_000) throws(EngineConfigurationError) {
@@ -83,6 +88,9 @@ public final class ProximityEngine {
         var union = Set(defaultIndices)
         for indices in profileIndexSets.values { union.formUnion(indices) }
         let favorites = union.sorted()
+        guard favorites.count < FavoriteEntry.positionLimit else {
+            throw EngineConfigurationError("more than \(FavoriteEntry.positionLimit - 1) favourite landmarks", kind: .badData)
+        }
         self.favorites = favorites
         favoriteVectors = favorites.map { UnitVector(catalog[$0].coordinate) }
         favoriteIndex = LandmarkIndex(coordinates: favorites.map { catalog[$0].coordinate })
@@ -260,7 +268,17 @@ public final class ProximityEngine {
                 candidateScratch.append(Int32(neighbor.index))
             }
         }
-        state.setCandidates(candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
+        // How far the device may move before it can enter a candidate: d(fix, c) >= d(centre, c)
+        // - d(fix, centre), and the geodesic d(centre, c) is at least (1 - margin) times the
+        // spherical distance of the chord (see `UnitVector`); 1 m off for rounding.
+        var gap = Double.infinity
+        for candidate in candidateScratch {
+            let chord = point.squaredChord(to: favoriteVectors[Int(candidate)]).squareRoot()
+            let spherical = 2 * UnitVector.meanRadius * asin(min(1, chord / 2))
+            gap = min(gap, spherical * (1 - UnitVector.margin) - favoriteRadii[Int(candidate)] - 1)
+        }
+        state.setCandidates(
+            candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180), enterGap: gap)
     }
 
     private func deviceSlot(for device: String, hash: UInt64) -> Int {

@@ -26,6 +26,9 @@ import Glibc
 /// input (1 s on a file), and at the end. When the input pauses, the batch just emitted is
 /// marked done at once (`markEmittedDone()`), without waiting for the next one.
 public final class WatchSession {
+    // `@exclusivity(unchecked)` on what every record touches: the session runs on one thread,
+    // and these are never accessed re-entrantly; their dynamic exclusivity checks were a tenth
+    // of a `watch` run over 1M new devices (`swift_beginAccess`, per `perf`).
     public private(set) var catalog: LandmarkCatalog
     public private(set) var options: WatchOptions
     private var engine: ProximityEngine
@@ -36,8 +39,8 @@ public final class WatchSession {
     private var payloads: PayloadCache
     /// `--push apns` and `--webhook`: the delivery thread's engine-side handle.
     private let delivery: NotificationDelivery?
-    public private(set) var statistics = WatchStatistics()
-    private var events: [ProximityEvent] = []
+    @exclusivity(unchecked) public private(set) var statistics = WatchStatistics()
+    @exclusivity(unchecked) private var events: [ProximityEvent] = []
     /// Told of every fix after the engine decided it, with the events it caused (in engine
     /// order, whatever `--events` prints). `map` and `watch --geojson` draw the run from it.
     ///
@@ -50,7 +53,7 @@ public final class WatchSession {
     public var favoriteIndices: [Int] { engine.favoriteIndices }
 
     /// Outputs decided and not yet emitted (only with a store; without one they go at once).
-    private var pending: [PendingOutput] = []
+    @exclusivity(unchecked) private var pending: [PendingOutput] = []
     /// Device changes taken from an engine replaced by a reload, for the next commit.
     private var carriedChanges: [DeviceSnapshot] = []
     /// Notifications emitted and not yet marked done in the store.
@@ -66,11 +69,11 @@ public final class WatchSession {
     /// The one the store holds.
     private var savedNMEARMCTime: Timestamp?
     private var inputsStarted = 0
-    private var recordsSinceClockCheck = 0
+    @exclusivity(unchecked) private var recordsSinceClockCheck = 0
     /// Whether the record being processed came from a live input.
-    private var currentInputIsLive = false
+    @exclusivity(unchecked) private var currentInputIsLive = false
     /// The format of the input `run` is reading (nil for records handed to `process`).
-    private var currentFormat: FixFormat?
+    @exclusivity(unchecked) private var currentFormat: FixFormat?
     private var signals: SignalInbox?
     private var stop: WatchStop?
     /// An error met inside a pause callback, thrown once the reader has stopped.
