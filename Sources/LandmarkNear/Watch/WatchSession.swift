@@ -182,6 +182,13 @@ public final class WatchSession {
         do throws(WatchError) {
             try resumeUndone()
             for input in inputs where stop == nil {
+                // A replay of a file (no state to save as it goes, no deliveries) is read on a
+                // thread of its own while the engine works: see `FixReadAhead`.
+                if store == nil, delivery == nil, FixReadAhead.isRegularFile(input) {
+                    inputsStarted += 1
+                    try runReadingAhead(input)
+                    continue
+                }
                 let reader: FixReader
                 do {
                     reader = try FixReader(input: input, format: options.format, pauseHandler: pauseBridge)
@@ -241,6 +248,45 @@ public final class WatchSession {
             recordsOfThisInput += 1
             currentFormat = reader.format
             try process(record, source: sourceName, isLive: isLive)
+        }
+    }
+
+    /// `run(_:)` for a regular file read by a `FixReadAhead`: the same records in the same
+    /// order, the same end of input; signals are looked at between batches (a few ms apart).
+    private func runReadingAhead(_ input: FixInput) throws(WatchError) {
+        let ahead = FixReadAhead(input: input, format: options.format)
+        var ended = false
+        defer {
+            if !ended { ahead.stop() }
+            currentFormat = nil
+        }
+        currentInputIsLive = false
+        let sourceName = input.sourceName
+        var recordsOfThisInput = 0
+        while stop == nil {
+            let batch = ahead.next()
+            ended = batch.end != nil
+            currentFormat = batch.format
+            for record in batch.records {
+                recordsOfThisInput += 1
+                try process(record, source: sourceName, isLive: false)
+            }
+            if let end = batch.end {
+                if let error = end.error {
+                    if error.isInterrupted { return }
+                    throw WatchError(kind: error.kind, origin: .input, message: error.description)
+                }
+                if end.format == .nmea {
+                    statistics.sentencesWithoutFix += end.skipped.count(where: { $0 != NMEALineDecoder.notNMEA })
+                }
+                // No silent loss: an input that gave nothing says why (SPEC §3).
+                if recordsOfThisInput == 0, let why = end.noFixExplanation {
+                    statistics.warnings += 1
+                    diagnostics.writeLine(TerminalText.safe("\(sourceName): warning: \(why)"))
+                }
+                return
+            }
+            if signals != nil { _ = signalArrived() }
         }
     }
 
