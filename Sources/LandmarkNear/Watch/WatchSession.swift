@@ -167,9 +167,18 @@ public final class WatchSession {
     /// Reads every input in order (stdin for `.standardInput`) through one engine, so device
     /// state carries across files. Missing files are reported before anything is read. With
     /// `signals`, SIGINT and SIGTERM stop at a record boundary (`statistics.stoppedBy`) and
-    /// SIGHUP reloads `--landmarks` and `--profiles`.
+    /// SIGHUP reloads `--landmarks` and `--profiles`. `readingAhead` may be reading the first
+    /// input already (started by the CLI before the catalog was loaded); it is used when that
+    /// input is read ahead at all, else stopped.
     @discardableResult
     public func run(inputs: [FixInput], signals: SignalInbox? = nil) throws(WatchError) -> WatchStatistics {
+        try run(inputs: inputs, signals: signals, readingAhead: nil)
+    }
+
+    @discardableResult
+    package func run(inputs: [FixInput], signals: SignalInbox?, readingAhead: FixReadAhead?) throws(WatchError) -> WatchStatistics {
+        var prestarted = readingAhead
+        defer { prestarted?.stop() }
         for case .file(let path) in inputs where !FileManager.default.fileExists(atPath: path) {
             throw WatchError(kind: .missingInput, origin: .input, message: "\(path): no such file")
         }
@@ -185,10 +194,19 @@ public final class WatchSession {
                 // A replay of a file (no state to save as it goes, no deliveries) is read on a
                 // thread of its own while the engine works: see `FixReadAhead`.
                 if store == nil, delivery == nil, FixReadAhead.isRegularFile(input) {
+                    let ahead: FixReadAhead
+                    if let early = prestarted, early.input == input, early.format == options.format {
+                        ahead = early
+                        prestarted = nil
+                    } else {
+                        ahead = FixReadAhead(input: input, format: options.format)
+                    }
                     inputsStarted += 1
-                    try runReadingAhead(input)
+                    try runReadingAhead(ahead)
                     continue
                 }
+                prestarted?.stop()
+                prestarted = nil
                 let reader: FixReader
                 do {
                     reader = try FixReader(input: input, format: options.format, pauseHandler: pauseBridge)
@@ -253,15 +271,14 @@ public final class WatchSession {
 
     /// `run(_:)` for a regular file read by a `FixReadAhead`: the same records in the same
     /// order, the same end of input; signals are looked at between batches (a few ms apart).
-    private func runReadingAhead(_ input: FixInput) throws(WatchError) {
-        let ahead = FixReadAhead(input: input, format: options.format)
+    private func runReadingAhead(_ ahead: FixReadAhead) throws(WatchError) {
         var ended = false
         defer {
             if !ended { ahead.stop() }
             currentFormat = nil
         }
         currentInputIsLive = false
-        let sourceName = input.sourceName
+        let sourceName = ahead.input.sourceName
         var recordsOfThisInput = 0
         while stop == nil {
             let batch = ahead.next()

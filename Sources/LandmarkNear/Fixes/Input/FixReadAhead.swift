@@ -22,7 +22,7 @@ import Glibc
 /// reader's pause handler (signals, commits when the input pauses) belongs on the engine's
 /// thread. The caller decides with `isRegularFile(_:)`. The records and their order are those
 /// `FixReader` gives; nothing else about reading changes.
-final class FixReadAhead: Sendable {
+package final class FixReadAhead: Sendable {
     /// Records in input order; the last batch carries `end`.
     struct Batch: Sendable {
         var records: [FixRecord]
@@ -48,7 +48,7 @@ final class FixReadAhead: Sendable {
 
     static let batchSize = 4096
     /// Batches read and not yet taken, at most: bounds memory to a few MB.
-    static let batchesAhead = 4
+    static let batchesAhead = 64
 
     private let state = Mutex(State())
     /// Batches waiting to be taken.
@@ -58,8 +58,15 @@ final class FixReadAhead: Sendable {
     /// Signalled once, when the reading thread has ended.
     private let ended = DispatchSemaphore(value: 0)
 
-    /// Starts reading `input` (as `FixReader(input:format:)` would) on a new thread.
-    init(input: FixInput, format: FixFormat?) {
+    /// What is read, and as which format (nil: detected).
+    let input: FixInput
+    let format: FixFormat?
+
+    /// Starts reading `input` (as `FixReader(input:format:)` would) on a new thread. The CLI
+    /// starts it before it loads the catalog, so that the two overlap.
+    package init(input: FixInput, format: FixFormat?) {
+        self.input = input
+        self.format = format
         let thread = Thread { [self] in
             read(input: input, format: format)
             ended.signal()
@@ -74,7 +81,7 @@ final class FixReadAhead: Sendable {
     }
 
     /// Whether `input` is a regular file (or standard input redirected from one).
-    static func isRegularFile(_ input: FixInput) -> Bool {
+    package static func isRegularFile(_ input: FixInput) -> Bool {
         var status = stat()
         switch input {
         case .standardInput: guard fstat(STDIN_FILENO, &status) == 0 else { return false }
@@ -93,7 +100,7 @@ final class FixReadAhead: Sendable {
 
     /// Ends reading early (the caller stops before the end of the input), and waits until
     /// the reading thread has ended. Call it once, and only before the batch with `end` came.
-    func stop() {
+    package func stop() {
         state.withLock { $0.stopRequested = true }
         // Unblock a reader waiting for a place; it sees the request before it reads on.
         while ended.wait(timeout: .now() + .milliseconds(1)) == .timedOut {
