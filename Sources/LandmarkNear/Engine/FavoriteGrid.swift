@@ -59,7 +59,8 @@ struct FavoriteGrid {
             }
             spans.append((favorite, firstRow, lastRow, firstColumn, columnCount))
         }
-        func forEachCell(of span: (favorite: Int32, firstRow: Int, lastRow: Int, firstColumn: Int, columnCount: Int), _ body: (Int) -> Void) {
+        func forEachCell(of span: (favorite: Int32, firstRow: Int, lastRow: Int, firstColumn: Int, columnCount: Int), _ body: (Int) -> Void)
+        {
             for row in span.firstRow...span.lastRow {
                 for step in 0..<span.columnCount {
                     let column = ((span.firstColumn + step) % FavoriteGrid.columns + FavoriteGrid.columns) % FavoriteGrid.columns

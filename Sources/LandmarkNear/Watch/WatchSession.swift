@@ -284,9 +284,16 @@ public final class WatchSession {
             let batch = ahead.next()
             ended = batch.end != nil
             currentFormat = batch.format
-            for record in batch.records {
+            let records = batch.records
+            // The device bucket of a fix 8 records on, fetched while these are processed, once
+            // the device table has outgrown the caches (below, it only costs).
+            let prefetching = engine.deviceCount >= 1 << 16
+            for index in records.indices {
+                if prefetching, index + 8 < records.count, case .fix(let upcoming, _) = records[index + 8] {
+                    engine.prefetchDevice(of: upcoming)
+                }
                 recordsOfThisInput += 1
-                try process(record, source: sourceName, isLive: false)
+                try process(records[index], source: sourceName, isLive: false)
             }
             if let end = batch.end {
                 if let error = end.error {
