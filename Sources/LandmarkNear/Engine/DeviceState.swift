@@ -1,5 +1,5 @@
 /// What the engine remembers about one device: bounded by its favourites, not by the length
-/// of the stream, and packed (64 bytes, one favourite entry of 16 inline) because a service
+/// of the stream, and packed (72 bytes, one favourite entry of 16 inline) because a service
 /// tracks millions of devices.
 struct DeviceState {
     /// The latest used timed fix; `latestNanoseconds < 0` means none yet.
@@ -12,13 +12,15 @@ struct DeviceState {
     private var cacheLatitude: Float = .nan
     private var cacheLongitude: Float = .nan
     private var cacheCosine: Float = 1
-    /// A lower bound (metres) on how far a fix must be from the cache centre before it can
-    /// enter any candidate: min over candidates of (a lower bound of its distance from the
-    /// centre − its radius). Infinite with no candidate. Fixes nearer than that, with no
-    /// favourite inside, are `idle`: with every landmark a favourite, a device in a city has
-    /// dozens of candidates, and testing each on every fix (a load of its unit vector from a
-    /// 3 MB array, mostly a cache miss) was a fifth of `watch --favorites all` (per `perf`).
-    private var enterGap: Float = .infinity
+    /// The quiet disc: the fix where the engine last looked at the device's favourites, and how
+    /// far (metres, a lower bound) the device may move from it before any of them can be
+    /// entered or left (NaN latitude or budget 0: none). With every landmark a favourite, a
+    /// device in a city is inside or near dozens of them, and testing each on every fix was a
+    /// fifth of `watch --favorites all`, per `perf`; within the disc a fix costs one bound.
+    private var quietLatitude: Float = .nan
+    private var quietLongitude: Float = .nan
+    private var quietCosine: Float = 1
+    private var quietBudget: Float = 0
     /// Which favourite set applies (0 = the default favourites).
     let favoriteSet: UInt16
     private var flags: UInt8
@@ -92,8 +94,26 @@ struct DeviceState {
         let bound = CacheBound.distanceUpperBound(from: coordinate, to: center, cosineOfCenterLatitude: Double(cacheCosine))
         let holds = bound <= slack - DeviceState.cacheRoundingMargin
         guard holds else { return .active(cacheHolds: false) }
-        let quiet = bound <= Double(enterGap) - DeviceState.cacheRoundingMargin
-        return quiet && !isInsideAny ? .idle : .active(cacheHolds: true)
+        if quietBudget > 0 {
+            let anchor = Coordinate(latitude: Double(quietLatitude), longitude: Double(quietLongitude))
+            let moved = CacheBound.distanceUpperBound(from: coordinate, to: anchor, cosineOfCenterLatitude: Double(quietCosine))
+            if moved <= Double(quietBudget) - DeviceState.cacheRoundingMargin { return .idle }
+        }
+        return isQuiet ? .idle : .active(cacheHolds: true)
+    }
+
+    /// Sets the quiet disc around `anchor` (see `quietBudget`); a budget <= the rounding
+    /// margin sets none.
+    mutating func setQuiet(around anchor: Coordinate, cosine: Double, budget: Double) {
+        guard budget > DeviceState.cacheRoundingMargin else {
+            quietBudget = 0
+            return
+        }
+        quietLatitude = Float(anchor.latitude)
+        quietLongitude = Float(anchor.longitude)
+        // Rounded up, and the budget down: the disc must not grow.
+        quietCosine = min(1, Float(cosine).nextUp)
+        quietBudget = Float(budget).nextDown
     }
 
     // MARK: favourite entries
@@ -133,15 +153,22 @@ struct DeviceState {
         }
     }
 
+    /// No favourite is a candidate or inside: a fix within the cache cannot cause an event.
+    private var isQuiet: Bool {
+        if first.isNone { return true }
+        if first.isActive { return false }
+        for entry in more where entry.isActive { return false }
+        return true
+    }
+
     var isInsideAny: Bool {
         if first.isNone { return false }
         if first.isInside { return true }
         return more.contains { $0.isInside }
     }
 
-    /// Replaces the candidate set (a fresh index query around `center`); `enterGap` is how far
-    /// (metres, a lower bound) a fix must move from `center` before it can enter any of them.
-    mutating func setCandidates(_ favorites: [Int32], center: Coordinate, cosine: Double, enterGap gap: Double) {
+    /// Replaces the candidate set (a fresh index query around `center`).
+    mutating func setCandidates(_ favorites: [Int32], center: Coordinate, cosine: Double) {
         for position in 0..<entryCount { self[entry: position].isCandidate = false }
         for favorite in favorites {
             let position = positionCreating(favorite)
@@ -152,8 +179,7 @@ struct DeviceState {
         cacheLongitude = Float(center.longitude)
         // Rounded up: the cache bound must not shrink.
         cacheCosine = min(1, Float(cosine).nextUp)
-        // Rounded down: the gap must not grow.
-        enterGap = gap > 0 ? Float(gap).nextDown : 0
+        quietBudget = 0
     }
 
     func lastNotification(of favorite: Int32) -> (found: Bool, time: Timestamp?) {
@@ -171,7 +197,7 @@ struct DeviceState {
 
 /// One favourite as one device sees it: a candidate of its cache, inside, notified (and when).
 /// 16 bytes: the roles share a word with the favourite's position (below 2^29, which the
-/// engine checks), so that `DeviceState` keeps its `enterGap` within 64 bytes.
+/// engine checks), so that `DeviceState` keeps its quiet disc within 72 bytes.
 struct FavoriteEntry {
     /// Low 29 bits: the position in the engine's favourite list (all ones: an empty slot);
     /// high 3 bits: the roles.
@@ -192,6 +218,8 @@ struct FavoriteEntry {
 
     var isNone: Bool { bits & FavoriteEntry.positionMask == FavoriteEntry.positionMask }
     var isUseful: Bool { roles != 0 }
+    /// A candidate or inside: fixes near the cache centre must look at it.
+    var isActive: Bool { roles & (FavoriteEntry.candidateRole | FavoriteEntry.insideRole) != 0 }
 
     private var roles: UInt32 {
         get { bits >> 29 }

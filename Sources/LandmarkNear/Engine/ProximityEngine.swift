@@ -254,6 +254,7 @@ public final class ProximityEngine {
                     kind: .enter, landmarkIndex: landmarkIndex, distance: distance,
                     suppression: suppression(state: &state, favorite: entry.favorite, time: fix.time)))
         }
+        setQuietDisc(state: &state, at: fix.coordinate, state.entryCount > 0 ? earthCentred() : EarthCenteredPoint(x: 0, y: 0, z: 0))
         if favoritesChanged, tracksChanges, state.markChanged(favorites: true) {
             changed.append((fix.device, Int32(slot)))
         }
@@ -261,6 +262,38 @@ public final class ProximityEngine {
             events[firstEvent...].sort { ($0.distance, $0.landmarkIndex) < ($1.distance, $1.landmarkIndex) }
         }
         return .used
+    }
+
+    /// How far the device may move from this fix before its next fix could change anything:
+    /// the least, over its favourites inside, of R + H minus (an upper bound of) the distance,
+    /// and over its other candidates, of (a lower bound of) the distance minus R. By the
+    /// triangle inequality no fix nearer than that to this one can enter or leave any of them
+    /// (the candidate cache rules out the rest while it holds). Lower bound: the chord between
+    /// the Earth-centred points (no path on the surface is shorter); upper bound: `ShortGeodesic`
+    /// plus its error bound. 1 m off for rounding.
+    private func setQuietDisc(state: inout DeviceState, at coordinate: Coordinate, _ fixPoint: EarthCenteredPoint) {
+        let hysteresis = configuration.hysteresis
+        var budget = Double.infinity
+        var active = false
+        for position in 0..<state.entryCount {
+            let entry = state[entry: position]
+            guard entry.isActive else { continue }
+            active = true
+            let favorite = Int(entry.favorite)
+            let other = favoritePoints[favorite]
+            let chord = fixPoint.chordSquared(to: other).squareRoot()
+            if entry.isInside {
+                guard chord <= ShortGeodesic.longestChord else { return state.setQuiet(around: coordinate, cosine: 1, budget: 0) }
+                let upper = ShortGeodesic.distance(from: fixPoint, to: other) + ShortGeodesic.errorBound(chord: chord)
+                budget = min(budget, favoriteRadii[favorite] + hysteresis - upper)
+            } else {
+                budget = min(budget, chord - favoriteRadii[favorite])
+            }
+            if budget <= DeviceState.cacheRoundingMargin + 1 { return state.setQuiet(around: coordinate, cosine: 1, budget: 0) }
+        }
+        // With nothing to look at, the candidate cache alone makes the next fixes idle.
+        guard active else { return state.setQuiet(around: coordinate, cosine: 1, budget: 0) }
+        state.setQuiet(around: coordinate, cosine: cos(coordinate.latitude * .pi / 180), budget: budget - 1)
     }
 
     /// Whether the geodesic distance from the fix to `favorite` is surely beyond `limit`
@@ -311,17 +344,7 @@ public final class ProximityEngine {
                 candidateScratch.append(Int32(neighbor.index))
             }
         }
-        // How far the device may move before it can enter a candidate: d(fix, c) >= d(centre, c)
-        // - d(fix, centre), and the geodesic d(centre, c) is at least (1 - margin) times the
-        // spherical distance of the chord (see `UnitVector`); 1 m off for rounding.
-        var gap = Double.infinity
-        for candidate in candidateScratch {
-            let chord = point.squaredChord(to: favoriteVectors[Int(candidate)]).squareRoot()
-            let spherical = 2 * UnitVector.meanRadius * asin(min(1, chord / 2))
-            gap = min(gap, spherical * (1 - UnitVector.margin) - favoriteRadii[Int(candidate)] - 1)
-        }
-        state.setCandidates(
-            candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180), enterGap: gap)
+        state.setCandidates(candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
     }
 
     private func deviceSlot(for device: String, hash: UInt64) -> Int {
