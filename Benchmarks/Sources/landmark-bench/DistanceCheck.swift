@@ -1,7 +1,7 @@
 import Foundation
 import LandmarkNear
 
-/// `landmark-bench distance`: `ShortGeodesic.distance` against `geod_inverse` over many seeded
+/// `landmark-bench distance`: `ShortGeodesic.distance` (and `VincentyGeodesic.distance`) against `geod_inverse` over many seeded
 /// random pairs worldwide (poles, ±180°, every chord class up to `ShortGeodesic.longestChord`),
 /// the largest error per class next to the bound the index relies on, and the cost of both.
 /// Exits non-zero when a bound is broken. The unit tests run the same check on 100k pairs.
@@ -14,14 +14,15 @@ enum DistanceCheck {
         let seed = UInt64(try options.int("seed", default: 1))
         let (report, seconds) = MonotonicClock.time { ShortGeodesicCheck.run(pairs: pairs, seed: seed) }
         print("ShortGeodesic vs geod_inverse, \(pairs.grouped) pairs, seed \(seed) (\(String(format: "%.1f", seconds)) s)\n")
-        print("| chord class | pairs | largest error | bound | largest error / bound |")
-        print("|---|---:|---:|---:|---:|")
+        print("| chord class | pairs | largest error | bound | largest error / bound | Vincenty's largest error | not converged |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         for c in report.classes {
             print(
                 String(
-                    format: "| %.0f–%.0f km | %@ | %.3g m | %.3g m | %.3f |", c.lower / 1000, c.upper / 1000,
-                    c.pairs.grouped, c.worstError, c.bound, c.worstShareOfBound))
+                    format: "| %.0f–%.0f km | %@ | %.3g m | %.3g m | %.3f | %.3g m | %d |", c.lower / 1000, c.upper / 1000,
+                    c.pairs.grouped, c.worstError, c.bound, c.worstShareOfBound, c.vincentyWorstError, c.vincentyUnconverged))
         }
+        print("\nVincenty's bound: \(VincentyGeodesic.errorBound) m (used by the index where ShortGeodesic's exceeds it)")
         for c in report.classes {
             if let (a, b) = c.worstPair { print("worst pair ≤ \(Int(c.upper / 1000)) km: \(a) → \(b)") }
         }
@@ -35,5 +36,6 @@ enum DistanceCheck {
                     "\ncost per pair (<= 10 km, from cached ECEF points): ShortGeodesic %.1f ns, geod_inverse %.1f ns (sums %.3f, %.3f m)",
                 fast / Double(timed.count) * 1e9, exact / Double(timed.count) * 1e9, fastSum, exactSum))
         guard report.holds else { throw BenchError("a bound of ShortGeodesic.errorBound is broken (see the table)") }
+        guard report.vincentyHolds else { throw BenchError("VincentyGeodesic.errorBound is broken (see the table)") }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Measures `ShortGeodesic.distance` against `geod_inverse` on seeded random pairs worldwide,
-/// by length class: the evidence behind `ShortGeodesic.errorBound`. The unit tests run 100k
+/// Measures `ShortGeodesic.distance` and `VincentyGeodesic.distance` against `geod_inverse` on
+/// seeded random pairs worldwide, by length class: the evidence behind `ShortGeodesic.errorBound`
+/// and `VincentyGeodesic.errorBound`. The unit tests run 100k
 /// pairs; `landmark-bench distance` runs millions in a release build.
 ///
 /// Pairs: a start point (60 % area-uniform, 20 % within 1° of a pole, one in ten of those on it,
@@ -27,6 +28,10 @@ package enum ShortGeodesicCheck {
         /// The largest error over the bound claimed for that chord (> 1 means the bound is broken).
         package var worstShareOfBound = 0.0
         package var worstPair: (Coordinate, Coordinate)?
+        /// The largest |VincentyGeodesic − geod_inverse| seen, metres, and the pairs where
+        /// Vincenty's iteration did not converge (the index then uses geod_inverse).
+        package var vincentyWorstError = 0.0
+        package var vincentyUnconverged = 0
         /// `ShortGeodesic.errorBound` at the class's upper end.
         package var bound: Double { ShortGeodesic.errorBound(chord: upper) }
     }
@@ -36,6 +41,8 @@ package enum ShortGeodesicCheck {
         package var pairs: Int
         /// Whether every pair's error was within its bound.
         package var holds: Bool { classes.allSatisfy { $0.worstShareOfBound <= 1 } }
+        /// Whether every converged Vincenty distance was within `VincentyGeodesic.errorBound`.
+        package var vincentyHolds: Bool { classes.allSatisfy { $0.vincentyWorstError <= VincentyGeodesic.errorBound } }
     }
 
     package static func run(pairs: Int, seed: UInt64) -> Report {
@@ -58,8 +65,14 @@ package enum ShortGeodesicCheck {
             let q = EarthCenteredPoint(end)
             let chord = p.chord(to: q)
             guard chord <= ShortGeodesic.longestChord else { continue }
-            let error = abs(ShortGeodesic.distance(from: p, to: q) - geodesic.distance(from: start, to: end))
+            let exact = geodesic.distance(from: start, to: end)
+            let error = abs(ShortGeodesic.distance(from: p, to: q) - exact)
             let at = classLimits.firstIndex(where: { chord <= $0 }) ?? classLimits.count - 1
+            if let vincenty = VincentyGeodesic.distance(from: start, to: end) {
+                classes[at].vincentyWorstError = max(classes[at].vincentyWorstError, abs(vincenty - exact))
+            } else {
+                classes[at].vincentyUnconverged += 1
+            }
             classes[at].pairs += 1
             if error > classes[at].worstError {
                 classes[at].worstError = error

@@ -2,33 +2,53 @@
 /// within a radius, and the k nearest. "Exact" means the same landmarks in the same order as a
 /// brute-force scan with `Geodesic.wgs84.distance` everywhere (across ±180°, at the poles, for
 /// a point on a landmark), ties in distance ordered by index; each distance is within
-/// `distanceTolerance` (3 µm) of `geod_inverse`'s.
+/// `tolerance(ofDistance:)` of `geod_inverse`'s: 3 µm up to 100 km, 1 mm beyond.
 ///
-/// GEOS's STRtree is the spatial index. The landmarks are packed (sort-tile-recursive) into
-/// buckets of `bucketSize` neighbours, and the tree holds each bucket's longitude/latitude box.
-/// A query asks the tree for the buckets meeting a box that covers the search cap (`CapCover`:
-/// it grows with latitude and splits at ±180°), ranks and skips buckets by their bounding
-/// sphere, rejects landmarks by their chord (`GeodesicBounds`), and measures the rest with
+/// GEOS's STRtree is the spatial index. The landmarks are packed by recursive halving into
+/// buckets of `bucketSize` neighbours (`BucketPacking`), and the tree holds each bucket's
+/// longitude/latitude box. A query takes the buckets meeting a box that covers the search cap
+/// (`CapCover`: it grows with latitude and splits at ±180°) from the cells of `BucketDirectory`
+/// when the box spans a few of them (most caps; the directory lists each cell's buckets, made
+/// from the same boxes), and asks the tree for larger caps. It ranks and skips buckets by their
+/// bounding sphere, finds each bucket's landmarks near the query's z by a branch-free count,
+/// rejects landmarks by their chord (`GeodesicBounds`), and measures the rest with
 /// `ShortGeodesic` (20 ns, from the Earth-centred points kept in the index) where the chord is
 /// short, `geod_inverse` beyond. Where a measured distance lies within its error bound of the
-/// radius, or of another answer's distance (the order could flip), `geod_inverse` decides.
-/// `nearest` first probes a few landmarks next to the point in the packing order for a radius
-/// that surely holds k landmarks, then asks the tree once for that cap. The tree is built in
-/// `init`; queries only read the index.
+/// radius, or of another answer's distance (the order could flip), a closer measurement decides:
+/// `VincentyGeodesic` (1 mm, 0.4 µs) where that settles it, else `geod_inverse`; an answer's
+/// distance is refined until its bound is within `distanceTolerance`. `nearest` starts in the
+/// point's cell: the chord to the cell's witness and its buckets bound the answer, and the cap of
+/// that bound often lies in the cell (done), else that one cap is searched. The tree and the
+/// directory are built in `init`; queries only read the index.
 ///
 ///     let index = LandmarkIndex(catalog: .embedded)
 ///     let here = Coordinate(latitude: 34.0, longitude: -116.0)
 ///     index.nearest(to: here, limit: 1)          // [LandmarkNeighbor(index: 0, distance: 15_465.79…)]
 ///     index.within(8046.72, of: here)            // [] : Turtle Rock is 15.5 km away
 public final class LandmarkIndex {
-    /// Landmarks per bucket (one tree item). 32 rather than 8: the tree has a quarter of the
-    /// items and GEOS's traversal, the largest cost of a query, shrinks with it, while the scan of a
-    /// bucket's 32 packed points costs less than one more tree level.
+    /// Landmarks per bucket (one tree item). 32: a bucket's z fit two 16-lane compares
+    /// (`firstSlot`), a scan of its run near the query costs less than another bucket's sphere
+    /// test and cache misses, and the tree and the directory hold a 32nd of the landmarks.
     static let bucketSize = 32
+    /// Directory cells per bucket: enough that a 5-mile cap usually spans one or two cells whose
+    /// lists hold a handful of buckets.
+    static let cellsPerBucket = 8.0
+    /// A cap whose box spans more cells than this asks GEOS's tree for its buckets.
+    static let directoryCellLimit = 24
 
     /// The largest difference between an answer's distance and `geod_inverse`'s, metres:
-    /// `ShortGeodesic.errorBound` up to 100 km; beyond, answers are `geod_inverse`'s own.
-    public static let distanceTolerance = ShortGeodesic.errorBound(chord: 100_000)
+    /// `VincentyGeodesic.errorBound` (1 mm) for lines over 100 km, 3 µm below
+    /// (`tolerance(ofDistance:)`).
+    public static let distanceTolerance = max(ShortGeodesic.errorBound(chord: 100_000), VincentyGeodesic.errorBound)
+
+    /// The largest difference between an answer's `distance` and `geod_inverse`'s, metres:
+    /// `ShortGeodesic.errorBound` of a 100 km chord (3 µm) up to 100 km (a chord is never longer
+    /// than its geodesic), `distanceTolerance` beyond.
+    ///
+    ///     LandmarkIndex.tolerance(ofDistance: 8046.72)   // 3e-6
+    public static func tolerance(ofDistance distance: Double) -> Double {
+        distance <= 100_000 ? ShortGeodesic.errorBound(chord: 100_000) : distanceTolerance
+    }
 
     /// The number of indexed landmarks.
     public let count: Int
@@ -36,16 +56,18 @@ public final class LandmarkIndex {
     private let slotCoordinates: [Coordinate]
     /// The slots' Earth-centred points, x, y, z after one another.
     private let slotPoints: [Double]
+    /// The slots' z (`slotPoints`' every third) as `Float`: what `firstSlot` searches.
+    private let slotZ: [Float]
     /// Each slot's position in the array given to `init`.
     private let slotIndex: [Int32]
     /// Each bucket's bounding sphere: centre x, y, z and radius (metres) after one another.
     private let bucketSpheres: [Double]
-    /// Slots per slice of the packing (slices run west to east, slots in a slice south to north).
-    private let sliceLength: Int
-    /// The smallest longitude of each slice.
-    private let sliceWesternEdges: [Double]
     private let tree: GEOSBoxTree
-    /// The search radius of `nearest` when the probe finds too few landmarks: about the mean
+    /// Each bucket's box (the tree's items).
+    private let bucketBoxes: [GeoBox]
+    /// The cells in front of the tree: small caps take their buckets from it.
+    private let directory: BucketDirectory
+    /// The first search radius of `nearest` when the point's cell holds too few landmarks: about the mean
     /// spacing of the landmarks.
     private let firstRadius: Double
 
@@ -54,10 +76,9 @@ public final class LandmarkIndex {
         precondition(coordinates.count < Int(Int32.max), "LandmarkIndex: too many landmarks")
         let size = LandmarkIndex.bucketSize
         count = coordinates.count
-        let layout = BucketPacking.pack(coordinates, bucketSize: size)
-        slotIndex = layout.order
-        sliceLength = layout.sliceLength
-        let slots = layout.order.map { coordinates[Int($0)] }
+        let order = BucketPacking.pack(coordinates, bucketSize: size)
+        slotIndex = order
+        let slots = order.map { coordinates[Int($0)] }
         slotCoordinates = slots
         var points = [Double](repeating: 0, count: slots.count * 3)
         for (slot, coordinate) in slots.enumerated() {
@@ -67,6 +88,7 @@ public final class LandmarkIndex {
             points[3 * slot + 2] = p.z
         }
         slotPoints = points
+        slotZ = (0..<slots.count).map { Float(points[3 * $0 + 2]) }
         var boxes: [GeoBox] = []
         var spheres: [Double] = []
         boxes.reserveCapacity(slots.count / size + 1)
@@ -88,10 +110,11 @@ public final class LandmarkIndex {
             spheres += [center.x, center.y, center.z, radius * (1 + 1e-12) + GeodesicBounds.margin]
         }
         bucketSpheres = spheres
-        sliceWesternEdges = stride(from: 0, to: slots.count, by: layout.sliceLength).map { start in
-            slots[start..<min(slots.count, start + layout.sliceLength)].map(\.longitude).min() ?? -180
-        }
         tree = GEOSBoxTree(boxes: boxes)
+        bucketBoxes = boxes
+        // About `cellsPerBucket` cells a bucket, rows of at most 180° and at least 0.1°.
+        let rows = Int((Double(boxes.count) * LandmarkIndex.cellsPerBucket / 2).squareRoot().rounded())
+        directory = BucketDirectory(boxes: boxes, points: points, slotCoordinates: slots, rows: min(1800, max(1, rows)))
         let earthArea = 5.1e14
         firstRadius = (earthArea / Double(max(1, count)) / Double.pi).squareRoot()
     }
@@ -113,8 +136,10 @@ public final class LandmarkIndex {
         return slotCoordinates.capacity * MemoryLayout<Coordinate>.stride
             + slotPoints.capacity * MemoryLayout<Double>.stride
             + slotIndex.capacity * MemoryLayout<Int32>.stride
+            + slotZ.capacity * MemoryLayout<Float>.stride
             + bucketSpheres.capacity * MemoryLayout<Double>.stride
-            + sliceWesternEdges.capacity * MemoryLayout<Double>.stride
+            + bucketBoxes.capacity * MemoryLayout<GeoBox>.stride
+            + directory.approximateByteCount
             + nodes * 48
     }
 
@@ -128,30 +153,26 @@ public final class LandmarkIndex {
     public func within(_ radius: Double, of point: Coordinate) -> [LandmarkNeighbor] {
         guard count > 0, radius >= 0, point.isValid else { return [] }
         let query = EarthCenteredPoint(point)
-        let buckets = bucketsMeeting(CapCover(center: point, radius: radius))
         var found: [Candidate] = []
         let chordLimit = radius + GeodesicBounds.margin
         let limitSquared = chordLimit * chordLimit
-        slotPoints.withUnsafeBufferPointer { points in
-            bucketSpheres.withUnsafeBufferPointer { spheres in
-                for bucket in buckets {
-                    let b = Int(bucket)
-                    let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
-                    if query.chord(to: center) - spheres[4 * b + 3] > chordLimit { continue }
-                    let range = slots(ofBucket: b)
-                    for slot in firstSlot(in: range, atOrAbove: query.z - chordLimit, points)..<range.upperBound {
-                        let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
-                        if p.z - query.z > chordLimit { break }
-                        let chordSquared = query.chordSquared(to: p)
-                        guard chordSquared <= limitSquared else { continue }
-                        var candidate = measure(slot, p, chordSquared: chordSquared, from: query, point)
-                        // Only a distance within its error bound of the radius needs geod_inverse.
-                        if candidate.distance - candidate.error > radius { continue }
-                        if candidate.distance + candidate.error > radius {
-                            makeExact(&candidate, from: point)
-                            if candidate.distance > radius { continue }
+        withBuckets(meeting: CapCover(center: point, radius: radius)) { buckets in
+            withSlots { points, zs in
+                bucketSpheres.withUnsafeBufferPointer { spheres in
+                    for bucket in buckets {
+                        let b = Int(bucket)
+                        let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
+                        if query.chord(to: center) - spheres[4 * b + 3] > chordLimit { continue }
+                        let range = slots(ofBucket: b)
+                        for slot in firstSlot(in: range, atOrAbove: query.z - chordLimit, zs)..<range.upperBound {
+                            let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+                            if p.z - query.z > chordLimit { break }
+                            let chordSquared = query.chordSquared(to: p)
+                            guard chordSquared <= limitSquared else { continue }
+                            var candidate = measure(slot, p, chordSquared: chordSquared, from: query, point)
+                            // Only a distance within its error bound of the radius needs refining.
+                            if isWithin(&candidate, radius, from: point) { found.append(candidate) }
                         }
-                        found.append(candidate)
                     }
                 }
             }
@@ -183,71 +204,93 @@ public final class LandmarkIndex {
             }
             return answers(&all, from: point, limit: limit, radius: cutoff)
         }
-        // The probe's radius surely holds `limit` landmarks, but it is often much too large
-        // (its landmarks are only near in the packing order, up to a slice's width away), and
-        // the tree's answer grows with the box: a cap of about the landmarks' mean spacing is
-        // tried first, then the probe's (or, once `limit` chords are known, the sure bound).
-        let probed = probeRadius(around: point, query, limit: limit)
-        let first = firstRadius * Double(limit).squareRoot()
-        var radius = probed.map { min($0, first) } ?? first
+        // First the point's own cell: its buckets (nearest first) and, for one answer, its
+        // witness usually give the `limit` smallest chords, and the cap that surely holds the
+        // answers often lies in the cell: then its buckets hold every answer. Otherwise that
+        // cap (or, where the cell holds too few, one of about the landmarks' mean spacing,
+        // grown until it holds `limit`) is searched, from the directory or the tree.
+        let cell = directory.grid.cell(latitude: point.latitude, longitude: point.longitude)
+        var start = SmallestValues(capacity: limit)
+        if limit == 1 {
+            let witness = directory.witness(ofCell: cell)
+            if witness >= 0 { start.offer(query.chord(to: slotPoint(witness))) }
+        }
+        let inCell: NearestPass = directory.withBuckets(ofCell: cell) { buckets in
+            withRanked(buckets, from: query, within: LandmarkIndex.reach(start.bound)) { ranked in
+                withReachable(ranked, from: query, best: start) { reachable, best in
+                    guard best.isFull else { return .tooFew }
+                    let threshold = GeodesicBounds.upper(chord: best.bound)
+                    let cover = CapCover(center: point, radius: threshold)
+                    guard cover.second == nil, directory.isWithinCell(cover.first, cell) else {
+                        return .searchAgain(threshold, chord: best.bound)
+                    }
+                    return .answered(finish(reachable, threshold: threshold, from: query, point, limit: limit, cutoff: cutoff))
+                }
+            }
+        }
+        var radius: Double
+        // For one answer, a chord of a real landmark: a safe bound from the start of each search.
+        var knownChord = Double.infinity
+        switch inCell {
+        case .answered(let neighbors): return neighbors
+        case .searchAgain(let sureRadius, let chord):
+            radius = sureRadius
+            knownChord = chord
+        case .tooFew: radius = firstRadius * Double(limit).squareRoot()
+        }
         while true {
-            // Buckets nearest first (by the chord to their bounding sphere), so that the `limit`
-            // smallest chords come early and the farther buckets are skipped on that bound.
-            let ranked = rankedBuckets(bucketsMeeting(CapCover(center: point, radius: radius), expected: 32), from: query)
-            var best = SmallestValues(capacity: limit)
-            slotPoints.withUnsafeBufferPointer { points in
-                for (lowerBound, bucket) in ranked {
-                    if lowerBound > best.bound { continue }
-                    let range = slots(ofBucket: Int(bucket))
-                    var slot = firstSlot(in: range, atOrAbove: query.z - best.bound, points)
-                    while slot < range.upperBound {
-                        let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
-                        if p.z - query.z > best.bound { break }
-                        best.offer(query.chordSquared(to: p).squareRoot())
-                        slot += 1
+            let pass: NearestPass = withBuckets(meeting: CapCover(center: point, radius: radius)) { buckets in
+                // Buckets that could hold a landmark within `radius`, nearest first (by the chord
+                // to their bounding sphere), so that the `limit` smallest chords come early and
+                // the farther buckets are skipped.
+                withRanked(buckets, from: query, within: radius + GeodesicBounds.margin) { ranked in
+                    var start = SmallestValues(capacity: limit)
+                    if limit == 1 && knownChord < .infinity { start.offer(knownChord) }
+                    return withReachable(ranked, from: query, best: start) { reachable, best -> NearestPass in
+                        guard best.isFull else { return .tooFew }
+                        // `limit` landmarks are at most this far.
+                        let threshold = GeodesicBounds.upper(chord: best.bound)
+                        // Landmarks outside the box could be nearer than `threshold`: search the
+                        // cap that surely holds `limit` landmarks.
+                        guard threshold <= radius else { return .searchAgain(threshold, chord: best.bound) }
+                        // Every landmark within `radius` is in the box.
+                        return .answered(
+                            finish(reachable, threshold: threshold, from: query, point, limit: limit, cutoff: cutoff))
                     }
                 }
             }
-            best.settle()
-            guard best.isFull else {
+            switch pass {
+            case .answered(let neighbors): return neighbors
+            case .searchAgain(let sureRadius, let chord):
+                radius = sureRadius
+                knownChord = chord
+            case .tooFew:
                 // Too few in the box: grow, to the whole world at last.
-                if let probed, radius < probed {
-                    radius = min(probed, radius * 4)
-                    continue
-                }
                 radius = radius < 1_000_000 ? radius * 4 : radius * 2
                 if radius >= EllipsoidConstants.longestGeodesic { radius = .infinity }
-                continue
             }
-            // `limit` landmarks are at most this far.
-            let threshold = GeodesicBounds.upper(chord: best.bound)
-            guard threshold <= radius else {
-                // Landmarks outside the box could be nearer than `threshold`: search the cap
-                // that surely holds `limit` landmarks.
-                radius = threshold
-                continue
-            }
-            // Every landmark within `radius` is in the box: the answers are among those whose
-            // chord is <= threshold (a chord is never longer than its geodesic).
-            var found: [Candidate] = []
-            let chordLimit = threshold + GeodesicBounds.margin
-            let limitSquared = chordLimit * chordLimit
-            slotPoints.withUnsafeBufferPointer { points in
-                for (lowerBound, bucket) in ranked {
-                    if lowerBound > chordLimit { continue }
-                    let range = slots(ofBucket: Int(bucket))
-                    for slot in firstSlot(in: range, atOrAbove: query.z - chordLimit, points)..<range.upperBound {
-                        let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
-                        if p.z - query.z > chordLimit { break }
-                        let chordSquared = query.chordSquared(to: p)
-                        if chordSquared <= limitSquared {
-                            found.append(measure(slot, p, chordSquared: chordSquared, from: query, point))
-                        }
-                    }
-                }
-            }
-            return answers(&found, from: point, limit: limit, radius: cutoff)
         }
+    }
+
+    /// The answers among `reachable` (every landmark within `threshold` of the point is there):
+    /// those whose chord is <= threshold (a chord is never longer than its geodesic), measured.
+    private func finish(
+        _ reachable: UnsafeMutableBufferPointer<(Int32, Double)>, threshold: Double,
+        from query: EarthCenteredPoint, _ point: Coordinate, limit: Int, cutoff: Double
+    ) -> [LandmarkNeighbor] {
+        let chordLimit = threshold + GeodesicBounds.margin
+        let limitSquared = chordLimit * chordLimit
+        var found: [Candidate] = []
+        for (slot, chordSquared) in reachable where chordSquared <= limitSquared {
+            found.append(measure(Int(slot), slotPoint(Int(slot)), chordSquared: chordSquared, from: query, point))
+        }
+        return answers(&found, from: point, limit: limit, radius: cutoff)
+    }
+
+    /// How far a landmark may be (its chord) and still be nearer than one at chord `bound`:
+    /// `GeodesicBounds.upper` of it.
+    @inline(__always) static func reach(_ bound: Double) -> Double {
+        bound == .infinity ? bound : GeodesicBounds.upper(chord: bound) + GeodesicBounds.margin
     }
 
     /// A landmark met by a query: its distance and how far that distance may be from
@@ -282,19 +325,39 @@ public final class LandmarkIndex {
             error: ShortGeodesic.errorBound(chord: chordSquared.squareRoot()))
     }
 
+    /// Measures `candidate` more closely: with `VincentyGeodesic` when its bound is above
+    /// Vincenty's (and the iteration converges), else exactly (`geod_inverse`).
     @inline(__always)
-    private func makeExact(_ candidate: inout Candidate, from point: Coordinate) {
+    private func refine(_ candidate: inout Candidate, from point: Coordinate) {
         guard candidate.error > 0 else { return }
-        candidate.distance = Geodesic.wgs84.distance(from: point, to: slotCoordinates[Int(candidate.slot)])
+        let landmark = slotCoordinates[Int(candidate.slot)]
+        if candidate.error > VincentyGeodesic.errorBound, let distance = VincentyGeodesic.distance(from: point, to: landmark) {
+            candidate.distance = distance
+            candidate.error = VincentyGeodesic.errorBound
+            return
+        }
+        candidate.distance = Geodesic.wgs84.distance(from: point, to: landmark)
         candidate.error = 0
+    }
+
+    /// Whether `candidate`'s exact distance is <= `radius`, refining it while its interval
+    /// holds the radius (at the end `geod_inverse` decides).
+    @inline(__always)
+    private func isWithin(_ candidate: inout Candidate, _ radius: Double, from point: Coordinate) -> Bool {
+        while true {
+            if candidate.distance + candidate.error <= radius { return true }
+            if candidate.distance - candidate.error > radius { return false }
+            refine(&candidate, from: point)
+        }
     }
 
     /// The first `limit` of `found` by (distance, index), as the exact distances would order
     /// them: sorted by the measured distances, then wherever two neighbours' error intervals
-    /// meet (their true order is unsure), both are measured exactly and the list sorted again.
-    /// Once no two neighbours' intervals meet, each interval lies wholly below the next, so
-    /// the order is the exact one. Answers whose bound exceeds `distanceTolerance` are made
-    /// exact last (that changes no order: their intervals are apart from the others).
+    /// meet (their true order is unsure), both are measured more closely (`refine`) and the list
+    /// sorted again, until no two meet (at worst every distance is `geod_inverse`'s). Then each
+    /// interval lies wholly below the next, so the order is the exact one. Answers whose bound
+    /// exceeds `distanceTolerance` are refined last (that changes no order: a refined interval
+    /// lies within the old one, apart from the others).
     private func answers(
         _ found: inout [Candidate], from point: Coordinate, limit: Int,
         radius: Double = .infinity
@@ -311,21 +374,31 @@ public final class LandmarkIndex {
             let cut = uppers[limit - 1]
             found.removeAll { $0.distance - $0.error > cut }
         }
-        var unsure = true
-        while unsure {
-            unsure = false
-            var i = 0
-            while i + 1 < found.count {
-                if found[i].error + found[i + 1].error > 0,
-                    found[i + 1].distance - found[i + 1].error <= found[i].distance + found[i].error
-                {
-                    makeExact(&found[i], from: point)
-                    makeExact(&found[i + 1], from: point)
-                    unsure = true
+        // Settle the order, then bring the first `limit` within the tolerance; a refined
+        // interval need not lie within the old one, so the order is settled again after.
+        var refined = true
+        while refined {
+            var unsure = true
+            while unsure {
+                unsure = false
+                var i = 0
+                while i + 1 < found.count {
+                    if found[i].error + found[i + 1].error > 0,
+                        found[i + 1].distance - found[i + 1].error <= found[i].distance + found[i].error
+                    {
+                        refine(&found[i], from: point)
+                        refine(&found[i + 1], from: point)
+                        unsure = true
+                    }
+                    i += 1
                 }
-                i += 1
+                if unsure { found.sort(by: precedes) }
             }
-            if unsure { found.sort(by: precedes) }
+            refined = false
+            for i in 0..<min(limit, found.count) where found[i].error > LandmarkIndex.distanceTolerance {
+                refine(&found[i], from: point)
+                refined = true
+            }
         }
         let kept = min(limit, found.count)
         var result: [LandmarkNeighbor] = []
@@ -333,93 +406,150 @@ public final class LandmarkIndex {
         for i in 0..<kept {
             // Beyond `radius` (exactly so where it is near): this one and all after it are out.
             if found[i].distance - found[i].error > radius { break }
-            if found[i].error > LandmarkIndex.distanceTolerance || found[i].distance + found[i].error > radius {
-                makeExact(&found[i], from: point)
-                if found[i].distance > radius { break }
-            }
+            if !isWithin(&found[i], radius, from: point) { break }
             result.append(LandmarkNeighbor(index: Int(found[i].index), distance: found[i].distance))
         }
         return result
     }
 
-    /// A radius that surely holds `limit` landmarks, from the landmarks next to `point` in the
-    /// packing order (its slice and the two beside it, around its latitude); nil when they are
-    /// too few.
-    private func probeRadius(around point: Coordinate, _ query: EarthCenteredPoint, limit: Int) -> Double? {
-        guard limit <= 16 else { return nil }
-        // The last slice starting west of the point (or the first).
-        var low = 0
-        var high = sliceWesternEdges.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sliceWesternEdges[middle] <= point.longitude { low = middle + 1 } else { high = middle }
-        }
-        let slice = max(0, low - 1)
-        let sliceCount = sliceWesternEdges.count
-        var best = SmallestValues(capacity: limit)
-        let reach = max(2, limit)
-        slotPoints.withUnsafeBufferPointer { points in
-            // This slice, the one east of it, the one west of it (each once, wrapping at ±180°).
-            for step in 0..<min(3, sliceCount) {
-                let neighbour = (slice + (step == 0 ? 0 : step == 1 ? 1 : sliceCount - 1)) % sliceCount
-                let start = neighbour * sliceLength
-                let end = min(count, start + sliceLength)
-                var first = start
-                var last = end
-                while first < last {
-                    let middle = (first + last) / 2
-                    if slotCoordinates[middle].latitude < point.latitude { first = middle + 1 } else { last = middle }
-                }
-                for slot in max(start, first - reach)..<min(end, first + reach) {
-                    let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
-                    best.offer(query.chordSquared(to: p).squareRoot())
-                }
-            }
-        }
-        guard best.isFull else { return nil }
-        return GeodesicBounds.upper(chord: best.bound)
+    /// How one search of `nearest` ended.
+    private enum NearestPass {
+        case answered([LandmarkNeighbor])
+        /// Fewer than `limit` landmarks in the cap.
+        case tooFew
+        /// Landmarks outside the cap could be nearer: the cap of this radius surely holds them
+        /// (`chord`: the `limit`-th smallest chord found).
+        case searchAgain(Double, chord: Double)
     }
 
-    /// `buckets` with the smallest chord from `query` to each one's bounding sphere (a lower
-    /// bound of every chord to its landmarks), the nearest few first: the handful of a small
-    /// cap in order, and of a large one (hundreds of buckets, where sorting would cost more
-    /// than the scan it saves) the nearest one first, so that the scan's bound is tight from
-    /// its start and prunes the rest by their lower bounds.
-    private func rankedBuckets(_ buckets: [Int32], from query: EarthCenteredPoint) -> [(Double, Int32)] {
-        var ranked: [(Double, Int32)] = []
-        ranked.reserveCapacity(buckets.count)
-        var nearest = 0
-        bucketSpheres.withUnsafeBufferPointer { spheres in
-            for bucket in buckets {
-                let b = Int(bucket)
-                let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
-                let lowerBound = max(0, query.chord(to: center) - spheres[4 * b + 3])
-                if ranked.isEmpty || lowerBound < ranked[nearest].0 { nearest = ranked.count }
-                ranked.append((lowerBound, bucket))
-            }
-        }
-        if ranked.count <= 16 {
-            // Insertion sort: the usual handful of buckets.
-            for i in 1..<max(1, ranked.count) {
-                let item = ranked[i]
-                var j = i
-                while j > 0, ranked[j - 1].0 > item.0 {
-                    ranked[j] = ranked[j - 1]
-                    j -= 1
-                }
-                ranked[j] = item
-            }
-        } else {
-            ranked.swapAt(0, nearest)
-        }
-        return ranked
+    /// Calls `body` with the slots' points (x, y, z after one another) and their z as `Float`.
+    @inline(__always)
+    private func withSlots<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Float>) -> R) -> R {
+        slotPoints.withUnsafeBufferPointer { points in slotZ.withUnsafeBufferPointer { zs in body(points, zs) } }
     }
 
-    /// The buckets whose boxes meet the cover's boxes, each once (room is made for `expected`
-    /// of them at once, sparing the array's growth steps).
-    private func bucketsMeeting(_ cover: CapCover, expected: Int = 0) -> [Int32] {
+    @inline(__always) private func slotPoint(_ slot: Int) -> EarthCenteredPoint {
+        EarthCenteredPoint(x: slotPoints[3 * slot], y: slotPoints[3 * slot + 1], z: slotPoints[3 * slot + 2])
+    }
+
+    /// Calls `body` with the buckets that meet `cover`'s boxes, each once: from the directory
+    /// when the cover spans few cells, else from GEOS's tree.
+    private func withBuckets<R>(meeting cover: CapCover, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
+        let cells = directory.cellCount(of: cover.first) + (cover.second.map { directory.cellCount(of: $0) } ?? 0)
+        guard cells <= LandmarkIndex.directoryCellLimit else {
+            return bucketsMeeting(cover).withUnsafeBufferPointer(body)
+        }
+        let room = directory.entryCount(of: cover.first) + (cover.second.map { directory.entryCount(of: $0) } ?? 0)
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, room)) { out in
+            bucketBoxes.withUnsafeBufferPointer { boxes in
+                var n = directory.appendBuckets(meeting: cover.first, boxes: boxes, into: out, count: 0)
+                if let second = cover.second {
+                    n = directory.appendBuckets(meeting: second, boxes: boxes, skipping: cover.first, into: out, count: n)
+                }
+                return body(UnsafeBufferPointer(rebasing: out[0..<n]))
+            }
+        }
+    }
+
+    /// Calls `body` with those of `buckets` whose bounding sphere comes within `bound` of `query`
+    /// (its chord), each with that lower bound of every chord to its landmarks, the nearest few
+    /// first: the handful of a small cap in order, and of a large one (hundreds of buckets, where
+    /// sorting would cost more than the scan it saves) the nearest one first, so that the scan's
+    /// bound is tight from its start and prunes the rest by their lower bounds.
+    private func withRanked<R>(
+        _ buckets: UnsafeBufferPointer<Int32>, from query: EarthCenteredPoint, within bound: Double,
+        _ body: (UnsafeMutableBufferPointer<(Double, Int32)>) -> R
+    ) -> R {
+        withUnsafeTemporaryAllocation(of: (Double, Int32).self, capacity: max(1, buckets.count)) { ranked in
+            var n = 0
+            var nearest = 0
+            bucketSpheres.withUnsafeBufferPointer { spheres in
+                for bucket in buckets {
+                    let b = Int(bucket)
+                    let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
+                    let lowerBound = max(0, query.chord(to: center) - spheres[4 * b + 3])
+                    if lowerBound > bound { continue }
+                    if n == 0 || lowerBound < ranked[nearest].0 { nearest = n }
+                    ranked.initializeElement(at: n, to: (lowerBound, bucket))
+                    n += 1
+                }
+            }
+            if n <= 16 {
+                // Insertion sort: the usual handful of buckets.
+                for i in 1..<max(1, n) {
+                    let item = ranked[i]
+                    var j = i
+                    while j > 0, ranked[j - 1].0 > item.0 {
+                        ranked[j] = ranked[j - 1]
+                        j -= 1
+                    }
+                    ranked[j] = item
+                }
+            } else {
+                ranked.swapAt(0, nearest)
+            }
+            return body(UnsafeMutableBufferPointer(rebasing: ranked[0..<n]))
+        }
+    }
+
+    /// Offers `best` the chord of every landmark in `ranked` that may be among its smallest and,
+    /// in the same walk, gathers every landmark that may still be an answer, then calls `body`
+    /// with them and the settled `best`. Squared chords are compared with the squared bound, so
+    /// only a chord that enters `best` costs a square root (a square root a landmark was a fifth
+    /// of a query here). The landmarks gathered are those whose chord is
+    /// within `GeodesicBounds.upper` of the bound at the time it was met (the bound only
+    /// shrinks, so this holds all that are within it of the final bound), with their squared
+    /// chords. One walk instead of two: the second was a tenth of a query.
+    @inline(__always)
+    private func withReachable<R>(
+        _ ranked: UnsafeMutableBufferPointer<(Double, Int32)>, from query: EarthCenteredPoint,
+        best start: SmallestValues, _ body: (UnsafeMutableBufferPointer<(Int32, Double)>, SmallestValues) -> R
+    ) -> R {
+        var best = start
+        var slotCount = 0
+        for (_, bucket) in ranked { slotCount += slots(ofBucket: Int(bucket)).count }
+        return withUnsafeTemporaryAllocation(of: (Int32, Double).self, capacity: max(1, slotCount)) { out in
+            var n = 0
+            withSlots { points, zs in
+                var bound = best.bound
+                var boundSquared = bound * bound
+                var farthest = LandmarkIndex.reach(bound)
+                var farthestSquared = farthest * farthest
+                for (lowerBound, bucket) in ranked {
+                    if lowerBound > farthest { continue }
+                    let range = slots(ofBucket: Int(bucket))
+                    var slot = firstSlot(in: range, atOrAbove: query.z - farthest, zs)
+                    while slot < range.upperBound {
+                        let p = EarthCenteredPoint(
+                            x: points[3 &* slot], y: points[3 &* slot &+ 1], z: points[3 &* slot &+ 2])
+                        if p.z - query.z > farthest { break }
+                        let chordSquared = query.chordSquared(to: p)
+                        if chordSquared <= farthestSquared {
+                            out.initializeElement(at: n, to: (Int32(truncatingIfNeeded: slot), chordSquared))
+                            n &+= 1
+                            if chordSquared < boundSquared {
+                                best.offer(chordSquared.squareRoot())
+                                if best.bound < bound {
+                                    bound = best.bound
+                                    boundSquared = bound * bound
+                                    farthest = LandmarkIndex.reach(bound)
+                                    farthestSquared = farthest * farthest
+                                }
+                            }
+                        }
+                        slot &+= 1
+                    }
+                }
+            }
+            best.settle()
+            return body(UnsafeMutableBufferPointer(rebasing: out[0..<n]), best)
+        }
+    }
+
+    /// The buckets whose boxes meet the cover's boxes, each once, from GEOS's tree.
+    private func bucketsMeeting(_ cover: CapCover) -> [Int32] {
         var buckets: [Int32] = []
-        buckets.reserveCapacity(expected)
+        buckets.reserveCapacity(32)
         tree.query(cover.first, into: &buckets)
         if let second = cover.second {
             // A bucket spanning ±180° can meet both halves.
@@ -433,19 +563,32 @@ public final class LandmarkIndex {
         return buckets
     }
 
-    /// The first slot of a bucket whose z is >= `z` (or the bucket's end). A bucket is a run
-    /// of a slice sorted by latitude, and z = N (1 − e²) sin φ grows with latitude, so the
-    /// slots within a chord c of the query form one run with |z − z_query| <= c: the scans
-    /// start there (binary search) and stop past z_query + c, skipping the rest of the bucket.
+    /// The first slot of a bucket whose z is >= `z` (or the bucket's end), or one before it. A
+    /// bucket is sorted by latitude, and z = N (1 − e²) sin φ grows with latitude, so the slots
+    /// within a chord c of the query form one run with |z − z_query| <= c: the scans start
+    /// there and stop past z_query + c, skipping the rest of the bucket.
+    ///
+    /// It counts the bucket's `slotZ` (z as `Float`) below `Float(z)` with two 16-lane compares:
+    /// no branch, two cache lines. A binary search over the points themselves waited on five
+    /// dependent loads from five cache lines, mostly misses (a third of a query near a city). The
+    /// count is safe: `Float(zᵢ) < Float(z)` implies zᵢ < z (rounding is monotone), so no slot at
+    /// or above `z` is skipped; a slot just below it may be kept, and the chord test rejects it.
     @inline(__always)
-    private func firstSlot(in range: Range<Int>, atOrAbove z: Double, _ points: UnsafeBufferPointer<Double>) -> Int {
-        var low = range.lowerBound
-        var high = range.upperBound
-        while low < high {
-            let middle = (low + high) >> 1
-            if points[3 * middle + 2] < z { low = middle + 1 } else { high = middle }
+    private func firstSlot(in range: Range<Int>, atOrAbove z: Double, _ zs: UnsafeBufferPointer<Float>) -> Int {
+        let target = Float(z)
+        guard range.count == LandmarkIndex.bucketSize else {
+            var slot = range.lowerBound
+            while slot < range.upperBound && zs[slot] < target { slot &+= 1 }
+            return slot
         }
-        return low
+        let start = UnsafeRawPointer(zs.baseAddress.unsafelyUnwrapped + range.lowerBound)
+        let limit = SIMD16<Float>(repeating: target)
+        let low = start.loadUnaligned(as: SIMD16<Float>.self)
+        let high = start.loadUnaligned(fromByteOffset: 64, as: SIMD16<Float>.self)
+        let none = SIMD16<Int32>(repeating: 0)
+        let one = SIMD16<Int32>(repeating: 1)
+        let below = none.replacing(with: one, where: low .< limit) &+ none.replacing(with: one, where: high .< limit)
+        return range.lowerBound &+ Int(below.wrappedSum())
     }
 
     @inline(__always) private func slots(ofBucket bucket: Int) -> Range<Int> {

@@ -4,7 +4,7 @@
 ///
 /// Each landmark's constant part (the JSON prefix up to `"distanceMeters":`, the table's index,
 /// id and safe name) is made once, on its first answer. Distances come from the index, within
-/// `LandmarkIndex.distanceTolerance` of `geod_inverse`'s; where that could change a printed
+/// `LandmarkIndex.tolerance(ofDistance:)` of `geod_inverse`'s; where that could change a printed
 /// digit (the value lies within the tolerance of a rounding boundary, or of 1000 m where the
 /// table switches from m to km), the distance is measured again with `geod_inverse`, so the
 /// output is byte for byte what exact distances print.
@@ -25,7 +25,6 @@ package final class NearestAnswerWriter {
     private var names: [[UInt8]]
     private let radius: Double
     private let emptyReason: [UInt8]
-    private let tolerance = LandmarkIndex.distanceTolerance
 
     package init(catalog: LandmarkCatalog, index: LandmarkIndex, query: NearestQuery, json: Bool) {
         self.catalog = catalog
@@ -62,7 +61,9 @@ package final class NearestAnswerWriter {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(contentsOf: prefix(of: neighbor.index))
                 var metres = neighbor.distance
-                if !DecimalDigits.millimetresAreSettled(metres, error: tolerance) { metres = exact(coordinate, neighbor.index) }
+                if !DecimalDigits.millimetresAreSettled(metres, error: LandmarkIndex.tolerance(ofDistance: metres)) {
+                    metres = exact(coordinate, neighbor.index)
+                }
                 DecimalDigits.appendMillimetres(metres, to: &bytes)
                 bytes.append(UInt8(ascii: "}"))
             }
@@ -132,7 +133,8 @@ package final class NearestAnswerWriter {
     }
 
     private func distanceTextIsSettled(_ metres: Double) -> Bool {
-        abs(metres - 1000) > tolerance
+        let tolerance = LandmarkIndex.tolerance(ofDistance: metres)
+        return abs(metres - 1000) > tolerance
             && DecimalDigits.fixed3IsSettled(metres < 1000 ? metres : metres / 1000, error: metres < 1000 ? tolerance : tolerance / 1000)
             && DecimalDigits.fixed3IsSettled(metres / 1609.344, error: tolerance / 1609.344)
     }

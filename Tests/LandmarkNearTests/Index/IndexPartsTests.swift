@@ -36,19 +36,69 @@ import Testing
         #expect(bytes >= 44 * points.count)  // the slots' coordinates, points and indices alone are 44
     }
 
-    @Test func packingKeepsEveryPointOnceInSlicesOfWholeBuckets() {
+    @Test func packingKeepsEveryPointOnceInWholeBucketsSortedByLatitude() {
         let points = IndexTestSupport.hardLandmarks(count: 1000, seed: 9)
-        let layout = BucketPacking.pack(points, bucketSize: 8)
-        #expect(layout.order.sorted() == (0..<Int32(points.count)).map { $0 })
-        #expect(layout.sliceLength % 8 == 0)
-        // Within a slice, south to north; slices west to east.
-        for start in stride(from: 0, to: points.count, by: layout.sliceLength) {
-            let slice = layout.order[start..<min(points.count, start + layout.sliceLength)].map { points[Int($0)] }
-            #expect(zip(slice, slice.dropFirst()).allSatisfy { $0.latitude <= $1.latitude })
-            if start > 0 {
-                let previous = layout.order[(start - layout.sliceLength)..<start].map { points[Int($0)].longitude }
-                #expect(previous.max()! <= slice.map(\.longitude).min()!)
+        let order = BucketPacking.pack(points, bucketSize: 8)
+        #expect(order.sorted() == (0..<Int32(points.count)).map { $0 })
+        for start in stride(from: 0, to: points.count, by: 8) {
+            let bucket = order[start..<min(points.count, start + 8)].map { points[Int($0)] }
+            #expect(zip(bucket, bucket.dropFirst()).allSatisfy { $0.latitude <= $1.latitude })
+        }
+    }
+
+    /// A dense band 40° wide and 0.1° tall is cut across its length only: buckets are side by
+    /// side (their longitude ranges do not overlap), not strips the band's width.
+    @Test func packingHalvesTheWiderSide() {
+        var rng = IndexTestSupport.SeededGenerator(seed: 4)
+        let points = (0..<4096).map { _ in
+            Coordinate(latitude: 45 + Double.random(in: 0..<0.1, using: &rng), longitude: Double.random(in: 0..<40, using: &rng))
+        }
+        let order = BucketPacking.pack(points, bucketSize: 32)
+        let widths = stride(from: 0, to: points.count, by: 32).map { start in
+            let longitudes = order[start..<start + 32].map { points[Int($0)].longitude }
+            return longitudes.max()! - longitudes.min()!
+        }
+        #expect(widths.reduce(0, +) <= 40)
+        #expect(widths.max()! < 1)
+    }
+
+    /// The directory lists each bucket meeting a box once, as a scan of every bucket does.
+    @Test(arguments: [1, 7, 60])
+    func directoryFindsTheBucketsMeetingABoxOnce(_ rows: Int) {
+        var rng = IndexTestSupport.SeededGenerator(seed: UInt64(rows))
+        func box(_ size: Double) -> GeoBox {
+            let lat = Double.random(in: -90...90, using: &rng)
+            let lon = Double.random(in: -180...180, using: &rng)
+            return GeoBox(
+                minLongitude: max(-180, lon - size), minLatitude: max(-90, lat - size / 2),
+                maxLongitude: min(180, lon + size), maxLatitude: min(90, lat + size / 2))
+        }
+        var boxes = (0..<300).map { _ in box(Double.random(in: 0...20, using: &rng)) }
+        boxes.append(GeoBox(minLongitude: 180, minLatitude: 90, maxLongitude: 180, maxLatitude: 90))
+        boxes.append(GeoBox(minLongitude: -180, minLatitude: -90, maxLongitude: -180, maxLatitude: -90))
+        let slots = boxes.map { Coordinate(latitude: $0.minLatitude, longitude: $0.minLongitude) }
+        let points = slots.flatMap { c -> [Double] in
+            let p = EarthCenteredPoint(c)
+            return [p.x, p.y, p.z]
+        }
+        let directory = BucketDirectory(boxes: boxes, points: points, slotCoordinates: slots, rows: rows)
+        for _ in 0..<500 {
+            let query = box(Double.random(in: 0...30, using: &rng))
+            let expected = boxes.indices.filter { b in
+                boxes[b].minLongitude <= query.maxLongitude && query.minLongitude <= boxes[b].maxLongitude
+                    && boxes[b].minLatitude <= query.maxLatitude && query.minLatitude <= boxes[b].maxLatitude
             }
+            let found = boxes.withUnsafeBufferPointer { all in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, directory.entryCount(of: query))) { out in
+                    let n = directory.appendBuckets(meeting: query, boxes: all, into: out, count: 0)
+                    return out[0..<n].map { Int($0) }
+                }
+            }
+            #expect(found.sorted() == expected)
+        }
+        // Every cell has a witness, and it is a real slot.
+        for k in 0..<(directory.grid.rows * directory.grid.columns) {
+            #expect((0..<slots.count).contains(directory.witness(ofCell: k)))
         }
     }
 
