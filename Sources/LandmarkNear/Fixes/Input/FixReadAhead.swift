@@ -125,20 +125,17 @@ package final class FixReadAhead: Sendable {
         var any = false
         var failure: InputError?
         while true {
-            let record: FixRecord?
+            let more: Bool
             do {
-                record = try reader.next()
+                more = try reader.next(into: &records, limit: FixReadAhead.batchSize)
             } catch {
                 failure = error
-                break
+                more = false
             }
-            guard let record else { break }
-            any = true
-            records.append(record)
-            if records.count == FixReadAhead.batchSize {
-                guard add(Batch(records: records, format: reader.format, end: nil)) else { return }
-                records.removeAll(keepingCapacity: true)
-            }
+            any = any || !records.isEmpty
+            guard more else { break }
+            guard add(Batch(records: records, format: reader.format, end: nil)) else { return }
+            records.removeAll(keepingCapacity: true)
         }
         let end = End(
             error: failure, format: reader.format, skipped: reader.skipped,

@@ -160,6 +160,26 @@ public final class FixReader {
         let source: any FixRecordSource
         if let openedSource { source = openedSource } else { source = try open().source }
         if let record = try source.next() { return record }
+        return try afterTheLastRecord()
+    }
+
+    /// Appends the next records to `records`, up to `limit` in all: `next()` over and over, with
+    /// the source looked up once (for `FixReadAhead`'s batches). False once the input has ended.
+    func next(into records: inout [FixRecord], limit: Int) throws(InputError) -> Bool {
+        let source: any FixRecordSource
+        if let openedSource { source = openedSource } else { source = try open().source }
+        while records.count < limit {
+            guard let record = try source.next() else {
+                if let last = try afterTheLastRecord() { records.append(last) }
+                return false
+            }
+            records.append(record)
+        }
+        return true
+    }
+
+    /// What follows the source's last record: a gzip stream's problem, once.
+    private func afterTheLastRecord() throws(InputError) -> FixRecord? {
         let opened = try open()
         if let problem = opened.gzip?.problem, !reportedGzipProblem {
             reportedGzipProblem = true
