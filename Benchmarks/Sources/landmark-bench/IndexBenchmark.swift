@@ -99,6 +99,16 @@ enum IndexBenchmark {
                         ? "malloc'd bytes (mallinfo2); RSS delta \(String(format: "%.1f", rssPerLandmark)) B"
                         : "RSS delta (/proc/self/statm)"))
 
+            if let only = ProcessInfo.processInfo.environment["BENCH_ONLY"] {
+                let part = stride(from: only == "near" ? 0 : 1, to: queries.count, by: only == "within" ? 1 : 2).map { queries[$0] }
+                let t = timeQueries(part, reps: reps, budget: budget) { point in
+                    if only == "within" { return Double(index.within(fiveMiles, of: point).count) }
+                    let found = index.nearest(to: point, limit: 1)
+                    return found.isEmpty ? -1 : Double(found[0].index) + found[0].distance
+                }
+                Stderr.line("only \(only): \(t.microseconds)")
+                continue
+            }
             let nearest = timeQueries(queries, reps: reps, budget: budget) { point in
                 let found = index.nearest(to: point, limit: 1)
                 return found.isEmpty ? -1 : Double(found[0].index) + found[0].distance

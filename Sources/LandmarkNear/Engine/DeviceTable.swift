@@ -81,7 +81,7 @@ struct DeviceTable {
     /// with 1M devices the table is 32 MB, and its cache miss was most of a new device's cost.
     func prefetch(hash: UInt64) {
         buckets.withUnsafeBufferPointer { buckets in
-            landmark_near_prefetch(buckets.baseAddress! + (Int(truncatingIfNeeded: hash) & mask))
+            landmark_prefetch(buckets.baseAddress! + (Int(truncatingIfNeeded: hash) & mask))
         }
     }
 

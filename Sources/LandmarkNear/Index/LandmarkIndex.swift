@@ -1,3 +1,5 @@
+import CLinux
+
 /// A spatial index of landmark coordinates with two exact geodesic queries: every landmark
 /// within a radius, and the k nearest. "Exact" means the same landmarks in the same order as a
 /// brute-force scan with `Geodesic.wgs84.distance` everywhere (across ±180°, at the poles, for
@@ -145,7 +147,8 @@ public final class LandmarkIndex {
 
     /// Indexes a catalog's coordinates; neighbours' indices are `landmarkIndex`es.
     public convenience init(catalog: LandmarkCatalog) {
-        self.init(coordinates: catalog.landmarks.map(\.coordinate))
+        // The coordinate column as it is (making every `Landmark` cost 14 % of a load).
+        self.init(coordinates: catalog.coordinates)
     }
 
     /// Every landmark whose geodesic distance from `point` is <= `radius` metres, sorted by
@@ -157,15 +160,16 @@ public final class LandmarkIndex {
         let chordLimit = radius + GeodesicBounds.margin
         let limitSquared = chordLimit * chordLimit
         withBuckets(meeting: CapCover(center: point, radius: radius)) { buckets in
-            withSlots { points, zs in
-                bucketSpheres.withUnsafeBufferPointer { spheres in
-                    for bucket in buckets {
-                        let b = Int(bucket)
-                        let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
-                        if query.chord(to: center) - spheres[4 * b + 3] > chordLimit { continue }
-                        let range = slots(ofBucket: b)
-                        for slot in firstSlot(in: range, atOrAbove: query.z - chordLimit, zs)..<range.upperBound {
-                            let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
+            withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: max(1, buckets.count)) { runs in
+                withSlots { points, zs in
+                    // First every bucket that can hold an answer (its sphere comes within the
+                    // radius), then where its run near the query starts, then the runs: each
+                    // step asks for the memory of all the buckets before reading any.
+                    let n = nearRuns(of: buckets, within: chordLimit, from: query, zs, points, into: runs.baseAddress.unsafelyUnwrapped)
+                    for (start, end) in runs[0..<n] {
+                        for slot in start..<end {
+                            let p = EarthCenteredPoint(
+                                x: points[3 &* slot], y: points[3 &* slot &+ 1], z: points[3 &* slot &+ 2])
                             if p.z - query.z > chordLimit { break }
                             let chordSquared = query.chordSquared(to: p)
                             guard chordSquared <= limitSquared else { continue }
@@ -211,13 +215,17 @@ public final class LandmarkIndex {
         // grown until it holds `limit`) is searched, from the directory or the tree.
         let cell = directory.grid.cell(latitude: point.latitude, longitude: point.longitude)
         var start = SmallestValues(capacity: limit)
-        if limit == 1 {
-            let witness = directory.witness(ofCell: cell)
-            if witness >= 0 { start.offer(query.chord(to: slotPoint(witness))) }
-        }
         let inCell: NearestPass = directory.withBuckets(ofCell: cell) { buckets in
-            withRanked(buckets, from: query, within: LandmarkIndex.reach(start.bound)) { ranked in
-                withReachable(ranked, from: query, best: start) { reachable, best in
+            // The witness only where the cell has no bucket (its point is one more cache miss).
+            if limit == 1 && buckets.isEmpty {
+                let witness = directory.witness(ofCell: cell)
+                if witness >= 0 { start.offer(query.chord(to: slotPoint(witness))) }
+            }
+            return withRanked(buckets, from: query, within: LandmarkIndex.reach(start.bound)) { ranked, someChord in
+                // For one answer, the spheres' bound gives the scan a finite bound from its start.
+                var start = start
+                if limit == 1 && someChord < start.bound { start.offer(someChord) }
+                return withReachable(ranked, from: query, best: start) { reachable, best in
                     guard best.isFull else { return .tooFew }
                     let threshold = GeodesicBounds.upper(chord: best.bound)
                     let cover = CapCover(center: point, radius: threshold)
@@ -243,9 +251,9 @@ public final class LandmarkIndex {
                 // Buckets that could hold a landmark within `radius`, nearest first (by the chord
                 // to their bounding sphere), so that the `limit` smallest chords come early and
                 // the farther buckets are skipped.
-                withRanked(buckets, from: query, within: radius + GeodesicBounds.margin) { ranked in
+                withRanked(buckets, from: query, within: radius + GeodesicBounds.margin) { ranked, someChord in
                     var start = SmallestValues(capacity: limit)
-                    if limit == 1 && knownChord < .infinity { start.offer(knownChord) }
+                    if limit == 1 { start.offer(min(knownChord, someChord)) }
                     return withReachable(ranked, from: query, best: start) { reachable, best -> NearestPass in
                         guard best.isFull else { return .tooFew }
                         // `limit` landmarks are at most this far.
@@ -280,11 +288,15 @@ public final class LandmarkIndex {
     ) -> [LandmarkNeighbor] {
         let chordLimit = threshold + GeodesicBounds.margin
         let limitSquared = chordLimit * chordLimit
-        var found: [Candidate] = []
-        for (slot, chordSquared) in reachable where chordSquared <= limitSquared {
-            found.append(measure(Int(slot), slotPoint(Int(slot)), chordSquared: chordSquared, from: query, point))
+        return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: max(1, reachable.count)) { found in
+            var n = 0
+            for (slot, chordSquared) in reachable where chordSquared <= limitSquared {
+                found.initializeElement(
+                    at: n, to: measure(Int(slot), slotPoint(Int(slot)), chordSquared: chordSquared, from: query, point))
+                n += 1
+            }
+            return answers(in: UnsafeMutableBufferPointer(rebasing: found[0..<n]), from: point, limit: limit, radius: cutoff)
         }
-        return answers(&found, from: point, limit: limit, radius: cutoff)
     }
 
     /// How far a landmark may be (its chord) and still be nearer than one at chord `bound`:
@@ -362,17 +374,37 @@ public final class LandmarkIndex {
         _ found: inout [Candidate], from point: Coordinate, limit: Int,
         radius: Double = .infinity
     ) -> [LandmarkNeighbor] {
+        found.withUnsafeMutableBufferPointer { answers(in: $0, from: point, limit: limit, radius: radius) }
+    }
+
+    /// `answers` in place, over a buffer the caller owns (no array to allocate a query).
+    private func answers(
+        in all: UnsafeMutableBufferPointer<Candidate>, from point: Coordinate, limit: Int,
+        radius: Double = .infinity
+    ) -> [LandmarkNeighbor] {
         func precedes(_ a: Candidate, _ b: Candidate) -> Bool {
             a.distance < b.distance || (a.distance == b.distance && a.index < b.index)
         }
+        var found = all
         found.sort(by: precedes)
         if limit < found.count {
             // `limit` landmarks are surely within the limit-th smallest upper end; whatever lies
             // surely beyond it is out, before any of it costs an exact measurement.
-            var uppers = found.map { $0.distance + $0.error }
-            uppers.sort()
-            let cut = uppers[limit - 1]
-            found.removeAll { $0.distance - $0.error > cut }
+            let cut: Double
+            if limit == 1 {
+                cut = found.reduce(Double.infinity) { min($0, $1.distance + $1.error) }
+            } else {
+                var uppers = found.map { $0.distance + $0.error }
+                uppers.sort()
+                cut = uppers[limit - 1]
+            }
+            // Keep the order: those surely beyond the cut are dropped, the rest moved up.
+            var kept = 0
+            for i in 0..<found.count where found[i].distance - found[i].error <= cut {
+                found.swapAt(kept, i)
+                kept += 1
+            }
+            found = UnsafeMutableBufferPointer(rebasing: found[0..<kept])
         }
         // Settle the order, then bring the first `limit` within the tolerance; a refined
         // interval need not lie within the old one, so the order is settled again after.
@@ -451,24 +483,61 @@ public final class LandmarkIndex {
         }
     }
 
+    /// Writes to `runs` the slot range of each of `buckets` whose bounding sphere comes within
+    /// `chordLimit` of `query`, from its first slot with z >= query.z − chordLimit (see
+    /// `firstSlot`), and returns their number. Each step prefetches what the next one reads, for
+    /// all buckets at once: the z of the buckets that pass, then the points where their runs start.
+    @inline(__always)
+    private func nearRuns(
+        of buckets: UnsafeBufferPointer<Int32>, within chordLimit: Double, from query: EarthCenteredPoint,
+        _ zs: UnsafeBufferPointer<Float>, _ points: UnsafeBufferPointer<Double>,
+        into runs: UnsafeMutablePointer<(Int, Int)>
+    ) -> Int {
+        var n = 0
+        bucketSpheres.withUnsafeBufferPointer { spheres in
+            for bucket in buckets {
+                let b = Int(bucket)
+                let center = EarthCenteredPoint(x: spheres[4 &* b], y: spheres[4 &* b &+ 1], z: spheres[4 &* b &+ 2])
+                if query.chord(to: center) - spheres[4 &* b &+ 3] > chordLimit { continue }
+                let range = slots(ofBucket: b)
+                landmark_prefetch(zs.baseAddress.unsafelyUnwrapped + range.lowerBound)
+                landmark_prefetch(zs.baseAddress.unsafelyUnwrapped + (range.lowerBound &+ 16))
+                runs[n] = (range.lowerBound, range.upperBound)
+                n &+= 1
+            }
+        }
+        for i in 0..<n {
+            let start = firstSlot(in: runs[i].0..<runs[i].1, atOrAbove: query.z - chordLimit, zs)
+            landmark_prefetch(points.baseAddress.unsafelyUnwrapped + 3 &* start)
+            landmark_prefetch(points.baseAddress.unsafelyUnwrapped + (3 &* start &+ 8))
+            runs[i].0 = start
+        }
+        return n
+    }
+
     /// Calls `body` with those of `buckets` whose bounding sphere comes within `bound` of `query`
-    /// (its chord), each with that lower bound of every chord to its landmarks, the nearest few
+    /// (its chord), each with that lower bound of every chord to its landmarks, and with an upper
+    /// bound of the chord to the nearest of their landmarks (a sphere's far side), the nearest few
     /// first: the handful of a small cap in order, and of a large one (hundreds of buckets, where
     /// sorting would cost more than the scan it saves) the nearest one first, so that the scan's
     /// bound is tight from its start and prunes the rest by their lower bounds.
     private func withRanked<R>(
         _ buckets: UnsafeBufferPointer<Int32>, from query: EarthCenteredPoint, within bound: Double,
-        _ body: (UnsafeMutableBufferPointer<(Double, Int32)>) -> R
+        _ body: (UnsafeMutableBufferPointer<(Double, Int32)>, Double) -> R
     ) -> R {
         withUnsafeTemporaryAllocation(of: (Double, Int32).self, capacity: max(1, buckets.count)) { ranked in
             var n = 0
             var nearest = 0
+            // The chord to some landmark is at most the chord to a bucket's centre plus its radius.
+            var someChord = Double.infinity
             bucketSpheres.withUnsafeBufferPointer { spheres in
                 for bucket in buckets {
                     let b = Int(bucket)
                     let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])
-                    let lowerBound = max(0, query.chord(to: center) - spheres[4 * b + 3])
+                    let chord = query.chord(to: center)
+                    let lowerBound = max(0, chord - spheres[4 * b + 3])
                     if lowerBound > bound { continue }
+                    someChord = min(someChord, chord + spheres[4 * b + 3])
                     if n == 0 || lowerBound < ranked[nearest].0 { nearest = n }
                     ranked.initializeElement(at: n, to: (lowerBound, bucket))
                     n += 1
@@ -488,7 +557,7 @@ public final class LandmarkIndex {
             } else {
                 ranked.swapAt(0, nearest)
             }
-            return body(UnsafeMutableBufferPointer(rebasing: ranked[0..<n]))
+            return body(UnsafeMutableBufferPointer(rebasing: ranked[0..<n]), someChord)
         }
     }
 
@@ -515,14 +584,36 @@ public final class LandmarkIndex {
                 var boundSquared = bound * bound
                 var farthest = LandmarkIndex.reach(bound)
                 var farthestSquared = farthest * farthest
+                // The z of the first few buckets, asked for at once (their misses overlap).
+                for (lowerBound, bucket) in ranked.prefix(8) where lowerBound <= farthest {
+                    let start = zs.baseAddress.unsafelyUnwrapped + slots(ofBucket: Int(bucket)).lowerBound
+                    landmark_prefetch(start)
+                    landmark_prefetch(start + 16)
+                }
                 for (lowerBound, bucket) in ranked {
                     if lowerBound > farthest { continue }
                     let range = slots(ofBucket: Int(bucket))
-                    var slot = firstSlot(in: range, atOrAbove: query.z - farthest, zs)
-                    while slot < range.upperBound {
+                    // Outward from the query's z, the slots nearest in z first, so that the
+                    // bound shrinks early and the sweep stops soon (a bucket's slots are sorted
+                    // by z). `slotZ` orders and stops it: Float(z) is within 0.25 m of z here,
+                    // so a slot more than `farthest` + 1 m away in Float(z) is beyond `farthest`.
+                    var up = firstSlot(in: range, atOrAbove: query.z, zs)
+                    var down = up &- 1
+                    while true {
+                        let aboveGap = up < range.upperBound ? Double(zs[up]) - query.z : .infinity
+                        let belowGap = down >= range.lowerBound ? query.z - Double(zs[down]) : .infinity
+                        let slot: Int
+                        if aboveGap <= belowGap {
+                            if aboveGap > farthest + 1 { break }
+                            slot = up
+                            up &+= 1
+                        } else {
+                            if belowGap > farthest + 1 { break }
+                            slot = down
+                            down &-= 1
+                        }
                         let p = EarthCenteredPoint(
                             x: points[3 &* slot], y: points[3 &* slot &+ 1], z: points[3 &* slot &+ 2])
-                        if p.z - query.z > farthest { break }
                         let chordSquared = query.chordSquared(to: p)
                         if chordSquared <= farthestSquared {
                             out.initializeElement(at: n, to: (Int32(truncatingIfNeeded: slot), chordSquared))
@@ -537,7 +628,6 @@ public final class LandmarkIndex {
                                 }
                             }
                         }
-                        slot &+= 1
                     }
                 }
             }

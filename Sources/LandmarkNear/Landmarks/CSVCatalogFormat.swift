@@ -7,29 +7,20 @@
 /// the catalog is on `watch`'s start-up path (144k places load in well under 0.1 s). Lines
 /// are split by `CSVLine.cells`.
 enum CSVCatalogFormat {
-    /// `bytes` must be valid UTF-8.
     /// The rows read: landmarks, their entry positions and file line numbers (`lines[entry]`);
     /// the problems of the other rows go to `problems`.
     struct Rows {
-        var landmarks: [Landmark] = []
+        var columns = CatalogColumns()
         var entries: [Int] = []
         var lines: [Int] = []
     }
 
-    static func landmarks(from bytes: [UInt8], source: String, problems: inout CatalogProblems) throws(CatalogError) -> Rows {
-        let result: Result<Rows, CatalogError> = bytes.withUnsafeBufferPointer { buffer in
-            do throws(CatalogError) {
-                return .success(try landmarks(in: buffer, source: source, problems: &problems))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
-    }
-
     private typealias Bytes = UnsafeBufferPointer<UInt8>
 
-    private static func landmarks(in bytes: Bytes, source: String, problems: inout CatalogProblems) throws(CatalogError) -> Rows {
+    /// `bytes` must be valid UTF-8.
+    static func landmarks(in bytes: UnsafeBufferPointer<UInt8>, source: String, problems: inout CatalogProblems) throws(CatalogError)
+        -> Rows
+    {
         var rows = RowScanner(bytes: bytes)
         var cells: [Bytes] = []
         guard rows.next(into: &cells) else { throw CatalogError(source: source, reason: "is empty") }
@@ -53,7 +44,8 @@ enum CSVCatalogFormat {
         )
 
         var read = Rows()
-        read.landmarks.reserveCapacity(bytes.count / 32)
+        // About 43 bytes a row in the usual layout (id, lat, lon, name, flag), 12 of them the name.
+        read.columns.reserveCapacity(bytes.count / 36, textBytes: bytes.count / 3)
         var entry = 0
         while rows.next(into: &cells) {
             defer { entry += 1 }
@@ -66,7 +58,7 @@ enum CSVCatalogFormat {
                 func shown(_ cell: Bytes?) -> String { "\"" + String(text(trimmed(cell)).prefix(40)) + "\"" }
                 var id = entry + 1
                 if idColumn != nil {
-                    guard let parsed = Int(text(trimmed(cell(idColumn)))) else {
+                    guard let parsed = integer(trimmed(cell(idColumn))) else {
                         throw CatalogError(
                             source: source, entry: entry, reason: "has an id that is not an integer (\(shown(cell(idColumn))))")
                     }
@@ -86,26 +78,27 @@ enum CSVCatalogFormat {
                     longitude: try degrees(lonColumn, "longitude"))
                 var isFavorite = false
                 if let raw = cell(favoriteColumn) {
-                    guard let flag = CSVLine.boolean(text(raw)) else {
+                    guard let flag = CSVLine.boolean(raw) else {
                         throw CatalogError(
                             source: source, entry: entry, id: id,
                             reason: "has a favourite flag that is not true/false/1/0/yes/no (\(shown(raw)))")
                     }
                     isFavorite = flag
                 }
-                func optional(_ column: Int?) -> String? {
-                    guard let value = cell(column), !value.isEmpty else { return nil }
-                    return text(value)
+                func optional(_ column: Int?) -> CatalogColumns.Text {
+                    guard let value = cell(column), !value.isEmpty else { return .none }
+                    return .bytes(value)
                 }
-                read.landmarks.append(
-                    Landmark(
-                        id: id, name: cell(nameColumn).map(text) ?? "", coordinate: coordinate, isFavorite: isFavorite,
-                        isFeatured: cell(featuredColumn).flatMap { CSVLine.boolean(text($0)) } ?? false,
-                        category: optional(textColumns.category), city: optional(textColumns.city),
-                        state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image),
-                        radius: try cell(radiusColumn).flatMap { cell throws(CatalogError) in
-                            try CatalogFields.radius(text: text(cell), entry: entry, id: id, source: source)
-                        }))
+                let radius = try cell(radiusColumn).flatMap { cell throws(CatalogError) in
+                    try CatalogFields.radius(text: text(cell), entry: entry, id: id, source: source)
+                }
+                read.columns.append(
+                    id: id, coordinate: coordinate, isFavorite: isFavorite,
+                    isFeatured: cell(featuredColumn).flatMap { CSVLine.boolean($0) } ?? false,
+                    name: .bytes(cell(nameColumn) ?? Bytes(start: nil, count: 0)),
+                    category: optional(textColumns.category), city: optional(textColumns.city),
+                    state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image),
+                    radius: radius)
                 read.entries.append(entry)
             } catch {
                 problems.add(error)
@@ -140,6 +133,27 @@ enum CSVCatalogFormat {
     }
 
     private static func text(_ cell: Bytes) -> String { String(decoding: cell, as: UTF8.self) }
+
+    /// `Int(String)` of the cell, without making the String: an optional sign, then digits.
+    private static func integer(_ cell: Bytes) -> Int? {
+        var digits = cell[...]
+        var negative = false
+        if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let digit = Int(byte &- UInt8(ascii: "0"))
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            if overflow || overflow2 { return nil }
+            value = sum
+        }
+        return value
+    }
 
     private static func trimmed(_ cell: Bytes?) -> Bytes {
         ASCIIBlanks.spacesAndTabs.trimming(cell ?? Bytes(start: nil, count: 0))

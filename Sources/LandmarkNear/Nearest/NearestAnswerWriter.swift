@@ -21,8 +21,13 @@ package final class NearestAnswerWriter {
     /// The answers written so far (the caller hands them out and empties it).
     package var bytes: [UInt8] = []
 
-    private var prefixes: [[UInt8]]
-    private var names: [[UInt8]]
+    /// Each landmark's constant parts, made on its first answer, one after another in one
+    /// array (an array per landmark cost an allocation each, and most answers of a long stream
+    /// are a landmark's first): landmark i's prefix is `parts[partStarts[2i] ..< partStarts[2i + 1]]`
+    /// and, for the table, its name cell runs on to `nameEnds[i]`; a start of -1 is not made yet.
+    private var parts: [UInt8] = []
+    private var partStarts: [Int]
+    private var nameEnds: [Int]
     private let radius: Double
     private let emptyReason: [UInt8]
 
@@ -31,8 +36,8 @@ package final class NearestAnswerWriter {
         self.index = index
         self.query = query
         self.json = json
-        prefixes = Array(repeating: [], count: catalog.count)
-        names = json ? [] : Array(repeating: [], count: catalog.count)
+        partStarts = Array(repeating: -1, count: 2 * catalog.count)
+        nameEnds = json ? [] : Array(repeating: 0, count: catalog.count)
         radius = query.within?.meters ?? .infinity
         emptyReason = Array((query.within.map { "no landmark within \($0)" } ?? "no landmark (empty catalog)").utf8)
         bytes.reserveCapacity(1 << 17)
@@ -59,7 +64,7 @@ package final class NearestAnswerWriter {
             append(#","nearest":["#)
             for (position, neighbor) in neighbors.enumerated() {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: prefix(of: neighbor.index))
+                appendPrefix(of: neighbor.index)
                 var metres = neighbor.distance
                 if !DecimalDigits.millimetresAreSettled(metres, error: LandmarkIndex.tolerance(ofDistance: metres)) {
                     metres = exact(coordinate, neighbor.index)
@@ -82,35 +87,73 @@ package final class NearestAnswerWriter {
             let start = bytes.count
             DecimalDigits.appendInteger(rank + 1, to: &bytes)
             pad(from: start, to: 6)
-            bytes.append(contentsOf: prefix(of: neighbor.index))
+            appendPrefix(of: neighbor.index)
             var metres = neighbor.distance
             if !distanceTextIsSettled(metres) { metres = exact(coordinate, neighbor.index) }
             appendDistanceText(metres)
-            bytes.append(contentsOf: names[neighbor.index])
+            let nameStart = partStarts[2 * neighbor.index + 1]
+            bytes.append(contentsOf: parts[nameStart..<nameEnds[neighbor.index]])
         }
     }
 
-    /// The JSON prefix `{"index":I,"id":ID,"name":"…","distanceMeters":`, or the table's
-    /// index and id cells.
-    private func prefix(of landmark: Int) -> [UInt8] {
-        if !prefixes[landmark].isEmpty { return prefixes[landmark] }
+    /// Appends the JSON prefix `{"index":I,"id":ID,"name":"…","distanceMeters":`, or the
+    /// table's index and id cells (made on the landmark's first answer).
+    @inline(__always) private func appendPrefix(of landmark: Int) {
+        if partStarts[2 * landmark] < 0 { makeParts(of: landmark) }
+        bytes.append(contentsOf: parts[partStarts[2 * landmark]..<partStarts[2 * landmark + 1]])
+    }
+
+    private func makeParts(of landmark: Int) {
         let entry = catalog[landmark]
-        var made: [UInt8] = []
+        partStarts[2 * landmark] = parts.count
         if json {
-            var text = "{\"index\":\(landmark),\"id\":\(entry.id),\"name\":"
-            JSONWriter.appendString(entry.name, to: &text)
-            text += ",\"distanceMeters\":"
-            made = Array(text.utf8)
+            append(#"{"index":"#, to: &parts)
+            DecimalDigits.appendInteger(landmark, to: &parts)
+            append(#","id":"#, to: &parts)
+            DecimalDigits.appendInteger(entry.id, to: &parts)
+            append(#","name":"#, to: &parts)
+            // Most names are printable ASCII without quotes or backslashes: their bytes as they are.
+            if NearestAnswerWriter.isPlainASCII(entry.name, allowingQuotes: false) {
+                parts.append(UInt8(ascii: "\""))
+                parts.append(contentsOf: entry.name.utf8)
+                parts.append(UInt8(ascii: "\""))
+            } else {
+                var text = ""
+                JSONWriter.appendString(entry.name, to: &text)
+                parts.append(contentsOf: text.utf8)
+            }
+            append(#","distanceMeters":"#, to: &parts)
+            partStarts[2 * landmark + 1] = parts.count
         } else {
-            made = Array(String(landmark).utf8)
-            NearestAnswerWriter.pad(&made, from: 0, to: 8)
-            let id = made.count
-            made += Array(String(entry.id).utf8)
-            NearestAnswerWriter.pad(&made, from: id, to: 12)
-            names[landmark] = Array(TerminalText.safe(entry.name).utf8) + [0x0A]
+            let start = parts.count
+            DecimalDigits.appendInteger(landmark, to: &parts)
+            NearestAnswerWriter.pad(&parts, from: start, to: 8)
+            let id = parts.count
+            DecimalDigits.appendInteger(entry.id, to: &parts)
+            NearestAnswerWriter.pad(&parts, from: id, to: 12)
+            partStarts[2 * landmark + 1] = parts.count
+            if NearestAnswerWriter.isPlainASCII(entry.name, allowingQuotes: true) {
+                parts.append(contentsOf: entry.name.utf8)
+            } else {
+                parts.append(contentsOf: TerminalText.safe(entry.name).utf8)
+            }
+            parts.append(0x0A)
+            nameEnds[landmark] = parts.count
         }
-        prefixes[landmark] = made
-        return made
+    }
+
+    /// Whether every byte of `text` is printable ASCII (and, unless `allowingQuotes`, neither
+    /// `"` nor `\`): text that JSON and the terminal take as it is.
+    private static func isPlainASCII(_ text: String, allowingQuotes: Bool) -> Bool {
+        for byte in text.utf8 {
+            guard byte >= 0x20 && byte < 0x7F else { return false }
+            if !allowingQuotes && (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")) { return false }
+        }
+        return true
+    }
+
+    @inline(__always) private func append(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     private func exact(_ coordinate: Coordinate, _ landmark: Int) -> Double {

@@ -44,6 +44,8 @@ enum ASCIIBlanks {
 
     /// Whether every byte is blank (an empty input included).
     func isBlank(_ bytes: some Sequence<UInt8>) -> Bool {
-        bytes.allSatisfy(contains)
+        // A closure, not the method `contains` itself: that would be a partial application,
+        // allocated on each call (one a row of a CSV catalog).
+        bytes.allSatisfy { contains($0) }
     }
 }

@@ -70,6 +70,31 @@ enum CSVLine {
         ASCIIBlanks.spacesAndTabs.trimming(ByteOrderMark.dropped(from: name[...])).lowercased()
     }
 
+    /// `boolean(String)` of a cell's bytes; ASCII cells (all but odd ones) are read without
+    /// making the String (the catalog loader reads one a row).
+    static func boolean(_ cell: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let trimmed = ASCIIBlanks.spacesAndTabs.trimming(cell)
+        guard trimmed.count <= 5, trimmed.allSatisfy({ $0 < 0x80 }) else { return boolean(String(decoding: cell, as: UTF8.self)) }
+        var word: UInt64 = 0
+        for (k, byte) in trimmed.enumerated() {
+            // ASCII letters to lower case (digits and other bytes never match a letter).
+            let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            word |= UInt64(lower) << (8 * UInt64(k))
+        }
+        switch word {
+        case Self.word("true"), Self.word("1"), Self.word("yes"), Self.word("y"), Self.word("t"): return true
+        case Self.word("false"), Self.word("0"), Self.word("no"), Self.word("n"), Self.word("f"), 0: return false
+        default: return nil
+        }
+    }
+
+    @inline(__always)
+    private static func word(_ text: StaticString) -> UInt64 {
+        var word: UInt64 = 0
+        for k in 0..<text.utf8CodeUnitCount { word |= UInt64(text.utf8Start[k]) << (8 * UInt64(k)) }
+        return word
+    }
+
     /// Parses a boolean cell: true/false, 1/0, yes/no (any case).
     static func boolean(_ cell: String) -> Bool? {
         switch ASCIIBlanks.spacesAndTabs.trimming(cell).lowercased() {

@@ -76,7 +76,7 @@ enum NearestCommand: Command {
         let catalog = try args.catalog(command: command)
         let index = LandmarkIndex(catalog: catalog)
         // Landmarks with a radius of their own (SPEC 1) are "within" at that radius.
-        let ownRadii = catalog.landmarks.contains { $0.radius != nil } ? catalog.landmarks.map { $0.radius?.meters } : []
+        let ownRadii = catalog.hasOwnRadii ? (0..<catalog.count).map { catalog.radius(at: $0)?.meters } : []
         let writer = NearestAnswerWriter(
             catalog: catalog, index: index,
             query: NearestQuery(limit: limit, within: within, ownRadii: ownRadii), json: args.has("json"))
