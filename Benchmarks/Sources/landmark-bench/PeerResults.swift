@@ -14,6 +14,30 @@ struct PeerResults: Decodable {
     var results: [Entry]
     var python: String?
 
+    /// One entry per (key, peer): the median of its values over `runs`.
+    static func medianByKey(_ runs: [PeerResults]) -> PeerResults {
+        var values: [String: [Double]] = [:]
+        var first: [String: Entry] = [:]
+        var order: [String] = []
+        for run in runs {
+            for entry in run.results {
+                let id = entry.key + "\u{0}" + entry.peer
+                if first[id] == nil {
+                    first[id] = entry
+                    order.append(id)
+                }
+                values[id, default: []].append(entry.value)
+            }
+        }
+        let entries = order.map { id -> Entry in
+            var entry = first[id]!
+            entry.value = Statistics.median(values[id]!)
+            if runs.count > 1 { entry.note = (entry.note.map { $0 + "; " } ?? "") + "median of \(values[id]!.count) interleaved passes" }
+            return entry
+        }
+        return PeerResults(results: entries, python: runs.first?.python)
+    }
+
     static func load(path: String) -> PeerResults? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         do {

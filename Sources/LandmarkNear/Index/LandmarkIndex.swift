@@ -599,7 +599,7 @@ public final class LandmarkIndex {
                     // so a slot more than `farthest` + 1 m away in Float(z) is beyond `farthest`.
                     var up = firstSlot(in: range, atOrAbove: query.z, zs)
                     var down = up &- 1
-                    while true {
+                    while up < range.upperBound || down >= range.lowerBound {
                         let aboveGap = up < range.upperBound ? Double(zs[up]) - query.z : .infinity
                         let belowGap = down >= range.lowerBound ? query.z - Double(zs[down]) : .infinity
                         let slot: Int
