@@ -13,7 +13,8 @@ int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions
 int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *restrict actions, const char *restrict path);
 // A cache prefetch (the compiler's builtin; Swift has none): the index's scans ask for the lines
 // of the few buckets a query will read before reading any, so their cache misses overlap
-// instead of following one another (they were most of a query's time).
+// instead of following one another (they were most of a query's time); the engine asks for the
+// device-table bucket of a fix a few records ahead, so that a new device's miss overlaps too.
 static inline void landmark_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
 // sincos(3) (a GNU extension in <math.h>): a sine and a cosine for the price of about one; every
 // query turns its position into Earth-centred coordinates.

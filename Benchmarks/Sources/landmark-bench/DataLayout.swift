@@ -9,6 +9,8 @@ struct DataLayout {
     static let subsetSizes = [10_000, 100_000]
     static let watchDevices = 10_000
     static let deviceScaling = [1_000, 10_000, 100_000]
+    /// The distinct-devices load: this many fixes, each from a device of its own.
+    static let distinctDevices = 1_000_000
     /// Every 50th landmark (rows 0, 50, 100, ...) is a favourite in the generated catalogs.
     static let favoriteEvery = 50
 
@@ -24,6 +26,8 @@ struct DataLayout {
     var fixesNMEA: String { directory + "/fixes-1dev.nmea" }
     var fixesGPX: String { directory + "/fixes-1dev.gpx" }
     func devices(_ count: Int) -> String { directory + "/devices-\(DataLayout.short(count)).ndjson" }
+    /// 1,000,000 fixes of 1,000,000 devices, one fix each (`GenerateCommand.writeDistinctDevices`).
+    var distinctDevices: String { directory + "/devices-1m-distinct.ndjson" }
     var manifest: String { directory + "/manifest.json" }
     var benchResults: String { directory + "/bench.json" }
     var peersResults: String { directory + "/peers.json" }

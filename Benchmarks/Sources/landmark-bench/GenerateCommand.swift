@@ -49,6 +49,7 @@ enum GenerateCommand {
                     seed: seed, ndjson: path, csv: nil)
             }
         }
+        try writeDistinctDevices(layout: layout, places: places, seed: seed)
         try writeManifest(layout: layout, seed: seed, fixes: fixCount)
         Stderr.line(String(format: "generate: done in %.1f s", MonotonicClock.now() - started))
     }
@@ -87,6 +88,24 @@ enum GenerateCommand {
         try json.close()
         try table?.close()
         progress.finish(ndjson + (csv.map { " + " + $0 } ?? ""))
+    }
+
+    /// The distinct-devices load: `DataLayout.distinctDevices` fixes, each the first (and only)
+    /// fix of its own device (`dev0000000` ...), at the start of a trip as in `fixes.ndjson`.
+    /// `watch` needs `generate`'s places for it, so `landmark-bench watch` makes it too when it
+    /// is missing.
+    static func writeDistinctDevices(layout: DataLayout, places: [Coordinate], seed: UInt64) throws(BenchError) {
+        let count = DataLayout.distinctDevices
+        try writeMultiDevice(
+            layout: layout, devices: count, fixes: count, places: places, seed: seed,
+            ndjson: layout.distinctDevices, csv: nil)
+    }
+
+    /// The places `generate` starts devices from.
+    static func places() throws(BenchError) -> [Coordinate] {
+        let cities = try CoordinateFile.read(path: DataLayout.citiesSource, latColumn: 0, keepRest: true)
+        guard cities.coordinates.count > 1000 else { throw BenchError("\(DataLayout.citiesSource) has too few rows") }
+        return cities.coordinates
     }
 
     static func writeSingleDevice(layout: DataLayout, fixes: Int, places: [Coordinate], seed: UInt64) throws(BenchError) {

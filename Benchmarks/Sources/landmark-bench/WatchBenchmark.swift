@@ -5,7 +5,7 @@ import Foundation
 /// and memory per device from the 1k / 10k / 100k device loads.
 enum WatchBenchmark {
     static let usage =
-        "landmark-bench watch [--load ndjson|csv|nmea|gpx|state|devices|all] [--reps 3] [--binary PATH] [--out Benchmarks/out]"
+        "landmark-bench watch [--load ndjson|csv|nmea|gpx|state|devices|distinct|favorites|all] [--reps 3] [--binary PATH] [--out Benchmarks/out]"
 
     struct Load {
         var key: String
@@ -14,6 +14,10 @@ enum WatchBenchmark {
         var format: String
         /// With a fresh `--state` database for each run.
         var stateful = false
+        /// More `watch` options (after `--landmarks`).
+        var arguments: [String] = []
+        /// Fixes in the file; nil: the manifest's count.
+        var fixes: Int?
     }
 
     static func run(_ arguments: [String]) throws(BenchError) {
@@ -80,12 +84,27 @@ enum WatchBenchmark {
                 label: "NDJSON, \(DataLayout.short($0)) devices" + ($0 == DataLayout.watchDevices ? " (= fixes.ndjson)" : ""),
                 path: layout.devices($0), format: "ndjson")
         }
+        // Issue 10: a stream where every fix is a new device, and every landmark a favourite
+        // (`--favorites all`: all 144,563, against the catalog's 2 % of the `ndjson` load).
+        let distinct = Load(
+            key: "distinct", label: "NDJSON, 1M distinct devices (one fix each)", path: layout.distinctDevices,
+            format: "ndjson", fixes: DataLayout.distinctDevices)
+        let allFavorites = Load(
+            key: "favorites-all", label: "NDJSON, 10k devices, --favorites all (100 %)", path: layout.fixesNDJSON,
+            format: "ndjson", arguments: ["--favorites", "all"])
         let loads: [Load]
         switch load {
-        case "all": loads = single + scaling
+        case "all": loads = single + scaling + [distinct, allFavorites]
         case "devices": loads = scaling
+        case "distinct": loads = [distinct]
+        case "favorites": loads = single.filter { $0.key == "ndjson" } + [allFavorites]
         case "ndjson", "csv", "nmea", "gpx", "state": loads = single.filter { $0.key == load }
-        default: throw BenchError("--load takes ndjson, csv, nmea, gpx, state, devices or all, not '\(load)'")
+        default: throw BenchError("--load takes ndjson, csv, nmea, gpx, state, devices, distinct, favorites or all, not '\(load)'")
+        }
+        if loads.contains(where: { $0.key == distinct.key }), !FileManager.default.fileExists(atPath: distinct.path) {
+            Stderr.line("watch: making \(distinct.path) (once)")
+            try GenerateCommand.writeDistinctDevices(
+                layout: layout, places: try GenerateCommand.places(), seed: UInt64(manifestSeed(layout: layout)))
         }
         for item in loads where !FileManager.default.fileExists(atPath: item.path) {
             throw BenchError("\(item.path) is missing: run `landmark-bench generate` first")
@@ -130,7 +149,7 @@ enum WatchBenchmark {
             }
             for rep in 0..<(reused == nil ? reps : 0) {
                 Stderr.write("\rwatch \(item.label): run \(rep + 1)/\(reps)…\u{1B}[K")
-                var arguments = ["watch", "--format", item.format, "--landmarks", catalog]
+                var arguments = ["watch", "--format", item.format, "--landmarks", catalog] + item.arguments
                 if item.stateful {
                     let state = scratch + "/state.db"
                     for suffix in ["", "-wal", "-shm", "-lock"] { try? FileManager.default.removeItem(atPath: state + suffix) }
@@ -148,6 +167,7 @@ enum WatchBenchmark {
                 summary = outcome.stderr.split(separator: "\n").last.map(String.init) ?? ""
             }
             let seconds = Statistics.median(times)
+            let fixes = item.fixes ?? fixes
             Stderr.line(
                 String(
                     format: "\rwatch %@: %.2f s, %.0f fixes/s, peak RSS %.1f MiB\u{1B}[K",
@@ -176,6 +196,13 @@ enum WatchBenchmark {
                         "VmHWM polled each ms, max of \(reps); wait4 ru_maxrss \(String(format: "%.1f", Double(upperBound) / 1_048_576)) MiB"
                 ))
         }
+        if let some = timesByKey["ndjson"], let all = timesByKey[allFavorites.key] {
+            results.append(
+                Measurement(
+                    key: "watch.favorites.ratio", what: "watch time, 100 % / 2 % favourites", dataset: "NDJSON, 10k devices",
+                    value: Statistics.median(all) / Statistics.median(some), unit: "×",
+                    note: "`--favorites all` (144,563) against the catalog's every 50th (2,892); target <= 2"))
+        }
         let counts = DataLayout.deviceScaling
         if let low = peakByKey["devices-\(DataLayout.short(counts.first!))"],
             let high = peakByKey["devices-\(DataLayout.short(counts.last!))"]
@@ -199,6 +226,14 @@ enum WatchBenchmark {
         let words = summary.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "," })
         guard let at = words.firstIndex(where: { $0.hasPrefix("notification") }), at > words.startIndex else { return nil }
         return Int(words[words.index(before: at)])
+    }
+
+    static func manifestSeed(layout: DataLayout) -> Int {
+        guard let data = FileManager.default.contents(atPath: layout.manifest),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let seed = object["seed"] as? Int
+        else { return 42 }
+        return seed
     }
 
     static func manifestFixCount(layout: DataLayout) -> Int {

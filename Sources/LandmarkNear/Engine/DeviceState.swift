@@ -1,6 +1,6 @@
 /// What the engine remembers about one device: bounded by its favourites, not by the length
-/// of the stream, and packed (64 bytes, one favourite entry inline) because a service tracks
-/// millions of devices.
+/// of the stream, and packed (72 bytes, one favourite entry of 16 inline) because a service
+/// tracks millions of devices.
 struct DeviceState {
     /// The latest used timed fix; `latestNanoseconds < 0` means none yet.
     private var latestSeconds: Int64 = 0
@@ -12,6 +12,15 @@ struct DeviceState {
     private var cacheLatitude: Float = .nan
     private var cacheLongitude: Float = .nan
     private var cacheCosine: Float = 1
+    /// The quiet disc: the fix where the engine last looked at the device's favourites, and how
+    /// far (metres, a lower bound) the device may move from it before any of them can be
+    /// entered or left (NaN latitude or budget 0: none). With every landmark a favourite, a
+    /// device in a city is inside or near dozens of them, and testing each on every fix was a
+    /// fifth of `watch --favorites all`, per `perf`; within the disc a fix costs one bound.
+    private var quietLatitude: Float = .nan
+    private var quietLongitude: Float = .nan
+    private var quietCosine: Float = 1
+    private var quietBudget: Float = 0
     /// Which favourite set applies (0 = the default favourites).
     let favoriteSet: UInt16
     private var flags: UInt8
@@ -82,10 +91,29 @@ struct DeviceState {
         }
         guard !cacheLatitude.isNaN else { return .active(cacheHolds: false) }
         let center = Coordinate(latitude: Double(cacheLatitude), longitude: Double(cacheLongitude))
-        let holds =
-            CacheBound.distanceUpperBound(from: coordinate, to: center, cosineOfCenterLatitude: Double(cacheCosine))
-            <= slack - DeviceState.cacheRoundingMargin
-        return holds && isQuiet ? .idle : .active(cacheHolds: holds)
+        let bound = CacheBound.distanceUpperBound(from: coordinate, to: center, cosineOfCenterLatitude: Double(cacheCosine))
+        let holds = bound <= slack - DeviceState.cacheRoundingMargin
+        guard holds else { return .active(cacheHolds: false) }
+        if quietBudget > 0 {
+            let anchor = Coordinate(latitude: Double(quietLatitude), longitude: Double(quietLongitude))
+            let moved = CacheBound.distanceUpperBound(from: coordinate, to: anchor, cosineOfCenterLatitude: Double(quietCosine))
+            if moved <= Double(quietBudget) - DeviceState.cacheRoundingMargin { return .idle }
+        }
+        return isQuiet ? .idle : .active(cacheHolds: true)
+    }
+
+    /// Sets the quiet disc around `anchor` (see `quietBudget`); a budget <= the rounding
+    /// margin sets none.
+    mutating func setQuiet(around anchor: Coordinate, cosine: Double, budget: Double) {
+        guard budget > DeviceState.cacheRoundingMargin else {
+            quietBudget = 0
+            return
+        }
+        quietLatitude = Float(anchor.latitude)
+        quietLongitude = Float(anchor.longitude)
+        // Rounded up, and the budget down: the disc must not grow.
+        quietCosine = min(1, Float(cosine).nextUp)
+        quietBudget = Float(budget).nextDown
     }
 
     // MARK: favourite entries
@@ -151,6 +179,7 @@ struct DeviceState {
         cacheLongitude = Float(center.longitude)
         // Rounded up: the cache bound must not shrink.
         cacheCosine = min(1, Float(cosine).nextUp)
+        quietBudget = 0
     }
 
     func lastNotification(of favorite: Int32) -> (found: Bool, time: Timestamp?) {
@@ -167,23 +196,37 @@ struct DeviceState {
 }
 
 /// One favourite as one device sees it: a candidate of its cache, inside, notified (and when).
+/// 16 bytes: the roles share a word with the favourite's position (below 2^29, which the
+/// engine checks), so that `DeviceState` keeps its quiet disc within 72 bytes.
 struct FavoriteEntry {
-    /// Position in the engine's favourite list; -1 for an empty slot.
-    var favorite: Int32
+    /// Low 29 bits: the position in the engine's favourite list (all ones: an empty slot);
+    /// high 3 bits: the roles.
+    private var bits: UInt32
     private var notifiedNanoseconds: Int32 = -1
     private var notifiedSeconds: Int64 = 0
-    private var roles: UInt8 = 0
+
+    /// Favourite positions are below this.
+    static let positionLimit = 1 << 29
+    private static let positionMask: UInt32 = 1 << 29 - 1
 
     static let none = FavoriteEntry(favorite: -1)
 
-    init(favorite: Int32) { self.favorite = favorite }
+    init(favorite: Int32) { bits = favorite < 0 ? FavoriteEntry.positionMask : UInt32(favorite) }
 
-    var isNone: Bool { favorite < 0 }
+    /// Position in the engine's favourite list; -1 for an empty slot.
+    var favorite: Int32 { isNone ? -1 : Int32(bits & FavoriteEntry.positionMask) }
+
+    var isNone: Bool { bits & FavoriteEntry.positionMask == FavoriteEntry.positionMask }
     var isUseful: Bool { roles != 0 }
     /// A candidate or inside: fixes near the cache centre must look at it.
     var isActive: Bool { roles & (FavoriteEntry.candidateRole | FavoriteEntry.insideRole) != 0 }
 
-    private static let candidateRole: UInt8 = 1, insideRole: UInt8 = 2, notifiedRole: UInt8 = 4
+    private var roles: UInt32 {
+        get { bits >> 29 }
+        set { bits = bits & FavoriteEntry.positionMask | newValue << 29 }
+    }
+
+    private static let candidateRole: UInt32 = 1, insideRole: UInt32 = 2, notifiedRole: UInt32 = 4
 
     var isCandidate: Bool {
         get { roles & FavoriteEntry.candidateRole != 0 }

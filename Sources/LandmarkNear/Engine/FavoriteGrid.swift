@@ -21,8 +21,11 @@ struct FavoriteGrid {
     static let maximumCellsPerFavorite = 64
     static let maximumWideFavorites = 64
 
-    /// Cell number -> offset in `lists`, where the cell's count and then its favourites are.
-    private var cellOffsets: [Int32: Int32] = [:]
+    /// The favourites of cell c are `lists[cellStarts[c] ..< cellStarts[c + 1]]`: one array of
+    /// 4 MB rather than a dictionary of the occupied cells, whose hashing was most of a new
+    /// device's candidate query (and whose arrays, one a cell, most of building the grid for
+    /// 144,563 favourites), per `perf`.
+    private var cellStarts: [Int32]
     private var lists: [Int32] = []
     private var wide: [Int32] = []
     private let chordLimit: Double
@@ -32,8 +35,10 @@ struct FavoriteGrid {
         chordLimit = UnitVector.squaredChord(surelyBeyond: reach)
         let angle = reach / (UnitVector.meanRadius * (1 - UnitVector.margin)) * (1 + 1e-9)
         let angleDegrees = angle * 180 / .pi
-        var cells: [Int32: [Int32]] = [:]
         var wide: [Int32] = []
+        // The cells of each favourite that is not wide, as (first row, last row, first column,
+        // column count); counted per cell, then laid out in favourite order.
+        var spans: [(favorite: Int32, firstRow: Int, lastRow: Int, firstColumn: Int, columnCount: Int)] = []
         for (position, coordinate) in coordinates.enumerated() {
             let favorite = Int32(position)
             let south = coordinate.latitude - angleDegrees
@@ -52,18 +57,31 @@ struct FavoriteGrid {
                 wide.append(favorite)
                 continue
             }
-            for row in firstRow...lastRow {
-                for step in 0..<columnCount {
-                    let column = ((firstColumn + step) % FavoriteGrid.columns + FavoriteGrid.columns) % FavoriteGrid.columns
-                    cells[Int32(row * FavoriteGrid.columns + column), default: []].append(favorite)
+            spans.append((favorite, firstRow, lastRow, firstColumn, columnCount))
+        }
+        func forEachCell(of span: (favorite: Int32, firstRow: Int, lastRow: Int, firstColumn: Int, columnCount: Int), _ body: (Int) -> Void)
+        {
+            for row in span.firstRow...span.lastRow {
+                for step in 0..<span.columnCount {
+                    let column = ((span.firstColumn + step) % FavoriteGrid.columns + FavoriteGrid.columns) % FavoriteGrid.columns
+                    body(row * FavoriteGrid.columns + column)
                 }
             }
         }
-        for (cell, favorites) in cells {
-            cellOffsets[cell] = Int32(lists.count)
-            lists.append(Int32(favorites.count))
-            lists += favorites
+        let cellCount = FavoriteGrid.rows * FavoriteGrid.columns
+        var starts = [Int32](repeating: 0, count: cellCount + 1)
+        for span in spans { forEachCell(of: span) { starts[$0 + 1] += 1 } }
+        for cell in 0..<cellCount { starts[cell + 1] += starts[cell] }
+        var next = starts
+        var lists = [Int32](repeating: 0, count: Int(starts[cellCount]))
+        for span in spans {
+            forEachCell(of: span) { cell in
+                lists[Int(next[cell])] = span.favorite
+                next[cell] += 1
+            }
         }
+        cellStarts = starts
+        self.lists = lists
         self.wide = wide
         isUsable = wide.count <= FavoriteGrid.maximumWideFavorites
     }
@@ -80,13 +98,10 @@ struct FavoriteGrid {
 
     /// Appends the favourites (positions) that may be within the reach of `point`.
     func candidates(near coordinate: Coordinate, point: UnitVector, vectors: [UnitVector], into found: inout [Int32]) {
-        if let offset = cellOffsets[FavoriteGrid.cell(of: coordinate)] {
-            let start = Int(offset) + 1
-            let end = start + Int(lists[Int(offset)])
-            for index in start..<end {
-                let favorite = lists[index]
-                if point.squaredChord(to: vectors[Int(favorite)]) <= chordLimit { found.append(favorite) }
-            }
+        let cell = Int(FavoriteGrid.cell(of: coordinate))
+        for index in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
+            let favorite = lists[index]
+            if point.squaredChord(to: vectors[Int(favorite)]) <= chordLimit { found.append(favorite) }
         }
         for favorite in wide where point.squaredChord(to: vectors[Int(favorite)]) <= chordLimit {
             found.append(favorite)

@@ -21,30 +21,40 @@ public final class ProximityEngine {
     /// Catalog indices of every landmark that is someone's favourite, ascending.
     private let favorites: [Int]
     private let favoriteVectors: [UnitVector]
+    /// Per favourite, its coordinate and its Earth-centred point (for `ShortGeodesic`): the
+    /// coordinate read from the catalog copied a whole `Landmark` (its strings retained and
+    /// released) on every geodesic the engine computed.
+    private let favoriteCoordinates: [Coordinate]
+    private let favoritePoints: [EarthCenteredPoint]
     private let favoriteIndex: LandmarkIndex
     /// The candidate query of the per-device cache (the index answers when it cannot).
     private let favoriteGrid: FavoriteGrid
-    private var candidateScratch: [Int32] = []
+    /// (`@exclusivity(unchecked)`: see `deviceTable`.)
+    @exclusivity(unchecked) private var candidateScratch: [Int32] = []
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     private let favoriteSets: [[Bool]?]
     private let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool)]
     /// Favourite position of each catalog landmark id, for snapshots.
     private let favoritePositionOfID: [Int: Int32]
 
+    // `@exclusivity(unchecked)`: the state touched on every fix. The engine is single-threaded
+    // and these are private, never accessed re-entrantly; their dynamic exclusivity checks
+    // (`swift_beginAccess`, which walks the accesses in progress) were 9 % of a `watch` run
+    // over 1M new devices, per `perf`.
     /// Slots by name bytes, not Unicode equivalence (SPEC §3).
-    private var deviceTable = DeviceTable()
-    private var devices: [DeviceState] = []
+    @exclusivity(unchecked) private var deviceTable = DeviceTable()
+    @exclusivity(unchecked) private var devices: [DeviceState] = []
 
     /// Whether changed devices are collected for `takeChanges()` (on with `--state`).
     public var tracksChanges = false
-    private var changed: [(device: String, slot: Int32)] = []
+    @exclusivity(unchecked) private var changed: [(device: String, slot: Int32)] = []
     /// The device's number of the latest used fix (1 for its first): names `.apns` files of
     /// untimed fixes.
-    public private(set) var lastFixNumber = 0
+    @exclusivity(unchecked) public private(set) var lastFixNumber = 0
     /// Whether the latest fix dropped as stale had the very time of its device's latest used
     /// fix (a second report of one moment: NMEA's GGA after the RMC of the same second)
     /// rather than an earlier one. The summary tells these apart.
-    private(set) var lastStaleRepeatedTime = false
+    @exclusivity(unchecked) private(set) var lastStaleRepeatedTime = false
 
     private let slack: Double
     /// Per favourite (SPEC §1: a landmark's own `radius` replaces the run's): the radius, and
@@ -57,7 +67,7 @@ public final class ProximityEngine {
     private let candidateChords: [Double]
     /// The largest radius: candidates are looked up within it (+ slack).
     private let largestRadius: Double
-    private var scratch: [ProximityEvent] = []
+    @exclusivity(unchecked) private var scratch: [ProximityEvent] = []
 
     /// - Parameter slack: how far a device may move before its candidate cache is rebuilt.
     public init(catalog: LandmarkCatalog, configuration: EngineConfiguration, slack: Double = 2_000) throws(EngineConfigurationError) {
@@ -83,9 +93,15 @@ public final class ProximityEngine {
         var union = Set(defaultIndices)
         for indices in profileIndexSets.values { union.formUnion(indices) }
         let favorites = union.sorted()
+        guard favorites.count < FavoriteEntry.positionLimit else {
+            throw EngineConfigurationError("more than \(FavoriteEntry.positionLimit - 1) favourite landmarks", kind: .badData)
+        }
         self.favorites = favorites
-        favoriteVectors = favorites.map { UnitVector(catalog[$0].coordinate) }
-        favoriteIndex = LandmarkIndex(coordinates: favorites.map { catalog[$0].coordinate })
+        let coordinates = favorites.map { catalog[$0].coordinate }
+        favoriteVectors = coordinates.map { UnitVector($0) }
+        favoriteCoordinates = coordinates
+        favoritePoints = coordinates.map { EarthCenteredPoint($0) }
+        favoriteIndex = LandmarkIndex(coordinates: coordinates)
         let radii = favorites.map { catalog[$0].radius?.meters ?? configuration.radius }
         let largest = radii.max() ?? configuration.radius
         favoriteRadii = radii
@@ -94,7 +110,7 @@ public final class ProximityEngine {
         staySurelyWithin = radii.map { UnitVector.squaredChord(surelyWithin: $0 + configuration.hysteresis) }
         candidateChords = radii.allSatisfy({ $0 == largest }) ? [] : radii.map { UnitVector.squaredChord(surelyBeyond: $0 + slack) }
         favoriteGrid = FavoriteGrid(
-            vectors: favoriteVectors, coordinates: favorites.map { catalog[$0].coordinate },
+            vectors: favoriteVectors, coordinates: coordinates,
             reach: largest + slack)
 
         var positionOfCatalogIndex: [Int: Int] = [:]
@@ -149,11 +165,17 @@ public final class ProximityEngine {
     @discardableResult
     public func process(_ fix: Fix, into events: inout [ProximityEvent]) -> FixDisposition {
         guard fix.coordinate.isValid else { return .dropped(.invalid) }
-        let slot = deviceSlot(for: fix.device)
+        let slot = deviceSlot(for: fix.device, hash: fix.deviceHash)
         if let accuracy = fix.accuracy, accuracy > configuration.maxAccuracy {
             return .dropped(.accuracy)
         }
         return process(fix, slot: slot, state: &devices[slot], into: &events)
+    }
+
+    /// A hint that `fix` comes soon (a reader's batch holds it a few records ahead): its
+    /// device's table bucket is fetched meanwhile. Changes nothing.
+    func prefetchDevice(of fix: Fix) {
+        if fix.deviceHash != 0 { deviceTable.prefetch(hash: fix.deviceHash) }
     }
 
     /// The state machine on one device's state, borrowed for the whole fix: one exclusive
@@ -181,6 +203,14 @@ public final class ProximityEngine {
         let firstEvent = events.count
         let hysteresis = configuration.hysteresis
         var favoritesChanged = false
+        // The fix's Earth-centred point, made when first needed.
+        var fixPoint: EarthCenteredPoint?
+        func earthCentred() -> EarthCenteredPoint {
+            if let fixPoint { return fixPoint }
+            let made = EarthCenteredPoint(fix.coordinate)
+            fixPoint = made
+            return made
+        }
 
         // Exits: every inside favourite is checked, cached or not.
         for position in 0..<state.entryCount {
@@ -188,8 +218,10 @@ public final class ProximityEngine {
             guard entry.isInside else { continue }
             let favorite = Int(entry.favorite)
             if point.squaredChord(to: favoriteVectors[favorite]) > staySurelyWithin[favorite] {
-                let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[favorites[favorite]].coordinate)
-                if distance > favoriteRadii[favorite] + hysteresis {
+                let limit = favoriteRadii[favorite] + hysteresis
+                if shortSide(earthCentred(), favorite, limit) == false { continue }
+                let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: favoriteCoordinates[favorite])
+                if distance > limit {
                     state[entry: position].isInside = false
                     favoritesChanged = true
                     events.append(ProximityEvent(kind: .exit, landmarkIndex: favorites[favorite], distance: distance))
@@ -210,9 +242,11 @@ public final class ProximityEngine {
             guard entry.isCandidate, !entry.isInside,
                 point.squaredChord(to: favoriteVectors[Int(entry.favorite)]) <= enterSurelyBeyond[Int(entry.favorite)]
             else { continue }
-            let landmarkIndex = favorites[Int(entry.favorite)]
-            let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[landmarkIndex].coordinate)
-            guard distance <= favoriteRadii[Int(entry.favorite)] else { continue }
+            let favorite = Int(entry.favorite)
+            if shortSide(earthCentred(), favorite, favoriteRadii[favorite]) == true { continue }
+            let landmarkIndex = favorites[favorite]
+            let distance = Geodesic.wgs84.distance(from: fix.coordinate, to: favoriteCoordinates[favorite])
+            guard distance <= favoriteRadii[favorite] else { continue }
             state[entry: position - 1].isInside = true
             favoritesChanged = true
             events.append(
@@ -220,6 +254,7 @@ public final class ProximityEngine {
                     kind: .enter, landmarkIndex: landmarkIndex, distance: distance,
                     suppression: suppression(state: &state, favorite: entry.favorite, time: fix.time)))
         }
+        setQuietDisc(state: &state, at: fix.coordinate, state.entryCount > 0 ? earthCentred() : EarthCenteredPoint(x: 0, y: 0, z: 0))
         if favoritesChanged, tracksChanges, state.markChanged(favorites: true) {
             changed.append((fix.device, Int32(slot)))
         }
@@ -227,6 +262,55 @@ public final class ProximityEngine {
             events[firstEvent...].sort { ($0.distance, $0.landmarkIndex) < ($1.distance, $1.landmarkIndex) }
         }
         return .used
+    }
+
+    /// How far the device may move from this fix before its next fix could change anything:
+    /// the least, over its favourites inside, of R + H minus (an upper bound of) the distance,
+    /// and over its other candidates, of (a lower bound of) the distance minus R. By the
+    /// triangle inequality no fix nearer than that to this one can enter or leave any of them
+    /// (the candidate cache rules out the rest while it holds). Lower bound: the chord between
+    /// the Earth-centred points (no path on the surface is shorter); upper bound: `ShortGeodesic`
+    /// plus its error bound. 1 m off for rounding.
+    private func setQuietDisc(state: inout DeviceState, at coordinate: Coordinate, _ fixPoint: EarthCenteredPoint) {
+        let hysteresis = configuration.hysteresis
+        var budget = Double.infinity
+        var active = false
+        for position in 0..<state.entryCount {
+            let entry = state[entry: position]
+            guard entry.isActive else { continue }
+            active = true
+            let favorite = Int(entry.favorite)
+            let other = favoritePoints[favorite]
+            let chord = fixPoint.chordSquared(to: other).squareRoot()
+            if entry.isInside {
+                guard chord <= ShortGeodesic.longestChord else { return state.setQuiet(around: coordinate, cosine: 1, budget: 0) }
+                let upper = ShortGeodesic.distance(from: fixPoint, to: other) + ShortGeodesic.errorBound(chord: chord)
+                budget = min(budget, favoriteRadii[favorite] + hysteresis - upper)
+            } else {
+                budget = min(budget, chord - favoriteRadii[favorite])
+            }
+            if budget <= DeviceState.cacheRoundingMargin + 1 { return state.setQuiet(around: coordinate, cosine: 1, budget: 0) }
+        }
+        // With nothing to look at, the candidate cache alone makes the next fixes idle.
+        guard active else { return state.setQuiet(around: coordinate, cosine: 1, budget: 0) }
+        state.setQuiet(around: coordinate, cosine: cos(coordinate.latitude * .pi / 180), budget: budget - 1)
+    }
+
+    /// Whether the geodesic distance from the fix to `favorite` is surely beyond `limit`
+    /// (true) or surely within it (false), by `ShortGeodesic` and its error bound; nil when
+    /// the bound cannot tell. It only ever spares a `geod_inverse` (~1 µs; with every landmark a
+    /// favourite, a tenth of `watch`, per `perf`) where no event can follow: every event, and
+    /// every decision the bound leaves open, is still made with `geod_inverse`'s distance.
+    @inline(__always)
+    private func shortSide(_ fixPoint: EarthCenteredPoint, _ favorite: Int, _ limit: Double) -> Bool? {
+        let other = favoritePoints[favorite]
+        let chord = fixPoint.chordSquared(to: other).squareRoot()
+        guard chord <= ShortGeodesic.longestChord else { return nil }
+        let distance = ShortGeodesic.distance(from: fixPoint, to: other)
+        let bound = ShortGeodesic.errorBound(chord: chord)
+        if distance - bound > limit { return true }
+        if distance + bound <= limit { return false }
+        return nil
     }
 
     /// Decides whether an enter notifies, and records it when it does.
@@ -263,8 +347,8 @@ public final class ProximityEngine {
         state.setCandidates(candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
     }
 
-    private func deviceSlot(for device: String) -> Int {
-        let (slot, isNew) = deviceTable.slot(for: device)
+    private func deviceSlot(for device: String, hash: UInt64) -> Int {
+        let (slot, isNew) = deviceTable.slot(for: device, hash: hash)
         if isNew {
             let profile = profileSlots.isEmpty ? nil : profileSlots[DeviceKey(device)]
             devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
@@ -334,7 +418,7 @@ public final class ProximityEngine {
     /// something was, and then counts the device as changed.
     @discardableResult
     public func restore(_ snapshot: DeviceSnapshot) -> Bool {
-        let slot = deviceSlot(for: snapshot.device)
+        let slot = deviceSlot(for: snapshot.device, hash: 0)
         let profile = profileSlots[DeviceKey(snapshot.device)]
         var state = DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true)
         state.latestTime = snapshot.latestTime

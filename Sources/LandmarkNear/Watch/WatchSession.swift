@@ -26,6 +26,9 @@ import Glibc
 /// input (1 s on a file), and at the end. When the input pauses, the batch just emitted is
 /// marked done at once (`markEmittedDone()`), without waiting for the next one.
 public final class WatchSession {
+    // `@exclusivity(unchecked)` on what every record touches: the session runs on one thread,
+    // and these are never accessed re-entrantly; their dynamic exclusivity checks were a tenth
+    // of a `watch` run over 1M new devices (`swift_beginAccess`, per `perf`).
     public private(set) var catalog: LandmarkCatalog
     public private(set) var options: WatchOptions
     private var engine: ProximityEngine
@@ -36,8 +39,8 @@ public final class WatchSession {
     private var payloads: PayloadCache
     /// `--push apns` and `--webhook`: the delivery thread's engine-side handle.
     private let delivery: NotificationDelivery?
-    public private(set) var statistics = WatchStatistics()
-    private var events: [ProximityEvent] = []
+    @exclusivity(unchecked) public private(set) var statistics = WatchStatistics()
+    @exclusivity(unchecked) private var events: [ProximityEvent] = []
     /// Told of every fix after the engine decided it, with the events it caused (in engine
     /// order, whatever `--events` prints). `map` and `watch --geojson` draw the run from it.
     ///
@@ -50,7 +53,7 @@ public final class WatchSession {
     public var favoriteIndices: [Int] { engine.favoriteIndices }
 
     /// Outputs decided and not yet emitted (only with a store; without one they go at once).
-    private var pending: [PendingOutput] = []
+    @exclusivity(unchecked) private var pending: [PendingOutput] = []
     /// Device changes taken from an engine replaced by a reload, for the next commit.
     private var carriedChanges: [DeviceSnapshot] = []
     /// Notifications emitted and not yet marked done in the store.
@@ -66,11 +69,11 @@ public final class WatchSession {
     /// The one the store holds.
     private var savedNMEARMCTime: Timestamp?
     private var inputsStarted = 0
-    private var recordsSinceClockCheck = 0
+    @exclusivity(unchecked) private var recordsSinceClockCheck = 0
     /// Whether the record being processed came from a live input.
-    private var currentInputIsLive = false
+    @exclusivity(unchecked) private var currentInputIsLive = false
     /// The format of the input `run` is reading (nil for records handed to `process`).
-    private var currentFormat: FixFormat?
+    @exclusivity(unchecked) private var currentFormat: FixFormat?
     private var signals: SignalInbox?
     private var stop: WatchStop?
     /// An error met inside a pause callback, thrown once the reader has stopped.
@@ -164,9 +167,18 @@ public final class WatchSession {
     /// Reads every input in order (stdin for `.standardInput`) through one engine, so device
     /// state carries across files. Missing files are reported before anything is read. With
     /// `signals`, SIGINT and SIGTERM stop at a record boundary (`statistics.stoppedBy`) and
-    /// SIGHUP reloads `--landmarks` and `--profiles`.
+    /// SIGHUP reloads `--landmarks` and `--profiles`. `readingAhead` may be reading the first
+    /// input already (started by the CLI before the catalog was loaded); it is used when that
+    /// input is read ahead at all, else stopped.
     @discardableResult
     public func run(inputs: [FixInput], signals: SignalInbox? = nil) throws(WatchError) -> WatchStatistics {
+        try run(inputs: inputs, signals: signals, readingAhead: nil)
+    }
+
+    @discardableResult
+    package func run(inputs: [FixInput], signals: SignalInbox?, readingAhead: FixReadAhead?) throws(WatchError) -> WatchStatistics {
+        var prestarted = readingAhead
+        defer { prestarted?.stop() }
         for case .file(let path) in inputs where !FileManager.default.fileExists(atPath: path) {
             throw WatchError(kind: .missingInput, origin: .input, message: "\(path): no such file")
         }
@@ -179,6 +191,22 @@ public final class WatchSession {
         do throws(WatchError) {
             try resumeUndone()
             for input in inputs where stop == nil {
+                // A replay of a file (no state to save as it goes, no deliveries) is read on a
+                // thread of its own while the engine works: see `FixReadAhead`.
+                if store == nil, delivery == nil, FixReadAhead.isRegularFile(input) {
+                    let ahead: FixReadAhead
+                    if let early = prestarted, early.input == input, early.format == options.format {
+                        ahead = early
+                        prestarted = nil
+                    } else {
+                        ahead = FixReadAhead(input: input, format: options.format)
+                    }
+                    inputsStarted += 1
+                    try runReadingAhead(ahead)
+                    continue
+                }
+                prestarted?.stop()
+                prestarted = nil
                 let reader: FixReader
                 do {
                     reader = try FixReader(input: input, format: options.format, pauseHandler: pauseBridge)
@@ -213,6 +241,8 @@ public final class WatchSession {
     private func run(_ reader: FixReader) throws(WatchError) {
         var recordsOfThisInput = 0
         defer { currentFormat = nil }
+        let sourceName = reader.sourceName
+        let isLive = reader.isLive
         while stop == nil {
             let record: FixRecord?
             do {
@@ -235,7 +265,52 @@ public final class WatchSession {
             }
             recordsOfThisInput += 1
             currentFormat = reader.format
-            try process(record, source: reader.sourceName, isLive: reader.isLive)
+            try process(record, source: sourceName, isLive: isLive)
+        }
+    }
+
+    /// `run(_:)` for a regular file read by a `FixReadAhead`: the same records in the same
+    /// order, the same end of input; signals are looked at between batches (a few ms apart).
+    private func runReadingAhead(_ ahead: FixReadAhead) throws(WatchError) {
+        var ended = false
+        defer {
+            if !ended { ahead.stop() }
+            currentFormat = nil
+        }
+        currentInputIsLive = false
+        let sourceName = ahead.input.sourceName
+        var recordsOfThisInput = 0
+        while stop == nil {
+            let batch = ahead.next()
+            ended = batch.end != nil
+            currentFormat = batch.format
+            let records = batch.records
+            // The device bucket of a fix 8 records on, fetched while these are processed, once
+            // the device table has outgrown the caches (below, it only costs).
+            let prefetching = engine.deviceCount >= 1 << 16
+            for index in records.indices {
+                if prefetching, index + 8 < records.count, case .fix(let upcoming, _) = records[index + 8] {
+                    engine.prefetchDevice(of: upcoming)
+                }
+                recordsOfThisInput += 1
+                try process(records[index], source: sourceName, isLive: false)
+            }
+            if let end = batch.end {
+                if let error = end.error {
+                    if error.isInterrupted { return }
+                    throw WatchError(kind: error.kind, origin: .input, message: error.description)
+                }
+                if end.format == .nmea {
+                    statistics.sentencesWithoutFix += end.skipped.count(where: { $0 != NMEALineDecoder.notNMEA })
+                }
+                // No silent loss: an input that gave nothing says why (SPEC §3).
+                if recordsOfThisInput == 0, let why = end.noFixExplanation {
+                    statistics.warnings += 1
+                    diagnostics.writeLine(TerminalText.safe("\(sourceName): warning: \(why)"))
+                }
+                return
+            }
+            if signals != nil { _ = signalArrived() }
         }
     }
 

@@ -88,12 +88,15 @@ enum WatchCommand: Command {
         let command = "landmark-near watch"
         let signals = try signalInbox(command: command)
         let args = try ArgumentScanner(arguments, command: command, valued: valuedOptions.union(["geojson"]), flags: flagOptions)
+        // Reading a file starts before the catalog loads (they overlap on the second core).
+        let readingAhead = readAhead(args)
         let (session, inputs) = try startSession(args, command: command, output: output)
         let recorder = args.value("geojson").map { _ in RunRecorder() }
         if let recorder {
             session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
         }
-        let (stopped, outcome) = try finish(session, inputs: inputs, signals: signals, output: output, command: command)
+        let (stopped, outcome) = try finish(
+            session, inputs: inputs, signals: signals, output: output, command: command, readingAhead: readingAhead)
         // What was decided is drawn even when reading stopped early.
         if let recorder, let path = args.value("geojson") {
             try MapCommand.write(
@@ -115,6 +118,20 @@ enum WatchCommand: Command {
         } catch {
             throw CommandFailure(error, context: "\(command): ")
         }
+    }
+
+    /// The first input read ahead (`FixReadAhead`), when it is a regular file and nothing asks
+    /// for reading in line (`--state`, deliveries); the session has the last word.
+    static func readAhead(_ args: ArgumentScanner) -> FixReadAhead? {
+        guard args.value("state") == nil, args.value("push") == nil, args.values("webhook").isEmpty else { return nil }
+        var format: FixFormat?
+        if let text = args.value("format") {
+            guard let forced = FixFormat(rawValue: text.lowercased()) else { return nil }
+            format = forced
+        }
+        let first = args.positionals.first.map(InputSource.init(argument:)) ?? .standardInput
+        guard FixReadAhead.isRegularFile(first) else { return nil }
+        return FixReadAhead(input: first, format: format)
     }
 
     /// Parses the watch options (shared by `watch` and `map`) and opens the session on them.
@@ -158,10 +175,10 @@ enum WatchCommand: Command {
     /// drawn), else the outcome's kind (nil for success).
     static func finish(
         _ session: WatchSession, inputs: [InputSource], signals: SignalInbox, output: OutputWriter,
-        command: String
+        command: String, readingAhead: FixReadAhead? = nil
     ) throws(CommandFailure) -> (stopped: CommandFailure?, outcome: ErrorKind?) {
         do {
-            try session.run(inputs: inputs, signals: signals)
+            try session.run(inputs: inputs, signals: signals, readingAhead: readingAhead)
         } catch {
             // An input that cannot be opened ends the run before anything was read from it.
             if error.origin == .input && error.kind == .missingInput { throw failure(error, command: command) }

@@ -223,6 +223,43 @@ import Testing
         #expect(actual.map { $0.1.map(\.summary) } == expected)
         #expect(actual.flatMap(\.1).count > 20)
     }
+
+    /// The quiet disc (fixes near the last looked-at one skip the per-favourite tests) must
+    /// never hide an event: devices creeping in small steps (so that most fixes fall in a disc)
+    /// among many favourites, some crossing R and R + H back and forth, against the reference.
+    @Test(arguments: [UInt64(4), 5, 6])
+    func quietDiscsHideNoEvent(seed: UInt64) throws {
+        var rng = SeededGenerator(seed: seed)
+        let centre = Coordinate(latitude: Double.random(in: -70...70, using: &rng), longitude: Double.random(in: -180...180, using: &rng))
+        var landmarks: [(Int, Coordinate)] = []
+        for id in 1...120 {
+            landmarks.append(
+                (
+                    id,
+                    F.point(
+                        Double.random(in: 0...25_000, using: &rng), from: centre,
+                        azimuth: Double.random(in: -180...180, using: &rng))
+                ))
+        }
+        let catalog = try F.catalog(landmarks)
+        var fixes: [Fix] = []
+        var positions = (0..<4).map { _ in centre }
+        var headings = (0..<4).map { _ in Double.random(in: -180...180, using: &rng) }
+        for step in 0..<6000 {
+            let device = step % 4
+            // Mostly forward in small steps, sometimes back (to re-cross a boundary).
+            headings[device] += Double.random(in: -20...20, using: &rng) + (step % 97 == 0 ? 180 : 0)
+            positions[device] = F.point(
+                Double.random(in: 0...40, using: &rng), from: positions[device], azimuth: headings[device])
+            if Geodesic.wgs84.distance(from: positions[device], to: centre) > 30_000 { positions[device] = centre }
+            fixes.append(F.fix(positions[device], device: "dev\(device)", at: Int64(step / 4 * 10)))
+        }
+        let configure: (inout EngineConfiguration) -> Void = { $0.cooldown = 0 }
+        let actual = try F.run(fixes, catalog: catalog, configure: configure)
+        let expected = ReferenceEngine(catalog: catalog, radius: radius, hysteresis: hysteresis, cooldown: 0).run(fixes)
+        #expect(actual.map { $0.1.map(\.summary) } == expected)
+        #expect(actual.flatMap(\.1).count > 40)
+    }
 }
 
 /// The candidate grid's edges: around a pole, across the antimeridian, and radii whose

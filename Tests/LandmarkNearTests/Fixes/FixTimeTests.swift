@@ -78,4 +78,26 @@ import Testing
         #expect(FieldRole.match("Lat") == nil)
         #expect(FieldRole.match("lats") == nil)
     }
+
+    /// The byte matcher reads a key's first 8 bytes as one integer: every alias with any one
+    /// byte changed, cut short or made longer is no key.
+    @Test func nearMissesOfAliasesAreNoKeys() {
+        let aliases = Set(FieldRole.allCases.filter { $0 != .date }.flatMap(\.aliases))
+        for alias in aliases {
+            let bytes = Array(alias.utf8)
+            var misses: [[UInt8]] = [Array(bytes.dropLast()), bytes + [UInt8(ascii: "s")], bytes + [0]]
+            for position in bytes.indices {
+                for flip: UInt8 in [0x01, 0x20, 0x80] {
+                    var changed = bytes
+                    changed[position] ^= flip
+                    misses.append(changed)
+                }
+            }
+            for miss in misses {
+                let expected = String(validating: miss, as: UTF8.self).flatMap { aliases.contains($0) ? $0 : nil }
+                let match = miss.withUnsafeBufferPointer { FieldRole.match($0) }
+                #expect((match != nil) == (expected != nil), "\(miss) from \(alias)")
+            }
+        }
+    }
 }

@@ -40,4 +40,37 @@ import Testing
         #expect(exit["notified"] == nil)
         #expect(exit.objectValue?.keys == ["event", "device", "time", "fix", "landmark", "distanceMeters"])
     }
+
+    /// The line writes times and strings itself (for speed); they must be what
+    /// `Timestamp.rfc3339` and `JSONWriter.appendString` write.
+    @Test func timesAreWrittenAsRFC3339Writes() {
+        var generator = SplitMix64(seed: 10)
+        var times = [
+            Timestamp(seconds: 0), Timestamp(seconds: -1), Timestamp(seconds: -62_135_596_800),
+            Timestamp(seconds: -62_135_596_801), Timestamp(seconds: 253_402_300_799, nanoseconds: 999_999_999),
+            Timestamp(seconds: 253_402_300_800), Timestamp(seconds: 1_777_636_802, nanoseconds: 500_000_000),
+            Timestamp(seconds: 1_777_636_802, nanoseconds: 1), Timestamp(seconds: -100_000_000_000),
+        ]
+        for _ in 0..<20_000 {
+            let seconds = Int64(bitPattern: generator.next() % 600_000_000_000) - 200_000_000_000
+            let nanoseconds = generator.next() % 3 == 0 ? 0 : Int32(generator.next() % 1_000_000_000)
+            times.append(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
+        }
+        for time in times {
+            var line = ""
+            EventLine.appendRFC3339(time, to: &line)
+            #expect(line == time.rfc3339)
+        }
+    }
+
+    @Test(arguments: [
+        "d1", "", "caf\u{E9}", "cafe\u{301}", "a\"b", "a\\b", "tab\there", "nul\u{0}", "del\u{7F}", "\u{1F}", "🚗 car", "line\n",
+    ])
+    func stringsAreEscapedAsJSONWriterEscapes(_ text: String) {
+        var line = "x"
+        EventLine.appendJSONString(text, to: &line)
+        var expected = "x"
+        JSONWriter.appendString(text, to: &expected)
+        #expect(Array(line.utf8) == Array(expected.utf8))
+    }
 }

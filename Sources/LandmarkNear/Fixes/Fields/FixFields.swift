@@ -93,17 +93,21 @@ struct FixFields {
         }
 
         var device = Fix.defaultDevice
+        var deviceHash: UInt64 = 0
         switch self[.device] {
         case .absent, .null: break
         case .text(let bytes):
-            guard let name = devices.name(bytes) else { return .invalid("device name is not valid UTF-8") }
+            guard let (name, hash) = devices.name(bytes) else { return .invalid("device name is not valid UTF-8") }
             device = name
+            deviceHash = hash
         case .number(let value):
             device = JSONWriter.number(value)
         case let other:
             return .invalid("device is \(other.typeDescription), not a string or a number")
         }
-        return .fix(Fix(device: device, coordinate: coordinate, time: time, accuracy: accuracy))
+        var fix = Fix(device: device, coordinate: coordinate, time: time, accuracy: accuracy)
+        fix.deviceHash = deviceHash
+        return .fix(fix)
     }
 
     private struct Reason: Error { var message: String }

@@ -26,6 +26,9 @@ public final class FixReader {
     private let maximumLineLength: Int
     private let forced: FixFormat?
     private var opened: Opened?
+    /// `opened.source`, kept apart so that `next()` does not copy (and retain) the whole
+    /// `Opened` for every record (3 retains and releases a fix, per `perf`).
+    private var openedSource: (any FixRecordSource)?
     private var reportedGzipProblem = false
     /// The NMEA date to start from, until the NMEA decoder exists (see `nmeaLatestRMCTime`).
     private var initialNMEARMCTime: Timestamp?
@@ -110,6 +113,7 @@ public final class FixReader {
         }
         let result = Opened(source: source, lines: lines, gzip: gzip)
         opened = result
+        openedSource = source
         return result
     }
 
@@ -153,8 +157,30 @@ public final class FixReader {
 
     /// The next record, or nil at the end of the input.
     public func next() throws(InputError) -> FixRecord? {
+        let source: any FixRecordSource
+        if let openedSource { source = openedSource } else { source = try open().source }
+        if let record = try source.next() { return record }
+        return try afterTheLastRecord()
+    }
+
+    /// Appends the next records to `records`, up to `limit` in all: `next()` over and over, with
+    /// the source looked up once (for `FixReadAhead`'s batches). False once the input has ended.
+    func next(into records: inout [FixRecord], limit: Int) throws(InputError) -> Bool {
+        let source: any FixRecordSource
+        if let openedSource { source = openedSource } else { source = try open().source }
+        while records.count < limit {
+            guard let record = try source.next() else {
+                if let last = try afterTheLastRecord() { records.append(last) }
+                return false
+            }
+            records.append(record)
+        }
+        return true
+    }
+
+    /// What follows the source's last record: a gzip stream's problem, once.
+    private func afterTheLastRecord() throws(InputError) -> FixRecord? {
         let opened = try open()
-        if let record = try opened.source.next() { return record }
         if let problem = opened.gzip?.problem, !reportedGzipProblem {
             reportedGzipProblem = true
             return .invalid(FixReadIssue(source: sourceName, line: opened.lines.lineNumber + 1, reason: problem))
