@@ -32,7 +32,10 @@ struct PeerResults: Decodable {
         let entries = order.map { id -> Entry in
             var entry = first[id]!
             entry.value = Statistics.median(values[id]!)
-            if runs.count > 1 { entry.note = (entry.note.map { $0 + "; " } ?? "") + "median of \(values[id]!.count) interleaved passes" }
+            if runs.count > 1 {
+                let note = entry.note ?? ""
+                entry.note = (note.isEmpty ? "" : note + "; ") + "median of \(values[id]!.count) interleaved passes"
+            }
             return entry
         }
         return PeerResults(results: entries, python: runs.first?.python)

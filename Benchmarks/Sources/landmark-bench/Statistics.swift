@@ -18,7 +18,7 @@ enum Statistics {
             var merged = m
             let all = values[m.key] ?? [m.value]
             merged.value = median(all)
-            merged.note = m.note + "; median of \(all.count) interleaved passes"
+            merged.note = (m.note.isEmpty ? "" : m.note + "; ") + "median of \(all.count) interleaved passes"
             return merged
         }
     }
