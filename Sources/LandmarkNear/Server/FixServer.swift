@@ -69,7 +69,20 @@ package final class FixServer {
         self.reload = reload
     }
 
+    /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread, so that the threads started
+    /// after (the daemon's, the deliveries') inherit the mask. Under SIG_IGN a signal the kernel
+    /// hands to a thread that has it unblocked is discarded, and the server never hears it: seen
+    /// under load, a SIGTERM that `serve` ignored while a client held a kept-alive connection.
+    /// Blocked everywhere, it waits for the signal sources. Call it before any thread starts.
+    package static func blockStopSignals() {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&blocked, number) }
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+    }
+
     package func run() throws(ServerError) -> ServeOutcome {
+        FixServer.blockStopSignals()
         let authenticator = try configuration.usersPath.map { path throws(ServerError) in
             BasicAuthenticator(users: try ServerUsers.load(path: path))
         }

@@ -83,6 +83,8 @@ enum ServeCommand: Command {
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
+        // Before any thread starts (the deliveries', the daemon's): see `blockStopSignals`.
+        FixServer.blockStopSignals()
         let command = "landmark-near serve"
         let args = try ArgumentScanner(
             arguments, command: command,
