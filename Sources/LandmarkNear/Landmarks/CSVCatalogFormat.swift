@@ -13,6 +13,17 @@ enum CSVCatalogFormat {
         var columns = CatalogColumns()
         var entries: [Int] = []
         var lines: [Int] = []
+        /// The data rows read, refused ones too.
+        var count = 0
+        /// The file lines passed, blank ones too.
+        var lineCount = 0
+    }
+
+    /// Where the header put each field.
+    struct Header: Sendable {
+        var lat: Int, lon: Int, name: Int
+        var id: Int?, radius: Int?, favorite: Int?, featured: Int?
+        var category: Int?, city: Int?, state: Int?, park: Int?, image: Int?
     }
 
     private typealias Bytes = UnsafeBufferPointer<UInt8>
@@ -21,11 +32,17 @@ enum CSVCatalogFormat {
     static func landmarks(in bytes: UnsafeBufferPointer<UInt8>, source: String, problems: inout CatalogProblems) throws(CatalogError)
         -> Rows
     {
+        let (header, end, line) = try Self.header(in: bytes, source: source)
+        return rows(in: bytes, from: end, line: line, header: header, source: source, problems: &problems)
+    }
+
+    /// The header row: its fields, the offset after it and its file line.
+    static func header(in bytes: UnsafeBufferPointer<UInt8>, source: String) throws(CatalogError) -> (Header, end: Int, line: Int) {
         var rows = RowScanner(bytes: bytes)
         var cells: [Bytes] = []
         guard rows.next(into: &cells) else { throw CatalogError(source: source, reason: "is empty") }
-        let header = cells.map { CSVLine.normalizedHeader(text($0)) }
-        func column(_ names: String...) -> Int? { header.firstIndex(where: names.contains) }
+        let names = cells.map { CSVLine.normalizedHeader(text($0)) }
+        func column(_ wanted: String...) -> Int? { names.firstIndex(where: wanted.contains) }
         guard let latColumn = column("lat", "latitude"), let lonColumn = column("lon", "lng", "longitude") else {
             throw CatalogError(
                 source: source,
@@ -34,18 +51,35 @@ enum CSVCatalogFormat {
         guard let nameColumn = column("name") else {
             throw CatalogError(source: source, reason: "has no name column in its header")
         }
-        let idColumn = column("id")
-        let radiusColumn = column("radius")
-        let favoriteColumn = column("isfavorite", "favorite")
-        let featuredColumn = column("isfeatured", "featured")
+        let header = Header(
+            lat: latColumn, lon: lonColumn, name: nameColumn, id: column("id"), radius: column("radius"),
+            favorite: column("isfavorite", "favorite"), featured: column("isfeatured", "featured"),
+            category: column("category"), city: column("city"), state: column("state"), park: column("park"),
+            image: column("imagename"))
+        return (header, rows.position, rows.line)
+    }
+
+    /// The data rows from offset `start` (a line start; `line` lines before it) to the end of
+    /// `bytes`, numbered from entry 0 and reserving room for the rows of `reserving` bytes
+    /// (the two halves of a split scan read their rows apart, `ParallelCatalogScan`).
+    static func rows(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, line: Int, header: Header, source: String,
+        problems: inout CatalogProblems, reserving: Int? = nil
+    ) -> Rows {
+        var rows = RowScanner(bytes: bytes, position: start, line: line)
+        var cells: [Bytes] = []
+        let idColumn = header.id
+        let radiusColumn = header.radius
+        let favoriteColumn = header.favorite
+        let featuredColumn = header.featured
         let textColumns = (
-            category: column("category"), city: column("city"), state: column("state"),
-            park: column("park"), image: column("imagename")
+            category: header.category, city: header.city, state: header.state, park: header.park, image: header.image
         )
 
         var read = Rows()
         // About 43 bytes a row in the usual layout (id, lat, lon, name, flag), 12 of them the name.
-        read.columns.reserveCapacity(bytes.count / 36, textBytes: bytes.count / 3)
+        let reserved = reserving ?? bytes.count
+        read.columns.reserveCapacity(reserved / 36, textBytes: reserved / 3)
         var entry = 0
         while rows.next(into: &cells) {
             defer { entry += 1 }
@@ -74,8 +108,8 @@ enum CSVCatalogFormat {
                     return value
                 }
                 let coordinate = Coordinate(
-                    latitude: try degrees(latColumn, "latitude"),
-                    longitude: try degrees(lonColumn, "longitude"))
+                    latitude: try degrees(header.lat, "latitude"),
+                    longitude: try degrees(header.lon, "longitude"))
                 var isFavorite = false
                 if let raw = cell(favoriteColumn) {
                     guard let flag = CSVLine.boolean(raw) else {
@@ -95,7 +129,7 @@ enum CSVCatalogFormat {
                 read.columns.append(
                     id: id, coordinate: coordinate, isFavorite: isFavorite,
                     isFeatured: cell(featuredColumn).flatMap { CSVLine.boolean($0) } ?? false,
-                    name: .bytes(cell(nameColumn) ?? Bytes(start: nil, count: 0)),
+                    name: .bytes(cell(header.name) ?? Bytes(start: nil, count: 0)),
                     category: optional(textColumns.category), city: optional(textColumns.city),
                     state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image),
                     radius: radius)
@@ -104,6 +138,8 @@ enum CSVCatalogFormat {
                 problems.add(error)
             }
         }
+        read.count = entry
+        read.lineCount = rows.line
         return read
     }
 
@@ -114,6 +150,12 @@ enum CSVCatalogFormat {
         /// The 1-based file line of the row handed out last.
         var line = 0
         let quoted = CSVLine.QuotedCells()
+
+        init(bytes: Bytes, position: Int = 0, line: Int = 0) {
+            self.bytes = bytes
+            self.position = position
+            self.line = line
+        }
 
         mutating func next(into cells: inout [Bytes]) -> Bool {
             while position < bytes.count {

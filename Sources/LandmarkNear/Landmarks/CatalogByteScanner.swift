@@ -30,15 +30,21 @@ struct CatalogByteScanner {
     /// The file the bytes are mapped from, whose pages behind the scan are let go.
     private let file: MappedFile?
     private var released = 0
+    /// Where the scan started: the pages before it are another scanner's to let go of.
+    private let start: Int
     /// The strings with escapes of the entry being read (emptied by `startEntry`).
     private(set) var decoded: [String] = []
 
     /// Nesting the skipper follows before it leaves a document to the parser (whose limit is 512).
     static let maximumDepth = 64
 
-    init(bytes: Bytes, file: MappedFile?) {
+    /// A scanner at `start` (the second half of a split scan starts at its seam).
+    init(bytes: Bytes, file: MappedFile?, from start: Int = 0) {
         self.bytes = bytes
         self.file = file
+        self.start = start
+        i = start
+        released = start
     }
 
     var atEnd: Bool { i == bytes.count }
@@ -50,7 +56,7 @@ struct CatalogByteScanner {
     /// Lets go of the pages read, every megabyte (a 4 MB step cost 3 MB more of peak memory).
     @inline(__always) mutating func releaseBehind() {
         guard let file, i - released >= 1 << 20 else { return }
-        file.release(before: bytes.baseAddress! + i)
+        file.release(from: bytes.baseAddress! + start, before: bytes.baseAddress! + i)
         released = i
     }
 

@@ -9,6 +9,11 @@ public enum CatalogLoader {
     /// Reads the catalog at `path`: a file, a pipe, a FIFO or `/dev/stdin` (read once, in full).
     /// A regular file is mapped, and the scanners let go of its pages as they pass them.
     public static func load(path: String) throws(CatalogError) -> LandmarkCatalog {
+        try load(path: path, splitAbove: ParallelCatalogScan.minimumBytes)
+    }
+
+    /// `splitAbove`: the size from which the scan is split over two threads (tests lower it).
+    package static func load(path: String, splitAbove: Int) throws(CatalogError) -> LandmarkCatalog {
         let descriptor: Int32
         do {
             descriptor = try InputFile.open(path)
@@ -17,7 +22,8 @@ public enum CatalogLoader {
         }
         defer { close(descriptor) }
         if let mapped = MappedFile(descriptor: descriptor) {
-            return try parse(mapped.bytes, source: path, scanning: true, file: mapped)
+            return try parse(
+                mapped.bytes, source: path, scanning: true, file: mapped, shared: .file(descriptor: descriptor), splitAbove: splitAbove)
         }
         let bytes: [UInt8]
         do {
@@ -25,18 +31,22 @@ public enum CatalogLoader {
         } catch {
             throw CatalogError(error)
         }
-        return try parse(bytes, source: path)
+        return try parse(bytes, source: path, scanning: true, splitAbove: splitAbove)
     }
 
     public static func parse(_ bytes: [UInt8], source: String) throws(CatalogError) -> LandmarkCatalog {
         try parse(bytes, source: source, scanning: true)
     }
 
-    /// `scanning: false` takes the full parser alone (the tests compare the two paths).
-    package static func parse(_ bytes: [UInt8], source: String, scanning: Bool) throws(CatalogError) -> LandmarkCatalog {
+    /// `scanning: false` takes the full parser alone (the tests compare the two paths);
+    /// `splitAbove` as in `load(path:splitAbove:)`.
+    package static func parse(
+        _ bytes: [UInt8], source: String, scanning: Bool, splitAbove: Int = ParallelCatalogScan.minimumBytes
+    ) throws(CatalogError) -> LandmarkCatalog {
         let result: Result<LandmarkCatalog, CatalogError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(CatalogError) {
-                return .success(try parse(buffer, source: source, scanning: scanning, file: nil))
+                return .success(
+                    try parse(buffer, source: source, scanning: scanning, file: nil, shared: .array(bytes), splitAbove: splitAbove))
             } catch {
                 return .failure(error)
             }
@@ -44,8 +54,10 @@ public enum CatalogLoader {
         return try result.get()
     }
 
+    /// `shared`: the same bytes for a second thread (`ParallelCatalogScan`).
     private static func parse(
-        _ bytes: UnsafeBufferPointer<UInt8>, source: String, scanning: Bool, file: MappedFile?
+        _ bytes: UnsafeBufferPointer<UInt8>, source: String, scanning: Bool, file: MappedFile?, shared: SharedCatalogBytes,
+        splitAbove: Int
     ) throws(CatalogError) -> LandmarkCatalog {
         var start = ByteOrderMark.length(of: bytes)
         while start < bytes.count, ASCIIBlanks.whitespace.contains(bytes[start]) { start += 1 }
@@ -57,9 +69,10 @@ public enum CatalogLoader {
         // radius, an entry to refuse), and the full parser then decides, with its errors.
         if scanning, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             let body = UnsafeBufferPointer(rebasing: bytes[start...])
-            let scanned =
-                first == UInt8(ascii: "[")
-                ? TutorialCatalogScanner.columns(in: body, file: file) : GeoJSONCatalogScanner.columns(in: body, file: file)
+            let scanned = ParallelCatalogScan.json(
+                first == UInt8(ascii: "[") ? .tutorial : .geoJSON, in: body, file: file, shared: shared, offset: start,
+                minimumBytes: splitAbove
+            ).columns
             var problems = CatalogProblems(source: source)
             // A catalog to refuse goes to the full parser, whose problems name their line and column.
             if let scanned, let catalog = try? LandmarkCatalog(scanned, entries: nil, problems: &problems, locate: { _ in nil }) {
@@ -98,10 +111,18 @@ public enum CatalogLoader {
             }
         default:
             let body = UnsafeBufferPointer(rebasing: bytes[start...])
-            guard Self.isASCII(body) || String(validating: body, as: UTF8.self) != nil else {
-                throw CatalogError(source: source, reason: "is not valid UTF-8")
+            let rows: CSVCatalogFormat.Rows
+            // Two threads where the file is large and has no problem; else one, with its messages.
+            if let split = ParallelCatalogScan.csv(in: body, source: source, shared: shared, offset: start, minimumBytes: splitAbove)
+                .rows
+            {
+                rows = split
+            } else {
+                guard Self.isASCII(body) || String(validating: body, as: UTF8.self) != nil else {
+                    throw CatalogError(source: source, reason: "is not valid UTF-8")
+                }
+                rows = try CSVCatalogFormat.landmarks(in: body, source: source, problems: &problems)
             }
-            let rows = try CSVCatalogFormat.landmarks(in: body, source: source, problems: &problems)
             columns = rows.columns
             entries = rows.entries
             locate = { entry in entry < rows.lines.count ? "line \(rows.lines[entry] + skippedLines)" : nil }

@@ -13,32 +13,67 @@
 /// wins over `lat`, `isFavorite` over `favorite`, and a `coordinates` that is not an object
 /// means the entry's own keys.
 ///
+/// `head` and `tail` are the two halves of a scan split at a seam (`ParallelCatalogScan`).
+///
 ///     TutorialCatalogScanner.columns(in: bytes)   // CatalogColumns or nil
 enum TutorialCatalogScanner {
     typealias Bytes = UnsafeBufferPointer<UInt8>
 
     static func columns(in body: Bytes, file: MappedFile? = nil) -> CatalogColumns? {
+        guard case .whole(let columns) = head(in: body, file: file, seam: nil) else { return nil }
+        return columns
+    }
+
+    /// The scan from the start of the document. With a `seam` (an offset in `body`), it stops
+    /// where an entry starts exactly there (`.atSeam`); otherwise it reads the whole document.
+    static func head(in body: Bytes, file: MappedFile?, seam: Int?) -> CatalogScanHead<Void> {
         var scanner = CatalogByteScanner(bytes: body, file: file)
         var columns = CatalogColumns()
-        // About 190 bytes an entry in the tutorial's layout, 40 of them texts.
+        // About 190 bytes an entry in the tutorial's layout, 40 of them texts (all of the
+        // document's: the second half of a split scan is appended here).
         columns.reserveCapacity(body.count / 160, textBytes: body.count / 4)
         scanner.skipSpace()
-        guard scanner.take(UInt8(ascii: "[")) else { return nil }
+        guard scanner.take(UInt8(ascii: "[")) else { return .whole(nil) }
         scanner.skipSpace()
-        if scanner.take(UInt8(ascii: "]")) {
-            scanner.skipSpace()
-            return scanner.atEnd ? columns : nil
+        if !scanner.take(UInt8(ascii: "]")) {
+            var unrecorded: [Int]? = nil
+            switch entries(&scanner, into: &columns, defaultIDs: &unrecorded, seam: seam) {
+            case .refused: return .whole(nil)
+            case .atSeam: return .atSeam(columns, ())
+            case .closed: break
+            }
         }
+        scanner.skipSpace()
+        return .whole(scanner.atEnd ? columns : nil)
+    }
+
+    /// The scan from `seam` (where an entry starts) to the end of the document: the entries
+    /// numbered from 0, nil where the whole scan would give up there.
+    static func tail(in body: Bytes, from seam: Int, file: MappedFile?) -> CatalogScanTail<Void>? {
+        var scanner = CatalogByteScanner(bytes: body, file: file, from: seam)
+        var columns = CatalogColumns()
+        columns.reserveCapacity((body.count - seam) / 160, textBytes: (body.count - seam) / 4)
+        var defaultIDs: [Int]? = []
+        guard case .closed = entries(&scanner, into: &columns, defaultIDs: &defaultIDs, seam: nil) else { return nil }
+        scanner.skipSpace()
+        guard scanner.atEnd, let defaultIDs else { return nil }
+        return CatalogScanTail(columns: columns, defaultIDs: defaultIDs, state: ())
+    }
+
+    /// The array's entries from the start of one to the closing `]`, or to `seam`. An entry
+    /// without an id has its position's (`index + 1`); `defaultIDs`, when not nil, gets those
+    /// positions, for the second half's numbers to be moved up by the first half's count.
+    private static func entries(
+        _ scanner: inout CatalogByteScanner, into columns: inout CatalogColumns, defaultIDs: inout [Int]?, seam: Int?
+    ) -> CatalogEntriesEnd {
         while true {
             scanner.skipSpace()
+            if scanner.i == seam { return .atSeam }
             scanner.startEntry()
-            guard entry(&scanner, index: columns.count, into: &columns) else { return nil }
+            guard entry(&scanner, index: columns.count, into: &columns, defaultIDs: &defaultIDs) else { return .refused }
             scanner.releaseBehind()
-            guard let more = scanner.next(closing: UInt8(ascii: "]")) else { return nil }
-            if !more {
-                scanner.skipSpace()
-                return scanner.atEnd ? columns : nil
-            }
+            guard let more = scanner.next(closing: UInt8(ascii: "]")) else { return .refused }
+            if !more { return .closed }
         }
     }
 
@@ -86,7 +121,9 @@ enum TutorialCatalogScanner {
     /// One entry as `TutorialCatalogFormat` would read it, appended; false when it would
     /// refuse it (or the scanner cannot tell).
     @inline(__always)
-    static func entry(_ scanner: inout CatalogByteScanner, index: Int, into columns: inout CatalogColumns) -> Bool {
+    static func entry(
+        _ scanner: inout CatalogByteScanner, index: Int, into columns: inout CatalogColumns, defaultIDs: inout [Int]?
+    ) -> Bool {
         var fields = CatalogEntryFields()
         var coordinates = CatalogEntryFields()
         var hasCoordinates = false
@@ -103,6 +140,7 @@ enum TutorialCatalogScanner {
             longitude = degrees(fields.longitude, fields.lon, fields.lng)
         }
         guard let latitude, let longitude else { return false }
+        if id == nil { defaultIDs?.append(index) }
         return fields.append(
             to: &columns, id: id ?? index + 1, coordinate: Coordinate(latitude: latitude, longitude: longitude), scanner: scanner)
     }

@@ -22,12 +22,15 @@ final class MappedFile {
         bytes = UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: Int(info.st_size))
     }
 
-    /// Gives the whole pages before `end` (a position in `bytes`) back to the system; reading
-    /// them again maps them in again from the file.
-    func release(before end: UnsafePointer<UInt8>) {
+    /// Gives the whole pages from `start` to before `end` (positions in `bytes`) back to the
+    /// system; reading them again maps them in again from the file. A page that `start` is
+    /// inside is kept: when two threads scan the two halves of a file, each lets go of its own
+    /// pages only.
+    func release(from start: UnsafePointer<UInt8>? = nil, before end: UnsafePointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
-        let length = (end - base) / Self.pageSize * Self.pageSize
-        if length > 0 { _ = madvise(UnsafeMutableRawPointer(mutating: base), length, MADV_DONTNEED) }
+        let first = ((start ?? base) - base + Self.pageSize - 1) / Self.pageSize * Self.pageSize
+        let last = (end - base) / Self.pageSize * Self.pageSize
+        if last > first { _ = madvise(UnsafeMutableRawPointer(mutating: base + first), last - first, MADV_DONTNEED) }
     }
 
     deinit {
