@@ -11,7 +11,8 @@ enum CSVCatalogFormat {
     /// the problems of the other rows go to `problems`.
     struct Rows {
         var columns = CatalogColumns()
-        var entries: [Int] = []
+        /// nil: every row is the entry of its position (none was refused).
+        var entries: [Int]? = []
         var lines: [Int] = []
         /// The data rows read, refused ones too.
         var count = 0
@@ -80,6 +81,7 @@ enum CSVCatalogFormat {
         // About 43 bytes a row in the usual layout (id, lat, lon, name, flag), 12 of them the name.
         let reserved = reserving ?? bytes.count
         read.columns.reserveCapacity(reserved / 36, textBytes: reserved / 3)
+        read.lines.reserveCapacity(reserved / 36)
         var entry = 0
         while rows.next(into: &cells) {
             defer { entry += 1 }
@@ -133,7 +135,7 @@ enum CSVCatalogFormat {
                     category: optional(textColumns.category), city: optional(textColumns.city),
                     state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image),
                     radius: radius)
-                read.entries.append(entry)
+                read.entries?.append(entry)
             } catch {
                 problems.add(error)
             }

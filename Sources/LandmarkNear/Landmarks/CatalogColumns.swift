@@ -114,26 +114,34 @@ struct CatalogColumns: Sendable {
     /// Appends the landmarks of `other`, the second half of a catalog scanned in two
     /// (`ParallelCatalogScan`): afterwards the columns are those one scan of the whole would
     /// have made. The ids at `renumbered` (positions in `other`) were numbered by position
-    /// there, and move up by the landmarks before it. (Only before `compactIDs`.)
-    mutating func append(_ other: CatalogColumns, renumbering renumbered: some Sequence<Int>) {
+    /// there, and move up by the landmarks before it. Each of `other`'s columns is let go of
+    /// once copied, so that the merge holds one of them twice at most. (Only before
+    /// `compactIDs`.)
+    mutating func append(_ other: consuming CatalogColumns, renumbering renumbered: some Sequence<Int>) {
         let before = count
+        let otherCount = other.count
         let textBefore = text.count
         ids.append(contentsOf: other.ids)
+        other.ids = []
         for position in renumbered { ids[before + position] += before }
         coordinates.append(contentsOf: other.coordinates)
+        other.coordinates = []
         flags.append(contentsOf: other.flags)
+        other.flags = []
         if isTooLarge || other.isTooLarge || textBefore + other.text.count > UInt32.max {
             isTooLarge = true
             text.removeAll()
         } else {
             text.append(contentsOf: other.text)
         }
+        other.text = []
         let shift = UInt32(truncatingIfNeeded: textBefore)
         ends.append(contentsOf: other.ends.lazy.map { $0 &+ shift })
+        other.ends = []
         if !radii.isEmpty || !other.radii.isEmpty {
             if radii.isEmpty { radii = Array(repeating: nil, count: before) }
             if other.radii.isEmpty {
-                radii.append(contentsOf: repeatElement(nil, count: other.count))
+                radii.append(contentsOf: repeatElement(nil, count: otherCount))
             } else {
                 radii.append(contentsOf: other.radii)
             }

@@ -82,7 +82,7 @@ public enum CatalogLoader {
         // Every entry's problems are gathered (up to 20 listed), each with its place in the file.
         var problems = CatalogProblems(source: source)
         var columns = CatalogColumns()
-        let entries: [Int]
+        let entries: [Int]?
         let locate: (Int) -> String?
         let skippedLines = bytes[..<start].filter { $0 == 0x0A }.count
         switch first {

@@ -102,8 +102,11 @@ enum ParallelCatalogScan {
         case .whole(let columns):
             return Scan(columns: columns, path: .readOnAlone)
         case .atSeam(var columns, let state):
-            guard let rest, accept(state, rest.state) else { return Scan(columns: nil, path: .secondHalfRefused) }
-            columns.append(rest.columns, renumbering: rest.defaultIDs)
+            guard var rest, accept(state, rest.state) else { return Scan(columns: nil, path: .secondHalfRefused) }
+            // Moved out, so that the merge can let go of each column as it copies it.
+            let tailColumns = rest.columns
+            rest.columns = CatalogColumns()
+            columns.append(consume tailColumns, renumbering: rest.defaultIDs)
             return Scan(columns: columns, path: .split)
         }
     }
@@ -170,12 +173,15 @@ enum ParallelCatalogScan {
                 reserving: body.count)
             if problems.isEmpty { first = rows }
         }
-        guard let rest = second.value(), var rows = first else { return (nil, .secondHalfRefused) }
+        guard var rest = second.value(), var rows = first else { return (nil, .secondHalfRefused) }
         // Without an id column, a row's id is its position.
-        rows.columns.append(rest.columns, renumbering: 0..<(header.id == nil ? rest.columns.count : 0))
-        let (entriesBefore, linesBefore) = (rows.count, rows.lineCount)
-        rows.entries.append(contentsOf: rest.entries.lazy.map { $0 + entriesBefore })
+        let columns = rest.columns
+        rest.columns = CatalogColumns()
+        rows.columns.append(consume columns, renumbering: 0..<(header.id == nil ? rest.count : 0))
+        let linesBefore = rows.lineCount
         rows.lines.append(contentsOf: rest.lines.lazy.map { $0 + linesBefore })
+        // No row was refused: each is the entry of its position.
+        rows.entries = nil
         rows.count += rest.count
         rows.lineCount += rest.lineCount
         return (rows, .split)
@@ -222,8 +228,9 @@ private final class OtherThread<Value: Sendable>: Sendable {
         }
     }
 
+    /// The value, taken out (this holds no copy of it afterwards: the caller's is unique).
     func value() -> Value {
         done.wait()
-        return result.withLock { $0! }
+        return result.withLock { $0.take()! }
     }
 }
