@@ -128,7 +128,8 @@ import Testing
         let header = (hasIDs ? "id," : "") + "lat,lon,name,isFavorite,category\n"
         return header
             + places.map { p in
-                let name = p.name.contains(",") || p.name.contains("\"") || p.name.contains("\n")
+                let name =
+                    p.name.contains(",") || p.name.contains("\"") || p.name.contains("\n")
                     ? "\"" + p.name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : p.name
                 return (p.id.map { "\($0)," } ?? "") + "\(p.latitude),\(p.longitude),\(name),\(p.isFavorite),\(p.note ?? "")"
             }.joined(separator: "\n") + "\n"
@@ -153,7 +154,9 @@ import Testing
         places[7].id = nil
         var text = shape.document(places)
         // An unknown member holding objects: `},{` one level deeper than the entries.
-        text = text.replacingOccurrences(of: "\"isFavorite\": true", with: "\"isFavorite\": true, \"x\": [{\"name\": \"In\", \"lat\": 1, \"lon\": 2}, {\"y\": [{}, {}]}]")
+        text = text.replacingOccurrences(
+            of: "\"isFavorite\": true", with: "\"isFavorite\": true, \"x\": [{\"name\": \"In\", \"lat\": 1, \"lon\": 2}, {\"y\": [{}, {}]}]"
+        )
         let bytes = Array(text.utf8)
         let starts = Self.entryStarts(text)
         #expect(starts.count == places.count)
@@ -324,11 +327,16 @@ import Testing
                 if format == .csv {
                     path = ParallelCatalogScan.csv(in: body, source: "t", shared: .array(bytes), offset: 0).path
                 } else {
-                    path = ParallelCatalogScan.json(format == .tutorial ? .tutorial : .geoJSON, in: body, file: nil, shared: .array(bytes), offset: 0).path
+                    path =
+                        ParallelCatalogScan.json(
+                            format == .tutorial ? .tutorial : .geoJSON, in: body, file: nil, shared: .array(bytes), offset: 0
+                        ).path
                 }
                 #expect(path == (split ? .split : .oneThread))
             }
-            Self.expectSame(Self.load(bytes, splitAbove: .max), try Self.loadFile(bytes, splitAbove: ParallelCatalogScan.minimumBytes), "\(bytes.count) bytes")
+            Self.expectSame(
+                Self.load(bytes, splitAbove: .max), try Self.loadFile(bytes, splitAbove: ParallelCatalogScan.minimumBytes),
+                "\(bytes.count) bytes")
         }
     }
 
@@ -350,7 +358,8 @@ import Testing
             #expect(text.utf8.count > ParallelCatalogScan.minimumBytes, "\(name)")
             try Data(text.utf8).write(to: directory.appendingPathComponent(name))
         }
-        let queries = (0..<300).map { i in "\(Double(i * 59 % 170) - 85 + 0.37),\(Double(i * 71 % 350) - 175 + 0.61)" }
+        let queries =
+            (0..<300).map { i in "\(Double(i * 59 % 170) - 85 + 0.37),\(Double(i * 71 % 350) - 175 + 0.61)" }
             .joined(separator: "\n") + "\n"
         for options in [["-k", "3"], ["-k", "2", "--json"]] {
             var answers: [String: String] = [:]
