@@ -9,7 +9,7 @@ public enum CatalogLoader {
     /// Reads the catalog at `path`: a file, a pipe, a FIFO or `/dev/stdin` (read once, in full).
     /// A regular file is mapped, and the scanners let go of its pages as they pass them.
     public static func load(path: String) throws(CatalogError) -> LandmarkCatalog {
-        try load(path: path, splitAbove: ParallelCatalogScan.minimumBytes)
+        try load(path: path, splitAbove: ParallelCatalogScan.loaderThreshold)
     }
 
     /// `splitAbove`: the size from which the scan is split over two threads (tests lower it).
@@ -35,13 +35,13 @@ public enum CatalogLoader {
     }
 
     public static func parse(_ bytes: [UInt8], source: String) throws(CatalogError) -> LandmarkCatalog {
-        try parse(bytes, source: source, scanning: true)
+        try parse(bytes, source: source, scanning: true, splitAbove: ParallelCatalogScan.loaderThreshold)
     }
 
     /// `scanning: false` takes the full parser alone (the tests compare the two paths);
     /// `splitAbove` as in `load(path:splitAbove:)`.
     package static func parse(
-        _ bytes: [UInt8], source: String, scanning: Bool, splitAbove: Int = ParallelCatalogScan.minimumBytes
+        _ bytes: [UInt8], source: String, scanning: Bool, splitAbove: Int = ParallelCatalogScan.loaderThreshold
     ) throws(CatalogError) -> LandmarkCatalog {
         let result: Result<LandmarkCatalog, CatalogError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(CatalogError) {

@@ -355,6 +355,13 @@ import Testing
         }
     }
 
+    /// The loader splits only where this process may run on two CPUs or more.
+    @Test func theLoaderSplitsOnlyWithTwoCores() {
+        let cores = ParallelCatalogScan.availableCores
+        #expect((1...max(1, sysconf(Int32(_SC_NPROCESSORS_CONF)))).contains(cores))
+        #expect(ParallelCatalogScan.loaderThreshold == (cores >= 2 ? ParallelCatalogScan.minimumBytes : .max))
+    }
+
     // MARK: End to end
 
     /// The built tool on a catalog of 130k places, as tutorial JSON, GeoJSON and CSV (all
