@@ -5,7 +5,7 @@ import Foundation
 /// and memory per device from the 1k / 10k / 100k device loads.
 enum WatchBenchmark {
     static let usage =
-        "landmark-bench watch [--load ndjson|csv|nmea|gpx|state|devices|distinct|favorites|all] [--reps 3] [--binary PATH] [--out Benchmarks/out]"
+        "landmark-bench watch [--load ndjson|csv|nmea|gpx|state|json-catalog|devices|distinct|favorites|all] [--reps 3] [--binary PATH] [--out Benchmarks/out]"
 
     struct Load {
         var key: String
@@ -18,6 +18,8 @@ enum WatchBenchmark {
         var arguments: [String] = []
         /// Fixes in the file; nil: the manifest's count.
         var fixes: Int?
+        /// The catalog; nil: the cities CSV (`landmarks-cities.csv`).
+        var catalog: String?
     }
 
     static func run(_ arguments: [String]) throws(BenchError) {
@@ -92,19 +94,33 @@ enum WatchBenchmark {
         let allFavorites = Load(
             key: "favorites-all", label: "NDJSON, 10k devices, --favorites all (100 %)", path: layout.fixesNDJSON,
             format: "ndjson", arguments: ["--favorites", "all"])
+        // Issue 10 names the 144k tutorial-JSON catalog: the same fixes with that catalog
+        // (made by `landmark-bench nearest` or here, from the cities CSV).
+        let jsonCatalog = Load(
+            key: "ndjson-json-catalog", label: "NDJSON, 10k devices, 144k tutorial-JSON catalog", path: layout.fixesNDJSON,
+            format: "ndjson", catalog: layout.directory + "/landmarks-144k.json")
         let loads: [Load]
         switch load {
-        case "all": loads = single + scaling + [distinct, allFavorites]
+        case "all": loads = single + [jsonCatalog] + scaling + [distinct, allFavorites]
+        case "json-catalog": loads = [jsonCatalog]
         case "devices": loads = scaling
         case "distinct": loads = [distinct]
         case "favorites": loads = single.filter { $0.key == "ndjson" } + [allFavorites]
         case "ndjson", "csv", "nmea", "gpx", "state": loads = single.filter { $0.key == load }
-        default: throw BenchError("--load takes ndjson, csv, nmea, gpx, state, devices, distinct, favorites or all, not '\(load)'")
+        default:
+            throw BenchError(
+                "--load takes ndjson, csv, nmea, gpx, state, json-catalog, devices, distinct, favorites or all, not '\(load)'")
         }
         if loads.contains(where: { $0.key == distinct.key }), !FileManager.default.fileExists(atPath: distinct.path) {
             Stderr.line("watch: making \(distinct.path) (once)")
             try GenerateCommand.writeDistinctDevices(
                 layout: layout, places: try GenerateCommand.places(), seed: UInt64(manifestSeed(layout: layout)))
+        }
+        if let json = jsonCatalog.catalog, loads.contains(where: { $0.key == jsonCatalog.key }),
+            !FileManager.default.fileExists(atPath: json)
+        {
+            try NearestStreamBenchmark.writeJSONShapes(
+                of: layout.citiesCatalog, json: json, geojson: layout.directory + "/landmarks-144k.geojson")
         }
         for item in loads where !FileManager.default.fileExists(atPath: item.path) {
             throw BenchError("\(item.path) is missing: run `landmark-bench generate` first")
@@ -149,7 +165,7 @@ enum WatchBenchmark {
             }
             for rep in 0..<(reused == nil ? reps : 0) {
                 Stderr.write("\rwatch \(item.label): run \(rep + 1)/\(reps)…\u{1B}[K")
-                var arguments = ["watch", "--format", item.format, "--landmarks", catalog] + item.arguments
+                var arguments = ["watch", "--format", item.format, "--landmarks", item.catalog ?? catalog] + item.arguments
                 if item.stateful {
                     let state = scratch + "/state.db"
                     for suffix in ["", "-wal", "-shm", "-lock"] { try? FileManager.default.removeItem(atPath: state + suffix) }

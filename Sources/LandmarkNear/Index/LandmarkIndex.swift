@@ -33,8 +33,10 @@ public final class LandmarkIndex {
     /// test and cache misses, and the tree and the directory hold a 32nd of the landmarks.
     static let bucketSize = 32
     /// Directory cells per bucket: enough that a 5-mile cap usually spans one or two cells whose
-    /// lists hold a handful of buckets.
-    static let cellsPerBucket = 8.0
+    /// lists hold a handful of buckets. (Cachegrind, the benchmark's mix: 16 against 8 cost
+    /// 2.6 bytes a landmark more and saved 4 % of a nearest search near a city and 1 % of a
+    /// 5-mile search; 32 saved little more for 5 bytes.)
+    static let cellsPerBucket = 16.0
     /// A cap whose box spans more cells than this asks GEOS's tree for its buckets.
     static let directoryCellLimit = 24
 
@@ -55,18 +57,18 @@ public final class LandmarkIndex {
     /// The number of indexed landmarks.
     public let count: Int
     /// The coordinates in packing order ("slots").
-    private let slotCoordinates: [Coordinate]
+    private let slotCoordinates: UnsafeBufferPointer<Coordinate>
     /// The slots' Earth-centred points, x, y, z after one another.
-    private let slotPoints: [Double]
+    private let slotPoints: UnsafeBufferPointer<Double>
     /// The slots' z (`slotPoints`' every third) as `Float`: what `firstSlot` searches.
-    private let slotZ: [Float]
+    private let slotZ: UnsafeBufferPointer<Float>
     /// Each slot's position in the array given to `init`.
-    private let slotIndex: [Int32]
+    private let slotIndex: UnsafeBufferPointer<Int32>
     /// Each bucket's bounding sphere: centre x, y, z and radius (metres) after one another.
-    private let bucketSpheres: [Double]
+    private let bucketSpheres: UnsafeBufferPointer<Double>
     private let tree: GEOSBoxTree
     /// Each bucket's box (the tree's items).
-    private let bucketBoxes: [GeoBox]
+    private let bucketBoxes: UnsafeBufferPointer<GeoBox>
     /// The cells in front of the tree: small caps take their buckets from it.
     private let directory: BucketDirectory
     /// The first search radius of `nearest` when the point's cell holds too few landmarks: about the mean
@@ -79,9 +81,9 @@ public final class LandmarkIndex {
         let size = LandmarkIndex.bucketSize
         count = coordinates.count
         let order = BucketPacking.pack(coordinates, bucketSize: size)
-        slotIndex = order
+        slotIndex = .ownedCopy(of: order)
         let slots = order.map { coordinates[Int($0)] }
-        slotCoordinates = slots
+        slotCoordinates = .ownedCopy(of: slots)
         var points = [Double](repeating: 0, count: slots.count * 3)
         for (slot, coordinate) in slots.enumerated() {
             let p = EarthCenteredPoint(coordinate)
@@ -89,8 +91,8 @@ public final class LandmarkIndex {
             points[3 * slot + 1] = p.y
             points[3 * slot + 2] = p.z
         }
-        slotPoints = points
-        slotZ = (0..<slots.count).map { Float(points[3 * $0 + 2]) }
+        slotPoints = .ownedCopy(of: points)
+        slotZ = .ownedCopy(of: (0..<slots.count).map { Float(points[3 * $0 + 2]) })
         var boxes: [GeoBox] = []
         var spheres: [Double] = []
         boxes.reserveCapacity(slots.count / size + 1)
@@ -111,9 +113,9 @@ public final class LandmarkIndex {
             }
             spheres += [center.x, center.y, center.z, radius * (1 + 1e-12) + GeodesicBounds.margin]
         }
-        bucketSpheres = spheres
+        bucketSpheres = .ownedCopy(of: spheres)
         tree = GEOSBoxTree(boxes: boxes)
-        bucketBoxes = boxes
+        bucketBoxes = .ownedCopy(of: boxes)
         // About `cellsPerBucket` cells a bucket, rows of at most 180° and at least 0.1°.
         let rows = Int((Double(boxes.count) * LandmarkIndex.cellsPerBucket / 2).squareRoot().rounded())
         directory = BucketDirectory(boxes: boxes, points: points, slotCoordinates: slots, rows: min(1800, max(1, rows)))
@@ -121,12 +123,21 @@ public final class LandmarkIndex {
         firstRadius = (earthArea / Double(max(1, count)) / Double.pi).squareRoot()
     }
 
+    deinit {
+        slotPoints.freeOwned()
+        bucketSpheres.freeOwned()
+        slotCoordinates.freeOwned()
+        slotZ.freeOwned()
+        slotIndex.freeOwned()
+        bucketBoxes.freeOwned()
+    }
+
     /// The memory the index holds, in bytes: its arrays' capacities, and GEOS's tree nodes
     /// (48 bytes each: an envelope, an item and a child pointer) for the bucket leaves and the
     /// levels above them. Allocator overheads are not counted.
     ///
     ///     LandmarkIndex(coordinates: places).approximateByteCount / places.count
-    ///     // about 56 on the benchmark's 144,563 places (buckets of 32, the directory)
+    ///     // about 58 on the benchmark's 144,563 places (buckets of 32, the directory)
     package var approximateByteCount: Int {
         var nodes = 0
         var level = tree.count
@@ -135,12 +146,12 @@ public final class LandmarkIndex {
             level = (level + tree.nodeCapacity - 1) / tree.nodeCapacity
         }
         nodes += level
-        return slotCoordinates.capacity * MemoryLayout<Coordinate>.stride
-            + slotPoints.capacity * MemoryLayout<Double>.stride
-            + slotIndex.capacity * MemoryLayout<Int32>.stride
-            + slotZ.capacity * MemoryLayout<Float>.stride
-            + bucketSpheres.capacity * MemoryLayout<Double>.stride
-            + bucketBoxes.capacity * MemoryLayout<GeoBox>.stride
+        return slotCoordinates.count * MemoryLayout<Coordinate>.stride
+            + slotPoints.count * MemoryLayout<Double>.stride
+            + slotIndex.count * MemoryLayout<Int32>.stride
+            + slotZ.count * MemoryLayout<Float>.stride
+            + bucketSpheres.count * MemoryLayout<Double>.stride
+            + bucketBoxes.count * MemoryLayout<GeoBox>.stride
             + directory.approximateByteCount
             + nodes * 48
     }
@@ -224,11 +235,9 @@ public final class LandmarkIndex {
         if limit >= count {
             var all: [Candidate] = []
             all.reserveCapacity(count)
-            slotPoints.withUnsafeBufferPointer { points in
-                for slot in 0..<count {
-                    let p = EarthCenteredPoint(x: points[3 * slot], y: points[3 * slot + 1], z: points[3 * slot + 2])
-                    all.append(measure(slot, p, chordSquared: query.chordSquared(to: p), from: query, point))
-                }
+            for slot in 0..<count {
+                let p = slotPoint(slot)
+                all.append(measure(slot, p, chordSquared: query.chordSquared(to: p), from: query, point))
             }
             return answers(&all, from: point, limit: limit, radius: cutoff)
         }
@@ -412,7 +421,7 @@ public final class LandmarkIndex {
             a.distance < b.distance || (a.distance == b.distance && a.index < b.index)
         }
         var found = all
-        found.sort(by: precedes)
+        sortSmall(found, by: precedes)
         if limit < found.count {
             // `limit` landmarks are surely within the limit-th smallest upper end; whatever lies
             // surely beyond it is out, before any of it costs an exact measurement.
@@ -450,7 +459,7 @@ public final class LandmarkIndex {
                     }
                     i += 1
                 }
-                if unsure { found.sort(by: precedes) }
+                if unsure { sortSmall(found, by: precedes) }
             }
             refined = false
             for i in 0..<min(limit, found.count) where found[i].error > LandmarkIndex.distanceTolerance {
@@ -470,6 +479,26 @@ public final class LandmarkIndex {
         return result
     }
 
+    /// Sorts `items`: by insertion when they are few (a search finds two or three; the
+    /// library's sort cost 200 instructions a search for them), else by the library's sort.
+    @inline(__always)
+    private func sortSmall(_ items: UnsafeMutableBufferPointer<Candidate>, by precedes: (Candidate, Candidate) -> Bool) {
+        guard items.count <= 16 else {
+            var items = items
+            items.sort(by: precedes)
+            return
+        }
+        for i in 1..<max(1, items.count) {
+            let item = items[i]
+            var j = i
+            while j > 0, precedes(item, items[j - 1]) {
+                items[j] = items[j - 1]
+                j -= 1
+            }
+            items[j] = item
+        }
+    }
+
     /// How one search of `nearest` ended.
     private enum NearestPass {
         case answered([LandmarkNeighbor])
@@ -483,7 +512,7 @@ public final class LandmarkIndex {
     /// Calls `body` with the slots' points (x, y, z after one another) and their z as `Float`.
     @inline(__always)
     private func withSlots<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Float>) -> R) -> R {
-        slotPoints.withUnsafeBufferPointer { points in slotZ.withUnsafeBufferPointer { zs in body(points, zs) } }
+        body(slotPoints, slotZ)
     }
 
     @inline(__always) private func slotPoint(_ slot: Int) -> EarthCenteredPoint {
@@ -499,13 +528,11 @@ public final class LandmarkIndex {
         }
         let room = directory.entryCount(of: cover.first) + (cover.second.map { directory.entryCount(of: $0) } ?? 0)
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, room)) { out in
-            bucketBoxes.withUnsafeBufferPointer { boxes in
-                var n = directory.appendBuckets(meeting: cover.first, boxes: boxes, into: out, count: 0)
-                if let second = cover.second {
-                    n = directory.appendBuckets(meeting: second, boxes: boxes, skipping: cover.first, into: out, count: n)
-                }
-                return body(UnsafeBufferPointer(rebasing: out[0..<n]))
+            var n = directory.appendBuckets(meeting: cover.first, boxes: bucketBoxes, into: out, count: 0)
+            if let second = cover.second {
+                n = directory.appendBuckets(meeting: second, boxes: bucketBoxes, skipping: cover.first, into: out, count: n)
             }
+            return body(UnsafeBufferPointer(rebasing: out[0..<n]))
         }
     }
 
@@ -520,7 +547,8 @@ public final class LandmarkIndex {
         into runs: UnsafeMutablePointer<(Int, Int)>
     ) -> Int {
         var n = 0
-        bucketSpheres.withUnsafeBufferPointer { spheres in
+        do {
+            let spheres = bucketSpheres
             for bucket in buckets {
                 let b = Int(bucket)
                 let center = EarthCenteredPoint(x: spheres[4 &* b], y: spheres[4 &* b &+ 1], z: spheres[4 &* b &+ 2])
@@ -556,7 +584,8 @@ public final class LandmarkIndex {
             var nearest = 0
             // The chord to some landmark is at most the chord to a bucket's centre plus its radius.
             var someChord = Double.infinity
-            bucketSpheres.withUnsafeBufferPointer { spheres in
+            do {
+                let spheres = bucketSpheres
                 for bucket in buckets {
                     let b = Int(bucket)
                     let center = EarthCenteredPoint(x: spheres[4 * b], y: spheres[4 * b + 1], z: spheres[4 * b + 2])

@@ -46,6 +46,42 @@ import Testing
         }
     }
 
+    /// Large sets take the sampled cut (`selectBracketed`) and, from `parallelFrom` on, two
+    /// threads: every cut still splits its set at the exact count, all of one side before all
+    /// of the other by one key (longitude or latitude, ties by index), and the threads give the
+    /// order one thread gives.
+    @Test(arguments: ["mixed", "duplicates", "sorted"])
+    func largePackingsCutAtExactMediansAndThreadsChangeNothing(_ kind: String) {
+        var points = IndexTestSupport.hardLandmarks(count: 30_000, seed: 21)
+        switch kind {
+        case "duplicates":
+            // Most points one place: the order is the indices' alone.
+            points = points.enumerated().map { $0 % 10 == 0 ? $1 : Coordinate(latitude: 12.5, longitude: -7.25) }
+        case "sorted": points.sort { ($0.longitude, $0.latitude) < ($1.longitude, $1.latitude) }
+        default: break
+        }
+        let size = 32
+        let order = BucketPacking.pack(points, bucketSize: size, parallelFrom: Int.max)
+        #expect(BucketPacking.pack(points, bucketSize: size, parallelFrom: 1_000) == order)
+        #expect(order.sorted() == (0..<Int32(points.count)).map { $0 })
+        func separated(_ left: ArraySlice<Int32>, _ right: ArraySlice<Int32>, _ key: (Coordinate) -> Double) -> Bool {
+            func precedes(_ a: Int32, _ b: Int32) -> Bool { (key(points[Int(a)]), a) < (key(points[Int(b)]), b) }
+            return precedes(left.max(by: precedes)!, right.min(by: precedes)!)
+        }
+        var pending = [0..<points.count]
+        var cuts = 0
+        while let range = pending.popLast() {
+            guard range.count > size else { continue }
+            let cut = range.lowerBound + (range.count + size - 1) / size / 2 * size
+            let left = order[range.lowerBound..<cut]
+            let right = order[cut..<range.upperBound]
+            #expect(separated(left, right, \.longitude) || separated(left, right, \.latitude), "cut at \(cut) of \(range)")
+            cuts += 1
+            pending += [range.lowerBound..<cut, cut..<range.upperBound]
+        }
+        #expect(cuts == (points.count + size - 1) / size - 1)
+    }
+
     /// A dense band 40° wide and 0.1° tall is cut across its length only: buckets are side by
     /// side (their longitude ranges do not overlap), not strips the band's width.
     @Test func packingHalvesTheWiderSide() {
