@@ -23,7 +23,7 @@ import Foundation
 /// takes a neighbour's witness when it is nearer its centre) — a chamfer-style distance
 /// transform, good to about a cell.
 ///
-///     let directory = BucketDirectory(boxes: boxes, points: points, slotCoordinates: slots, rows: 90)
+///     let directory = BucketDirectory.from(boxes: boxes, points: points, slotCoordinates: slots, rows: 90)
 ///     directory.cell(latitude: 48.85, longitude: 2.35)   // the cell's number
 ///
 /// A class, not a struct: the index holds it by one reference, where a struct's three arrays
@@ -69,7 +69,7 @@ final class BucketDirectory {
     ///   - points: the slots' Earth-centred points, x, y, z after one another.
     ///   - slotCoordinates: the slots' coordinates.
     ///   - rows: latitude rows (columns are twice as many).
-    init(boxes: [GeoBox], points: [Double], slotCoordinates: [Coordinate], rows: Int) {
+    init(boxes: [GeoBox], points: UnsafeBufferPointer<Double>, slotCoordinates: UnsafeBufferPointer<Coordinate>, rows: Int) {
         precondition(rows >= 1)
         let grid = Grid(rows: rows)
         self.grid = grid
@@ -104,6 +104,15 @@ final class BucketDirectory {
         offsets = .ownedCopy(of: counts)
         buckets = .ownedCopy(of: lists)
         witnesses = .ownedCopy(of: BucketDirectory.spreadWitnesses(grid: grid, points: points, slotCoordinates: slotCoordinates))
+    }
+
+    /// The same from arrays (the tests'); the directory keeps nothing of them.
+    static func from(boxes: [GeoBox], points: [Double], slotCoordinates: [Coordinate], rows: Int) -> BucketDirectory {
+        points.withUnsafeBufferPointer { points in
+            slotCoordinates.withUnsafeBufferPointer { slots in
+                BucketDirectory(boxes: boxes, points: points, slotCoordinates: slots, rows: rows)
+            }
+        }
     }
 
     deinit {
@@ -194,7 +203,9 @@ final class BucketDirectory {
     }
 
     /// Each cell's witness: seeded by the landmarks in it, spread by sweeps (see the type's notes).
-    private static func spreadWitnesses(grid: Grid, points: [Double], slotCoordinates: [Coordinate]) -> [Int32] {
+    private static func spreadWitnesses(
+        grid: Grid, points: UnsafeBufferPointer<Double>, slotCoordinates: UnsafeBufferPointer<Coordinate>
+    ) -> [Int32] {
         let rows = grid.rows
         let columns = grid.columns
         let cellCount = rows * columns

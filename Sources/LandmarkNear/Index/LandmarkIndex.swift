@@ -33,10 +33,10 @@ public final class LandmarkIndex {
     /// test and cache misses, and the tree and the directory hold a 32nd of the landmarks.
     static let bucketSize = 32
     /// Directory cells per bucket: enough that a 5-mile cap usually spans one or two cells whose
-    /// lists hold a handful of buckets. (Cachegrind, the benchmark's mix: 16 against 8 cost
-    /// 2.6 bytes a landmark more and saved 4 % of a nearest search near a city and 1 % of a
-    /// 5-mile search; 32 saved little more for 5 bytes.)
-    static let cellsPerBucket = 16.0
+    /// lists hold a handful of buckets. (Cachegrind, the benchmark's mix: 16 saved 4 % of a
+    /// nearest search near a city and 1 % of a 5-mile search, for 1.3 MB more at 144k places
+    /// and 6 MB at 1M, against a load's memory target that 8 is already near.)
+    static let cellsPerBucket = 8.0
     /// A cap whose box spans more cells than this asks the coarse directory, and one that spans
     /// more of its cells GEOS's tree, for its buckets.
     static let directoryCellLimit = 24
@@ -91,25 +91,27 @@ public final class LandmarkIndex {
         let size = LandmarkIndex.bucketSize
         count = coordinates.count
         let order = BucketPacking.pack(coordinates, bucketSize: size)
+        // The tables are made in the index's own memory, the larger ones in place.
+        let slots = UnsafeBufferPointer<Coordinate>.owned(count: order.count) { coordinates[Int(order[$0])] }
+        slotCoordinates = slots
         slotIndex = .ownedCopy(of: order)
-        let slots = order.map { coordinates[Int($0)] }
-        slotCoordinates = .ownedCopy(of: slots)
-        var points = [Double](repeating: 0, count: slots.count * 3)
-        for (slot, coordinate) in slots.enumerated() {
-            let p = EarthCenteredPoint(coordinate)
-            points[3 * slot] = p.x
-            points[3 * slot + 1] = p.y
-            points[3 * slot + 2] = p.z
+        let points = UnsafeBufferPointer<Double>.owned(repeating: 0, count: slots.count * 3) { points in
+            for (slot, coordinate) in slots.enumerated() {
+                let p = EarthCenteredPoint(coordinate)
+                points[3 * slot] = p.x
+                points[3 * slot + 1] = p.y
+                points[3 * slot + 2] = p.z
+            }
         }
-        slotPoints = .ownedCopy(of: points)
-        slotZ = .ownedCopy(of: (0..<slots.count).map { Float(points[3 * $0 + 2]) })
+        slotPoints = points
+        slotZ = .owned(count: slots.count) { Float(points[3 * $0 + 2]) }
         var boxes: [GeoBox] = []
         var spheres: [Double] = []
         boxes.reserveCapacity(slots.count / size + 1)
         spheres.reserveCapacity((slots.count / size + 1) * 4)
         for start in stride(from: 0, to: slots.count, by: size) {
             let range = start..<min(slots.count, start + size)
-            boxes.append(GeoBox(enclosing: slots[range]))
+            boxes.append(GeoBox(enclosing: range.lazy.map { slots[$0] }))
             var center = EarthCenteredPoint(x: 0, y: 0, z: 0)
             for slot in range {
                 center.x += points[3 * slot] / Double(range.count)
@@ -149,7 +151,7 @@ public final class LandmarkIndex {
     /// levels above them. Allocator overheads are not counted.
     ///
     ///     LandmarkIndex(coordinates: places).approximateByteCount / places.count
-    ///     // about 58 on the benchmark's 144,563 places (buckets of 32, the directory)
+    ///     // about 56 on the benchmark's 144,563 places (buckets of 32, the directories)
     package var approximateByteCount: Int {
         var nodes = 0
         var level = tree.count

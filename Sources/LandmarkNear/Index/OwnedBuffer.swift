@@ -15,7 +15,25 @@ extension UnsafeBufferPointer {
         return UnsafeBufferPointer(start: memory.baseAddress, count: array.count)
     }
 
-    /// Frees memory from `ownedCopy(of:)`; for plain values (numbers and structs of them), which
+    /// `count` elements, element i being `element(i)`, in memory of its own (made in place: a
+    /// copy of an array would hold the table twice while it is made).
+    static func owned(count: Int, _ element: (Int) -> Element) -> UnsafeBufferPointer<Element> {
+        let memory = UnsafeMutableBufferPointer<Element>.allocate(capacity: Swift.max(1, count))
+        for i in 0..<count { memory.initializeElement(at: i, to: element(i)) }
+        return UnsafeBufferPointer(start: memory.baseAddress, count: count)
+    }
+
+    /// `count` elements, first `value`, then given their values by `fill`, in memory of its own.
+    static func owned(
+        repeating value: Element, count: Int, _ fill: (UnsafeMutableBufferPointer<Element>) -> Void
+    ) -> UnsafeBufferPointer<Element> {
+        let memory = UnsafeMutableBufferPointer<Element>.allocate(capacity: Swift.max(1, count))
+        memory.initialize(repeating: value)
+        fill(UnsafeMutableBufferPointer(rebasing: memory[0..<count]))
+        return UnsafeBufferPointer(start: memory.baseAddress, count: count)
+    }
+
+    /// Frees memory from `ownedCopy(of:)` or `owned`; for plain values (numbers and structs of them), which
     /// need no deinitialisation.
     func freeOwned() {
         baseAddress?.deallocate()

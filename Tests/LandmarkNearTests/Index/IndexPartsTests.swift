@@ -117,7 +117,7 @@ import Testing
             let p = EarthCenteredPoint(c)
             return [p.x, p.y, p.z]
         }
-        let directory = BucketDirectory(boxes: boxes, points: points, slotCoordinates: slots, rows: rows)
+        let directory = BucketDirectory.from(boxes: boxes, points: points, slotCoordinates: slots, rows: rows)
         for _ in 0..<500 {
             let query = box(Double.random(in: 0...30, using: &rng))
             let expected = boxes.indices.filter { b in
