@@ -146,7 +146,7 @@ public final class LandmarkIndex {
         bucketBoxes.freeOwned()
     }
 
-    /// The memory the index holds, in bytes: its arrays' capacities, and GEOS's tree nodes
+    /// The memory the index holds, in bytes: its tables and directories, and GEOS's tree nodes
     /// (48 bytes each: an envelope, an item and a child pointer) for the bucket leaves and the
     /// levels above them. Allocator overheads are not counted.
     ///
