@@ -14,9 +14,14 @@ enum ToolRunnerError: Error, CustomStringConvertible {
     }
 }
 
-/// The built `landmark-near`: it sits in the build products directory, next to the test bundle.
+/// The built `landmark-near`: it sits in the build products directory, next to the test bundle;
+/// `LANDMARK_NEAR_TOOL` names another (the release build: `LANDMARK_NEAR_TOOL=$PWD/.build/release/landmark-near
+/// swift test`).
 func toolExecutableURL() throws -> URL {
     var candidates: [URL] = []
+    if let named = ProcessInfo.processInfo.environment["LANDMARK_NEAR_TOOL"], !named.isEmpty {
+        candidates.append(URL(fileURLWithPath: named))
+    }
     let bundleDirectory = Bundle.module.bundleURL.deletingLastPathComponent()
     candidates.append(bundleDirectory.appendingPathComponent("landmark-near"))
     for argument in [CommandLine.arguments.first, Bundle.main.executablePath].compactMap({ $0 }) {
