@@ -132,7 +132,8 @@ public final class LandmarkIndex {
         let rows = Int((Double(boxes.count) * LandmarkIndex.cellsPerBucket / 2).squareRoot().rounded())
         directory = BucketDirectory(boxes: boxes, points: points, slotCoordinates: slots, rows: min(1800, max(1, rows)))
         coarseDirectory = BucketDirectory(
-            boxes: boxes, points: points, slotCoordinates: slots, rows: max(1, min(1800, rows) / LandmarkIndex.coarseCellSide))
+            boxes: boxes, points: points, slotCoordinates: slots, rows: max(1, min(1800, rows) / LandmarkIndex.coarseCellSide),
+            findsWitnesses: false)
         let earthArea = 5.1e14
         firstRadius = (earthArea / Double(max(1, count)) / Double.pi).squareRoot()
     }
