@@ -179,6 +179,24 @@ final class BucketDirectory {
         let columns = grid.columns
         let firstColumn = grid.column(ofLongitude: box.minLongitude)
         let lastColumn = grid.column(ofLongitude: box.maxLongitude)
+        let firstRow = grid.row(ofLatitude: box.minLatitude)
+        if other == nil, firstColumn == lastColumn, firstRow == grid.row(ofLatitude: box.maxLatitude) {
+            // One cell (most 5-mile caps): each of its buckets is listed once, and one that meets
+            // the box meets it in this cell, so no corner needs finding (that was a tenth of a
+            // 5-mile search).
+            let k = firstRow * columns + firstColumn
+            let lists = buckets
+            for entry in Int(offsets[k])..<Int(offsets[k + 1]) {
+                let bucket = lists[entry]
+                let b = boxes[Int(bucket)]
+                guard b.minLongitude <= box.maxLongitude, box.minLongitude <= b.maxLongitude,
+                    b.minLatitude <= box.maxLatitude, box.minLatitude <= b.maxLatitude
+                else { continue }
+                out[n] = bucket
+                n += 1
+            }
+            return n
+        }
         do {
             let lists = buckets
             do {
