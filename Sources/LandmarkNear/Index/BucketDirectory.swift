@@ -148,20 +148,32 @@ final class BucketDirectory {
             && grid.cell(latitude: box.maxLatitude, longitude: box.maxLongitude) == k
     }
 
-    /// The number of cells `box` spans.
-    @inline(__always) func cellCount(of box: GeoBox) -> Int {
-        (grid.row(ofLatitude: box.maxLatitude) - grid.row(ofLatitude: box.minLatitude) + 1)
-            * (grid.column(ofLongitude: box.maxLongitude) - grid.column(ofLongitude: box.minLongitude) + 1)
+    /// The cells a box spans, found once for the three steps that need them (counting its
+    /// cells, then its entries, then listing its buckets).
+    struct Span {
+        let firstRow: Int
+        let lastRow: Int
+        let firstColumn: Int
+        let lastColumn: Int
+
+        var cellCount: Int { (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1) }
+    }
+
+    @inline(__always) func span(of box: GeoBox) -> Span {
+        Span(
+            firstRow: grid.row(ofLatitude: box.minLatitude), lastRow: grid.row(ofLatitude: box.maxLatitude),
+            firstColumn: grid.column(ofLongitude: box.minLongitude), lastColumn: grid.column(ofLongitude: box.maxLongitude))
     }
 
     /// The number of list entries of the cells `box` spans (room for `appendBuckets`).
-    func entryCount(of box: GeoBox) -> Int {
+    func entryCount(of box: GeoBox) -> Int { entryCount(of: span(of: box)) }
+
+    /// The number of list entries of the cells of `span`.
+    @inline(__always) func entryCount(of span: Span) -> Int {
         var total = 0
-        let first = grid.column(ofLongitude: box.minLongitude)
-        let last = grid.column(ofLongitude: box.maxLongitude)
-        for r in grid.row(ofLatitude: box.minLatitude)...grid.row(ofLatitude: box.maxLatitude) {
+        for r in span.firstRow...span.lastRow {
             let base = r * grid.columns
-            total += Int(offsets[base + last + 1] - offsets[base + first])
+            total += Int(offsets[base + span.lastColumn + 1] - offsets[base + span.firstColumn])
         }
         return total
     }
@@ -174,17 +186,25 @@ final class BucketDirectory {
         meeting box: GeoBox, boxes: UnsafeBufferPointer<GeoBox>, skipping other: GeoBox? = nil,
         into out: UnsafeMutableBufferPointer<Int32>, count: Int
     ) -> Int {
+        appendBuckets(meeting: box, span(of: box), boxes: boxes, skipping: other, into: out, count: count)
+    }
+
+    /// `appendBuckets` with the box's `span`.
+    @inline(__always)
+    func appendBuckets(
+        meeting box: GeoBox, _ span: Span, boxes: UnsafeBufferPointer<GeoBox>, skipping other: GeoBox? = nil,
+        into out: UnsafeMutableBufferPointer<Int32>, count: Int
+    ) -> Int {
         var n = count
         let grid = grid
         let columns = grid.columns
-        let firstColumn = grid.column(ofLongitude: box.minLongitude)
-        let lastColumn = grid.column(ofLongitude: box.maxLongitude)
-        let firstRow = grid.row(ofLatitude: box.minLatitude)
-        if other == nil, firstColumn == lastColumn, firstRow == grid.row(ofLatitude: box.maxLatitude) {
+        let firstColumn = span.firstColumn
+        let lastColumn = span.lastColumn
+        if other == nil, firstColumn == lastColumn, span.firstRow == span.lastRow {
             // One cell (most 5-mile caps): each of its buckets is listed once, and one that meets
             // the box meets it in this cell, so no corner needs finding (that was a tenth of a
             // 5-mile search).
-            let k = firstRow * columns + firstColumn
+            let k = span.firstRow * columns + firstColumn
             let lists = buckets
             for entry in Int(offsets[k])..<Int(offsets[k + 1]) {
                 let bucket = lists[entry]
@@ -200,7 +220,7 @@ final class BucketDirectory {
         do {
             let lists = buckets
             do {
-                for r in grid.row(ofLatitude: box.minLatitude)...grid.row(ofLatitude: box.maxLatitude) {
+                for r in span.firstRow...span.lastRow {
                     for c in firstColumn...lastColumn {
                         let k = r * columns + c
                         for entry in Int(offsets[k])..<Int(offsets[k + 1]) {

@@ -539,33 +539,38 @@ public final class LandmarkIndex {
     /// cells and their lists are short, else from GEOS's tree.
     @inline(__always)
     private func withBuckets<R>(meeting cover: CapCover, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
-        let cells = directory.cellCount(of: cover.first) + (cover.second.map { directory.cellCount(of: $0) } ?? 0)
-        guard cells <= LandmarkIndex.directoryCellLimit else { return withBuckets(meetingLarge: cover, body) }
-        let room = directory.entryCount(of: cover.first) + (cover.second.map { directory.entryCount(of: $0) } ?? 0)
-        return withBuckets(meeting: cover, from: directory, room: room, body)
+        let spans = (directory.span(of: cover.first), cover.second.map { directory.span(of: $0) })
+        guard spans.0.cellCount + (spans.1?.cellCount ?? 0) <= LandmarkIndex.directoryCellLimit else {
+            return withBuckets(meetingLarge: cover, body)
+        }
+        let room = directory.entryCount(of: spans.0) + (spans.1.map { directory.entryCount(of: $0) } ?? 0)
+        return withBuckets(meeting: cover, spans, from: directory, room: room, body)
     }
 
     /// `withBuckets` for a cover of more than `directoryCellLimit` cells.
     @inline(never)
     private func withBuckets<R>(meetingLarge cover: CapCover, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
         let coarse = coarseDirectory
-        let cells = coarse.cellCount(of: cover.first) + (cover.second.map { coarse.cellCount(of: $0) } ?? 0)
-        if cells <= LandmarkIndex.directoryCellLimit {
-            let room = coarse.entryCount(of: cover.first) + (cover.second.map { coarse.entryCount(of: $0) } ?? 0)
-            if room <= LandmarkIndex.coarseEntryLimit { return withBuckets(meeting: cover, from: coarse, room: room, body) }
+        let spans = (coarse.span(of: cover.first), cover.second.map { coarse.span(of: $0) })
+        if spans.0.cellCount + (spans.1?.cellCount ?? 0) <= LandmarkIndex.directoryCellLimit {
+            let room = coarse.entryCount(of: spans.0) + (spans.1.map { coarse.entryCount(of: $0) } ?? 0)
+            if room <= LandmarkIndex.coarseEntryLimit { return withBuckets(meeting: cover, spans, from: coarse, room: room, body) }
         }
         return bucketsMeeting(cover).withUnsafeBufferPointer(body)
     }
 
-    /// `withBuckets` from one of the directories; `room`: its entry count for the cover.
+    /// `withBuckets` from one of the directories; `spans`: the cells of the cover's boxes there,
+    /// `room`: their entry count.
     @inline(__always)
     private func withBuckets<R>(
-        meeting cover: CapCover, from directory: BucketDirectory, room: Int, _ body: (UnsafeBufferPointer<Int32>) -> R
+        meeting cover: CapCover, _ spans: (BucketDirectory.Span, BucketDirectory.Span?), from directory: BucketDirectory,
+        room: Int, _ body: (UnsafeBufferPointer<Int32>) -> R
     ) -> R {
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, room)) { out in
-            var n = directory.appendBuckets(meeting: cover.first, boxes: bucketBoxes, into: out, count: 0)
-            if let second = cover.second {
-                n = directory.appendBuckets(meeting: second, boxes: bucketBoxes, skipping: cover.first, into: out, count: n)
+            var n = directory.appendBuckets(meeting: cover.first, spans.0, boxes: bucketBoxes, into: out, count: 0)
+            if let second = cover.second, let span = spans.1 {
+                n = directory.appendBuckets(
+                    meeting: second, span, boxes: bucketBoxes, skipping: cover.first, into: out, count: n)
             }
             return body(UnsafeBufferPointer(rebasing: out[0..<n]))
         }
