@@ -39,13 +39,15 @@ struct FavoriteGrid {
         // The cells of each favourite that is not wide, as (first row, last row, first column,
         // column count); counted per cell, then laid out in favourite order.
         var spans: [(favorite: Int32, firstRow: Int, lastRow: Int, firstColumn: Int, columnCount: Int)] = []
+        spans.reserveCapacity(coordinates.count)
+        let halfAngleSine = sin(angle / 2)
         for (position, coordinate) in coordinates.enumerated() {
             let favorite = Int32(position)
             let south = coordinate.latitude - angleDegrees
             let north = coordinate.latitude + angleDegrees
             guard angle < .pi / 2, south > -90, north < 90 else { wide.append(favorite); continue }
             let cosine = cos(max(abs(south), abs(north)) * .pi / 180)
-            let haversine = sin(angle / 2) * sin(angle / 2) / (cosine * cosine)
+            let haversine = halfAngleSine * halfAngleSine / (cosine * cosine)
             guard haversine < 1 else { wide.append(favorite); continue }
             let longitudeDegrees = 2 * asin(haversine.squareRoot()) * 180 / .pi * (1 + 1e-9)
             let firstRow = FavoriteGrid.row(south)
@@ -61,10 +63,15 @@ struct FavoriteGrid {
         }
         func forEachCell(of span: (favorite: Int32, firstRow: Int, lastRow: Int, firstColumn: Int, columnCount: Int), _ body: (Int) -> Void)
         {
+            // The first column taken around the world once; then each step wraps at most once.
+            let columns = FavoriteGrid.columns
+            let first = (span.firstColumn % columns + columns) % columns
             for row in span.firstRow...span.lastRow {
-                for step in 0..<span.columnCount {
-                    let column = ((span.firstColumn + step) % FavoriteGrid.columns + FavoriteGrid.columns) % FavoriteGrid.columns
-                    body(row * FavoriteGrid.columns + column)
+                var column = first
+                for _ in 0..<span.columnCount {
+                    body(row * columns + column)
+                    column += 1
+                    if column == columns { column = 0 }
                 }
             }
         }

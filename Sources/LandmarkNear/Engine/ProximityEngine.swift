@@ -34,8 +34,6 @@ public final class ProximityEngine {
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     private let favoriteSets: [[Bool]?]
     private let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool)]
-    /// Favourite position of each catalog landmark id, for snapshots.
-    private let favoritePositionOfID: [Int: Int32]
 
     // `@exclusivity(unchecked)`: the state touched on every fix. The engine is single-threaded
     // and these are private, never accessed re-entrantly; their dynamic exclusivity checks
@@ -90,19 +88,25 @@ public final class ProximityEngine {
             }
             profileIndexSets[key] = indices
         }
-        var union = Set(defaultIndices)
-        for indices in profileIndexSets.values { union.formUnion(indices) }
-        let favorites = union.sorted()
+        // The default indices are sorted and distinct: without profiles they are the favourites
+        // (a set of 144,563 and its sorting were a tenth of a `--favorites all` run).
+        var favorites = defaultIndices
+        if !profileIndexSets.isEmpty {
+            var union = Set(defaultIndices)
+            for indices in profileIndexSets.values { union.formUnion(indices) }
+            favorites = union.sorted()
+        }
         guard favorites.count < FavoriteEntry.positionLimit else {
             throw EngineConfigurationError("more than \(FavoriteEntry.positionLimit - 1) favourite landmarks", kind: .badData)
         }
         self.favorites = favorites
-        let coordinates = favorites.map { catalog[$0].coordinate }
+        // Fields read from the columns: `catalog[i]` would make each whole `Landmark`.
+        let coordinates = favorites.map { catalog.coordinate(at: $0) }
         favoriteVectors = coordinates.map { UnitVector($0) }
         favoriteCoordinates = coordinates
         favoritePoints = coordinates.map { EarthCenteredPoint($0) }
         favoriteIndex = LandmarkIndex(coordinates: coordinates)
-        let radii = favorites.map { catalog[$0].radius?.meters ?? configuration.radius }
+        let radii = favorites.map { catalog.radius(at: $0)?.meters ?? configuration.radius }
         let largest = radii.max() ?? configuration.radius
         favoriteRadii = radii
         largestRadius = largest
@@ -113,17 +117,11 @@ public final class ProximityEngine {
             vectors: favoriteVectors, coordinates: coordinates,
             reach: largest + slack)
 
-        var positionOfCatalogIndex: [Int: Int] = [:]
-        var positionOfID: [Int: Int32] = [:]
-        for (position, index) in favorites.enumerated() {
-            positionOfCatalogIndex[index] = position
-            positionOfID[catalog[index].id] = Int32(position)
-        }
-        favoritePositionOfID = positionOfID
+        // `indices`: distinct, all among the favourites.
         func membership(_ indices: [Int]) -> [Bool]? {
-            if Set(indices).count == favorites.count { return nil }
+            if indices.count == favorites.count { return nil }
             var member = [Bool](repeating: false, count: favorites.count)
-            for index in indices { member[positionOfCatalogIndex[index]!] = true }
+            for index in indices { member[Self.position(of: index, in: favorites)!] = true }
             return member
         }
         var sets: [[Bool]?] = [membership(defaultIndices)]
@@ -148,6 +146,17 @@ public final class ProximityEngine {
         }
         favoriteSets = sets
         profileSlots = slots
+    }
+
+    /// The favourite position of catalog landmark `index` (`favorites` is sorted), or nil.
+    private static func position(of index: Int, in favorites: [Int]) -> Int? {
+        var low = 0
+        var high = favorites.count
+        while low < high {
+            let middle = (low + high) / 2
+            if favorites[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        return low < favorites.count && favorites[low] == index ? low : nil
     }
 
     /// Devices seen so far.
@@ -426,11 +435,13 @@ public final class ProximityEngine {
         let membership = favoriteSets[Int(state.favoriteSet)]
         var complete = true
         for favorite in snapshot.favorites {
-            guard let position = favoritePositionOfID[favorite.landmarkID], membership?[Int(position)] ?? true else {
+            guard let index = catalog.index(ofID: favorite.landmarkID), let position = Self.position(of: index, in: favorites),
+                membership?[position] ?? true
+            else {
                 complete = false
                 continue
             }
-            let entry = state.positionCreating(position)
+            let entry = state.positionCreating(Int32(position))
             state[entry: entry].isInside = favorite.isInside
             if favorite.isNotified {
                 state[entry: entry].isNotified = true
