@@ -16,12 +16,14 @@ enum ToolRunnerError: Error, CustomStringConvertible {
 
 /// The built `landmark-near`: it sits in the build products directory, next to the test bundle;
 /// `LANDMARK_NEAR_TOOL` names another (the release build: `LANDMARK_NEAR_TOOL=$PWD/.build/release/landmark-near
-/// swift test`).
+/// swift test`), and then only that one will do: a name that is not an executable fails every
+/// test that runs the tool, rather than testing the debug build in its place.
 func toolExecutableURL() throws -> URL {
-    var candidates: [URL] = []
     if let named = ProcessInfo.processInfo.environment["LANDMARK_NEAR_TOOL"], !named.isEmpty {
-        candidates.append(URL(fileURLWithPath: named))
+        guard FileManager.default.isExecutableFile(atPath: named) else { throw ToolRunnerError.executableNotFound([named]) }
+        return URL(fileURLWithPath: named)
     }
+    var candidates: [URL] = []
     let bundleDirectory = Bundle.module.bundleURL.deletingLastPathComponent()
     candidates.append(bundleDirectory.appendingPathComponent("landmark-near"))
     for argument in [CommandLine.arguments.first, Bundle.main.executablePath].compactMap({ $0 }) {
