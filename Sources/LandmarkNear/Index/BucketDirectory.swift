@@ -202,8 +202,8 @@ final class BucketDirectory {
         let lastColumn = span.lastColumn
         if other == nil, firstColumn == lastColumn, span.firstRow == span.lastRow {
             // One cell (most 5-mile caps): each of its buckets is listed once, and one that meets
-            // the box meets it in this cell, so no corner needs finding (that was a tenth of a
-            // 5-mile search).
+            // the box meets it in this cell, so no corner needs finding (3 % of a 5-mile search's
+            // instructions, cachegrind).
             let k = span.firstRow * columns + firstColumn
             let lists = buckets
             for entry in Int(offsets[k])..<Int(offsets[k + 1]) {

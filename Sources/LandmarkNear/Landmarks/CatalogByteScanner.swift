@@ -175,7 +175,7 @@ struct CatalogByteScanner {
 
     /// A key: its range, or nil for a key with escapes (left to the parser). Keys are a few
     /// ASCII bytes: one look at the eight bytes after the quote usually finds the closing one
-    /// (a byte-by-byte loop was a fifth of a tutorial catalog's scan).
+    /// (a byte-by-byte loop was a fifth of the instructions of loading a tutorial catalog).
     @inline(__always) mutating func key() -> Range<Int>? {
         skipSpace()
         guard take(UInt8(ascii: "\"")) else { return nil }
