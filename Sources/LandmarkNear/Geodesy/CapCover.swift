@@ -24,6 +24,15 @@ struct CapCover: Sendable, Hashable {
     ///   - center: a valid coordinate.
     ///   - radius: metres, >= 0 (infinity covers the world).
     init(center: Coordinate, radius: Double) {
+        let phi = center.latitude * (Double.pi / 180)
+        self.init(center: center, radius: radius, latitudeSine: sin(phi), latitudeCosine: cos(phi))
+    }
+
+    /// `init(center:radius:)` with the sine and cosine of the centre's latitude given (a query
+    /// has them from its Earth-centred point). A small cap then costs no trigonometry: the
+    /// cosine of the band's farthest latitude |φ| + Δφ is cos φ cos Δφ − |sin φ| sin Δφ, and
+    /// asin of a small ratio is its series (the cos and asin were a tenth of a 5-mile search).
+    init(center: Coordinate, radius: Double, latitudeSine: Double, latitudeCosine: Double) {
         let degrees = 180 / Double.pi
         let grown = radius * (1 + 1e-9) + 1e-6
         let dLat = grown / EllipsoidConstants.smallestRadiusOfCurvature * degrees * (1 + 1e-9) + 1e-9
@@ -35,8 +44,11 @@ struct CapCover: Sendable, Hashable {
             return
         }
         let farthestFromEquator = max(abs(minLat), abs(maxLat))
-        let axisDistance = EllipsoidConstants.equatorialRadius * cos(farthestFromEquator / degrees) * (1 - 1e-12)
-        let dLon = grown < axisDistance ? asin(grown / axisDistance) * degrees * (1 + 1e-9) + 1e-9 : 180
+        let axisDistance =
+            EllipsoidConstants.equatorialRadius
+            * Self.cosine(ofLatitude: farthestFromEquator, beyond: dLat / degrees, latitudeSine, latitudeCosine)
+            * (1 - 1e-12)
+        let dLon = grown < axisDistance ? Self.arcsine(grown / axisDistance) * degrees * (1 + 1e-9) + 1e-9 : 180
         guard dLon < 180 else {
             first = GeoBox(minLongitude: -180, minLatitude: minLat, maxLongitude: 180, maxLatitude: maxLat)
             second = nil
@@ -54,5 +66,31 @@ struct CapCover: Sendable, Hashable {
             first = GeoBox(minLongitude: minLon, minLatitude: minLat, maxLongitude: maxLon, maxLatitude: maxLat)
             second = nil
         }
+    }
+
+    /// cos of `latitude` (degrees) = |φ| + `step` (radians), from φ's sine and cosine by the
+    /// angle sum with the series of cos and sin of the step, where the step is under 0.05 rad
+    /// (the series' next terms are below 1e-15) and the result at least 0.01 (so that its
+    /// rounding, a few units of 1e-16, stays far inside the caller's 1e-12 shrink); else `cos`.
+    @inline(__always)
+    private static func cosine(ofLatitude latitude: Double, beyond step: Double, _ sine: Double, _ cosine: Double) -> Double {
+        if step <= 0.05 {
+            let s2 = step * step
+            let cosStep = 1 - s2 / 2 * (1 - s2 / 12 * (1 - s2 / 30 * (1 - s2 / 56)))
+            let sinStep = step * (1 - s2 / 6 * (1 - s2 / 20 * (1 - s2 / 42)))
+            let sum = cosine * cosStep - abs(sine) * sinStep
+            if sum >= 0.01 { return sum }
+        }
+        return cos(latitude * (Double.pi / 180))
+    }
+
+    /// asin x for 0 <= x <= 1: its series x (1 + x²/6 + 3x⁴/40 + 5x⁶/112 + 35x⁸/1152) up to
+    /// x = 0.05, where the terms left out are below 1e-14 of it (and make it smaller: the
+    /// caller's 1e-9 growth covers that), else `asin`.
+    @inline(__always)
+    private static func arcsine(_ x: Double) -> Double {
+        guard x <= 0.05 else { return asin(x) }
+        let x2 = x * x
+        return x * (1 + x2 * (1.0 / 6 + x2 * (3.0 / 40 + x2 * (5.0 / 112 + x2 * (35.0 / 1152)))))
     }
 }

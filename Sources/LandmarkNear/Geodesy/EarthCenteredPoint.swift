@@ -1,6 +1,3 @@
-import CLinux
-import Foundation
-
 /// A point of the WGS84 ellipsoid's surface in Earth-centred, Earth-fixed Cartesian
 /// coordinates (metres). The straight-line distance between two of them (the chord) is a cheap,
 /// rigorous lower bound of their geodesic distance.
@@ -21,19 +18,19 @@ struct EarthCenteredPoint: Sendable, Hashable {
 
     /// The surface point at this latitude and longitude (height 0).
     init(_ coordinate: Coordinate) {
-        let phi = coordinate.latitude * (Double.pi / 180)
-        let lambda = coordinate.longitude * (Double.pi / 180)
-        var sinPhi = 0.0
-        var cosPhi = 0.0
-        var sinLambda = 0.0
-        var cosLambda = 0.0
-        sincos(phi, &sinPhi, &cosPhi)
-        sincos(lambda, &sinLambda, &cosLambda)
+        self = Self.withLatitudeTrigonometry(coordinate).point
+    }
+
+    /// The point of `coordinate` and the sine and cosine of its latitude, which a cap cover
+    /// around it needs too (`CapCover(center:radius:latitudeSine:latitudeCosine:)`).
+    @inline(__always)
+    static func withLatitudeTrigonometry(_ coordinate: Coordinate) -> (point: Self, sine: Double, cosine: Double) {
+        let (sinPhi, cosPhi) = DegreeTrigonometry.sinCos(degrees: coordinate.latitude)
+        let (sinLambda, cosLambda) = DegreeTrigonometry.sinCos(degrees: coordinate.longitude)
         let e2 = EllipsoidConstants.eccentricitySquared
         let n = EllipsoidConstants.equatorialRadius / (1 - e2 * sinPhi * sinPhi).squareRoot()
-        x = n * cosPhi * cosLambda
-        y = n * cosPhi * sinLambda
-        z = n * (1 - e2) * sinPhi
+        let point = EarthCenteredPoint(x: n * cosPhi * cosLambda, y: n * cosPhi * sinLambda, z: n * (1 - e2) * sinPhi)
+        return (point, sinPhi, cosPhi)
     }
 
     /// The squared straight-line distance to `other`, in square metres.

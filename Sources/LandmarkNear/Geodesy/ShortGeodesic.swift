@@ -89,6 +89,7 @@ enum ShortGeodesic {
         if chord <= 50_000 { return 2e-7 }
         if chord <= 100_000 { return 3e-6 }
         if chord <= 200_000 { return 1e-4 }
+        if chord <= 300_000 { return 1e-3 }
         if chord <= 400_000 { return 3e-3 }
         if chord <= 1_000_000 { return 0.3 }
         if chord <= 2_000_000 { return 10 }

@@ -15,7 +15,7 @@ import Foundation
 package enum ShortGeodesicCheck {
     /// Upper ends of the chord classes, metres (the last is `ShortGeodesic.longestChord`).
     package static let classLimits: [Double] = [
-        1_000, 10_000, 50_000, 100_000, 200_000, 400_000, 1_000_000, 2_000_000, 5_000_000, ShortGeodesic.longestChord,
+        1_000, 10_000, 50_000, 100_000, 200_000, 300_000, 400_000, 1_000_000, 2_000_000, 5_000_000, ShortGeodesic.longestChord,
     ]
 
     package struct LengthClass: Sendable {

@@ -31,14 +31,26 @@ package enum VincentyGeodesic {
 
     /// The distance in metres, or nil where the iteration did not converge.
     package static func distance(from p: Coordinate, to q: Coordinate) -> Double? {
+        distance(from: p, EarthCenteredPoint(p), to: q, EarthCenteredPoint(q))
+    }
+
+    /// `distance(from:to:)` when the caller has the points' Earth-centred forms too (the index
+    /// keeps them): the reduced latitudes come from them without trigonometry, since a surface
+    /// point is (a cos U cos λ, a cos U sin λ, b sin U).
+    static func distance(
+        from p: Coordinate, _ pe: EarthCenteredPoint, to q: Coordinate, _ qe: EarthCenteredPoint
+    ) -> Double? {
         let radians = Double.pi / 180
         var dLon = q.longitude - p.longitude
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         let l = dLon * radians
-        // (sin U, cos U) from ((1 − f) sin φ, cos φ), normalised: no tan, fine at the poles.
-        let (sinU1, cosU1) = reducedLatitude(p.latitude * radians)
-        let (sinU2, cosU2) = reducedLatitude(q.latitude * radians)
+        let (sinU1, cosU1) = reducedLatitude(pe)
+        let (sinU2, cosU2) = reducedLatitude(qe)
+        let sinL = sin(l)
+        let cosL = cos(l)
         var lambda = l
+        var sinLambda = sinL
+        var cosLambda = cosL
         var sinSigma = 0.0
         var cosSigma = 0.0
         var sigma = 0.0
@@ -46,8 +58,6 @@ package enum VincentyGeodesic {
         var cos2SigmaM = 0.0
         var converged = false
         for _ in 0..<20 {
-            let sinLambda = sin(lambda)
-            let cosLambda = cos(lambda)
             let t1 = cosU2 * sinLambda
             let t2 = cosU1 * sinU2 - sinU1 * cosU2 * cosLambda
             sinSigma = (t1 * t1 + t2 * t2).squareRoot()
@@ -67,6 +77,21 @@ package enum VincentyGeodesic {
                 converged = true
                 break
             }
+            // λ = L + δ with |δ| <= f π (the correction's factor f sin α times at most π): sin λ
+            // and cos λ by turning L's by δ, whose sine and cosine the series give to a unit
+            // in the last place (the next terms are below 1e-20 of them for |δ| <= 0.02), instead of
+            // a sin and a cos an iteration (half of this function's cost).
+            let delta = lambda - l
+            guard abs(delta) <= 0.02 else {
+                sinLambda = sin(lambda)
+                cosLambda = cos(lambda)
+                continue
+            }
+            let d2 = delta * delta
+            let sinDelta = delta * (1 - d2 / 6 * (1 - d2 / 20 * (1 - d2 / 42)))
+            let cosDelta = 1 - d2 / 2 * (1 - d2 / 12 * (1 - d2 / 30 * (1 - d2 / 56)))
+            sinLambda = sinL * cosDelta + cosL * sinDelta
+            cosLambda = cosL * cosDelta - sinL * sinDelta
         }
         guard converged else { return nil }
         let u2 = cosSquaredAlpha * secondEccentricitySquared
@@ -80,9 +105,11 @@ package enum VincentyGeodesic {
         return b * bigA * (sigma - deltaSigma)
     }
 
-    @inline(__always) private static func reducedLatitude(_ phi: Double) -> (sin: Double, cos: Double) {
-        let y = (1 - f) * sin(phi)
-        let x = cos(phi)
+    /// (sin U, cos U) of a surface point from (z / b, √(x² + y²) / a), normalised: no
+    /// trigonometry, fine at the poles.
+    @inline(__always) private static func reducedLatitude(_ point: EarthCenteredPoint) -> (sin: Double, cos: Double) {
+        let y = point.z * (1 / b)
+        let x = (point.x * point.x + point.y * point.y).squareRoot() * (1 / EllipsoidConstants.equatorialRadius)
         let r = (x * x + y * y).squareRoot()
         return (y / r, x / r)
     }

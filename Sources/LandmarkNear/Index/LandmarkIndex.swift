@@ -181,13 +181,14 @@ public final class LandmarkIndex {
     /// (distance, index). Empty for an invalid point or a negative or NaN radius.
     public func within(_ radius: Double, of point: Coordinate) -> [LandmarkNeighbor] {
         guard count > 0, radius >= 0, point.isValid else { return [] }
-        let query = EarthCenteredPoint(point)
+        let (query, latitudeSine, latitudeCosine) = EarthCenteredPoint.withLatitudeTrigonometry(point)
+        let cover = CapCover(center: point, radius: radius, latitudeSine: latitudeSine, latitudeCosine: latitudeCosine)
         // Answers go to a stack buffer of 40 (a malloc'd array was a tenth of a search), and
         // only beyond it to an array.
         return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: 40) { room in
             var kept = 0
             var spilled: [Candidate] = []
-            scanWithin(radius, of: point, query) { candidate in
+            scanWithin(radius, of: point, query, cover) { candidate in
                 if kept < room.count {
                     room.initializeElement(at: kept, to: candidate)
                     kept += 1
@@ -197,20 +198,22 @@ public final class LandmarkIndex {
             }
             guard spilled.isEmpty else {
                 var all = Array(room[0..<kept]) + spilled
-                return answers(&all, from: point, limit: all.count)
+                return answers(&all, from: point, query, limit: all.count)
             }
-            return answers(in: UnsafeMutableBufferPointer(rebasing: room[0..<kept]), from: point, limit: kept)
+            return answers(in: UnsafeMutableBufferPointer(rebasing: room[0..<kept]), from: point, query, limit: kept)
         }
     }
 
-    /// Calls `keep` with every landmark within `radius` of `point` (exactly), measured.
+    /// Calls `keep` with every landmark within `radius` of `point` (exactly), measured; `cover`:
+    /// the cap's.
     @inline(__always)
     private func scanWithin(
-        _ radius: Double, of point: Coordinate, _ query: EarthCenteredPoint, _ keep: (Candidate) -> Void
+        _ radius: Double, of point: Coordinate, _ query: EarthCenteredPoint, _ cover: CapCover,
+        _ keep: (Candidate) -> Void
     ) {
         let chordLimit = radius + GeodesicBounds.margin
         let limitSquared = chordLimit * chordLimit
-        withBuckets(meeting: CapCover(center: point, radius: radius)) { buckets in
+        withBuckets(meeting: cover) { buckets in
             withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: max(1, buckets.count)) { runs in
                 withSlots { points, zs in
                     // First every bucket that can hold an answer (its sphere comes within the
@@ -226,7 +229,7 @@ public final class LandmarkIndex {
                             guard chordSquared <= limitSquared else { continue }
                             var candidate = measure(slot, p, chordSquared: chordSquared, from: query, point)
                             // Only a distance within its error bound of the radius needs refining.
-                            if isWithin(&candidate, radius, from: point) { keep(candidate) }
+                            if isWithin(&candidate, radius, from: point, query) { keep(candidate) }
                         }
                     }
                 }
@@ -246,7 +249,10 @@ public final class LandmarkIndex {
     ///     index.nearest(to: here, limit: 3, within: 8046.72)   // at most 3, all within 5 mi
     public func nearest(to point: Coordinate, limit: Int, within cutoff: Double) -> [LandmarkNeighbor] {
         guard count > 0, limit > 0, point.isValid, cutoff >= 0 else { return [] }
-        let query = EarthCenteredPoint(point)
+        let (query, latitudeSine, latitudeCosine) = EarthCenteredPoint.withLatitudeTrigonometry(point)
+        func cover(ofRadius radius: Double) -> CapCover {
+            CapCover(center: point, radius: radius, latitudeSine: latitudeSine, latitudeCosine: latitudeCosine)
+        }
         if limit >= count {
             var all: [Candidate] = []
             all.reserveCapacity(count)
@@ -254,7 +260,7 @@ public final class LandmarkIndex {
                 let p = slotPoint(slot)
                 all.append(measure(slot, p, chordSquared: query.chordSquared(to: p), from: query, point))
             }
-            return answers(&all, from: point, limit: limit, radius: cutoff)
+            return answers(&all, from: point, query, limit: limit, radius: cutoff)
         }
         // First the point's own cell: its buckets (nearest first) and, for one answer, its
         // witness usually give the `limit` smallest chords, and the cap that surely holds the
@@ -276,9 +282,9 @@ public final class LandmarkIndex {
                 return withReachable(ranked, from: query, best: start) { reachable, best in
                     guard best.isFull else { return .tooFew }
                     let threshold = GeodesicBounds.upper(chord: best.bound)
-                    let cover = CapCover(center: point, radius: threshold)
+                    let cover = cover(ofRadius: threshold)
                     guard cover.second == nil, directory.isWithinCell(cover.first, cell) else {
-                        return .searchAgain(threshold, chord: best.bound)
+                        return .searchAgain(threshold, chord: best.bound, cover: cover)
                     }
                     return .answered(finish(reachable, threshold: threshold, from: query, point, limit: limit, cutoff: cutoff))
                 }
@@ -287,15 +293,21 @@ public final class LandmarkIndex {
         var radius: Double
         // For one answer, a chord of a real landmark: a safe bound from the start of each search.
         var knownChord = Double.infinity
+        // The cover of `radius` where the cell's pass made it already (its trigonometry is a
+        // tenth of a search far from land, where that pass mostly ends so).
+        var knownCover: CapCover?
         switch inCell {
         case .answered(let neighbors): return neighbors
-        case .searchAgain(let sureRadius, let chord):
+        case .searchAgain(let sureRadius, let chord, let cover):
             radius = sureRadius
             knownChord = chord
+            knownCover = cover
         case .tooFew: radius = firstRadius * Double(limit).squareRoot()
         }
         while true {
-            let pass: NearestPass = withBuckets(meeting: CapCover(center: point, radius: radius)) { buckets in
+            let cover = knownCover ?? cover(ofRadius: radius)
+            knownCover = nil
+            let pass: NearestPass = withBuckets(meeting: cover) { buckets in
                 // Buckets that could hold a landmark within `radius`, nearest first (by the chord
                 // to their bounding sphere), so that the `limit` smallest chords come early and
                 // the farther buckets are skipped.
@@ -308,7 +320,7 @@ public final class LandmarkIndex {
                         let threshold = GeodesicBounds.upper(chord: best.bound)
                         // Landmarks outside the box could be nearer than `threshold`: search the
                         // cap that surely holds `limit` landmarks.
-                        guard threshold <= radius else { return .searchAgain(threshold, chord: best.bound) }
+                        guard threshold <= radius else { return .searchAgain(threshold, chord: best.bound, cover: nil) }
                         // Every landmark within `radius` is in the box.
                         return .answered(
                             finish(reachable, threshold: threshold, from: query, point, limit: limit, cutoff: cutoff))
@@ -317,7 +329,7 @@ public final class LandmarkIndex {
             }
             switch pass {
             case .answered(let neighbors): return neighbors
-            case .searchAgain(let sureRadius, let chord):
+            case .searchAgain(let sureRadius, let chord, _):
                 radius = sureRadius
                 knownChord = chord
             case .tooFew:
@@ -345,7 +357,7 @@ public final class LandmarkIndex {
                     at: n, to: measure(Int(slot), slotPoint(Int(slot)), chordSquared: chordSquared, from: query, point))
                 n += 1
             }
-            return answers(in: UnsafeMutableBufferPointer(rebasing: found[0..<n]), from: point, limit: limit, radius: cutoff)
+            return answers(in: UnsafeMutableBufferPointer(rebasing: found[0..<n]), from: point, query, limit: limit, radius: cutoff)
         }
     }
 
@@ -390,10 +402,12 @@ public final class LandmarkIndex {
     /// Measures `candidate` more closely: with `VincentyGeodesic` when its bound is above
     /// Vincenty's (and the iteration converges), else exactly (`geod_inverse`).
     @inline(__always)
-    private func refine(_ candidate: inout Candidate, from point: Coordinate) {
+    private func refine(_ candidate: inout Candidate, from point: Coordinate, _ query: EarthCenteredPoint) {
         guard candidate.error > 0 else { return }
         let landmark = slotCoordinates[Int(candidate.slot)]
-        if candidate.error > VincentyGeodesic.errorBound, let distance = VincentyGeodesic.distance(from: point, to: landmark) {
+        if candidate.error > VincentyGeodesic.errorBound,
+            let distance = VincentyGeodesic.distance(from: point, query, to: landmark, slotPoint(Int(candidate.slot)))
+        {
             candidate.distance = distance
             candidate.error = VincentyGeodesic.errorBound
             return
@@ -405,11 +419,13 @@ public final class LandmarkIndex {
     /// Whether `candidate`'s exact distance is <= `radius`, refining it while its interval
     /// holds the radius (at the end `geod_inverse` decides).
     @inline(__always)
-    private func isWithin(_ candidate: inout Candidate, _ radius: Double, from point: Coordinate) -> Bool {
+    private func isWithin(
+        _ candidate: inout Candidate, _ radius: Double, from point: Coordinate, _ query: EarthCenteredPoint
+    ) -> Bool {
         while true {
             if candidate.distance + candidate.error <= radius { return true }
             if candidate.distance - candidate.error > radius { return false }
-            refine(&candidate, from: point)
+            refine(&candidate, from: point, query)
         }
     }
 
@@ -421,15 +437,15 @@ public final class LandmarkIndex {
     /// exceeds `distanceTolerance` are refined last (that changes no order: a refined interval
     /// lies within the old one, apart from the others).
     private func answers(
-        _ found: inout [Candidate], from point: Coordinate, limit: Int,
+        _ found: inout [Candidate], from point: Coordinate, _ query: EarthCenteredPoint, limit: Int,
         radius: Double = .infinity
     ) -> [LandmarkNeighbor] {
-        found.withUnsafeMutableBufferPointer { answers(in: $0, from: point, limit: limit, radius: radius) }
+        found.withUnsafeMutableBufferPointer { answers(in: $0, from: point, query, limit: limit, radius: radius) }
     }
 
     /// `answers` in place, over a buffer the caller owns (no array to allocate a query).
     private func answers(
-        in all: UnsafeMutableBufferPointer<Candidate>, from point: Coordinate, limit: Int,
+        in all: UnsafeMutableBufferPointer<Candidate>, from point: Coordinate, _ query: EarthCenteredPoint, limit: Int,
         radius: Double = .infinity
     ) -> [LandmarkNeighbor] {
         func precedes(_ a: Candidate, _ b: Candidate) -> Bool {
@@ -468,8 +484,8 @@ public final class LandmarkIndex {
                     if found[i].error + found[i + 1].error > 0,
                         found[i + 1].distance - found[i + 1].error <= found[i].distance + found[i].error
                     {
-                        refine(&found[i], from: point)
-                        refine(&found[i + 1], from: point)
+                        refine(&found[i], from: point, query)
+                        refine(&found[i + 1], from: point, query)
                         unsure = true
                     }
                     i += 1
@@ -478,7 +494,7 @@ public final class LandmarkIndex {
             }
             refined = false
             for i in 0..<min(limit, found.count) where found[i].error > LandmarkIndex.distanceTolerance {
-                refine(&found[i], from: point)
+                refine(&found[i], from: point, query)
                 refined = true
             }
         }
@@ -488,7 +504,7 @@ public final class LandmarkIndex {
         for i in 0..<kept {
             // Beyond `radius` (exactly so where it is near): this one and all after it are out.
             if found[i].distance - found[i].error > radius { break }
-            if !isWithin(&found[i], radius, from: point) { break }
+            if !isWithin(&found[i], radius, from: point, query) { break }
             result.append(LandmarkNeighbor(index: Int(found[i].index), distance: found[i].distance))
         }
         return result
@@ -520,8 +536,8 @@ public final class LandmarkIndex {
         /// Fewer than `limit` landmarks in the cap.
         case tooFew
         /// Landmarks outside the cap could be nearer: the cap of this radius surely holds them
-        /// (`chord`: the `limit`-th smallest chord found).
-        case searchAgain(Double, chord: Double)
+        /// (`chord`: the `limit`-th smallest chord found; `cover`: that cap's, if it was made).
+        case searchAgain(Double, chord: Double, cover: CapCover?)
     }
 
     /// Calls `body` with the slots' points (x, y, z after one another) and their z as `Float`.

@@ -19,6 +19,33 @@ import Testing
         }
     }
 
+    /// The cover from a query's latitude sine and cosine (angle sum and series, no `cos` or
+    /// `asin` for small caps) is the one of the direct trigonometry to 1e-12 of its width, far
+    /// inside the 1e-9 by which both grow it: near the equator, at 89.9°, across ±180°.
+    @Test(arguments: [0.0, 0.5, 8046.72, 50_000, 300_000, 320_000, 2_000_000])
+    func latitudeTrigonometryGivesTheSameCover(radius: Double) {
+        var rng = IndexTestSupport.SeededGenerator(seed: 11)
+        let degrees = 180 / Double.pi
+        for n in 0..<5000 {
+            let latitude =
+                n % 5 == 0
+                ? Double.random(in: 89.5...89.99, using: &rng) * (n % 2 == 0 ? 1 : -1)
+                : Double.random(in: -89...89, using: &rng)
+            let center = Coordinate(latitude: latitude, longitude: Double.random(in: -180...180, using: &rng))
+            let cover = CapCover(center: center, radius: radius)
+            // The direct formula (CapCover's proof): asin(r / (a cos φmax)).
+            let grown = radius * (1 + 1e-9) + 1e-6
+            let dLat = grown / EllipsoidConstants.smallestRadiusOfCurvature * degrees * (1 + 1e-9) + 1e-9
+            #expect(abs(cover.first.maxLatitude - min(90, latitude + dLat)) <= 1e-12)
+            guard abs(latitude) + dLat < 90 else { continue }
+            let axis = EllipsoidConstants.equatorialRadius * cos((abs(latitude) + dLat) / degrees) * (1 - 1e-12)
+            guard grown < axis, asin(grown / axis) * degrees < 179 else { continue }
+            let dLon = asin(grown / axis) * degrees * (1 + 1e-9) + 1e-9
+            let width = cover.boxes.reduce(0) { $0 + $1.maxLongitude - $1.minLongitude }
+            #expect(abs(width - 2 * dLon) <= 1e-12 * dLon + 1e-12, "\(center) r=\(radius): \(width) vs \(2 * dLon)")
+        }
+    }
+
     @Test func splitsAtTheAntimeridian() {
         let cover = CapCover(center: Coordinate(latitude: 10, longitude: 179.99), radius: 8046.72)
         let second = try! #require(cover.second)
