@@ -1,20 +1,30 @@
+import Foundation
+
 /// The sine and cosine of an angle in degrees, to within a few units in the last place of the
 /// C library's, in about a third of its instructions: every query turns its coordinate into an
 /// Earth-centred point with two of them, and glibc's `sincos` (with the reduction of a radian
 /// argument that it must be ready for) was an eighth of a 5-mile search here (cachegrind).
 ///
 /// How: degrees reduce exactly to the nearest multiple of 90° (x − 90k is a difference of two
-/// doubles on x's grid, smaller than x, so it is representable), which leaves |r| <= 45°, i.e.
-/// |θ| <= π/4 in radians; there the Taylor series of sin to θ¹⁷ and of cos to θ¹⁸ leave out
+/// doubles on x's grid, smaller than x, so it is representable), which leaves |r| <= 45° (a
+/// hair more where x/90 rounds across a half), i.e. |θ| <= π/4 in radians; there the Taylor series of sin to θ¹⁷ and of cos to θ¹⁸ leave out
 /// terms below 1e-19 (θ¹⁹/19! and θ²⁰/20! at π/4), far under half a unit in the last place; the
 /// quadrant k mod 4 turns the pair. Multiples of 90° come out exact (cos 90° is 0, not 6e-17).
 ///
-///     DegreeTrigonometry.sinCos(degrees: 30)   // (0.49999999999999994…, 0.8660254037844387)
+///     DegreeTrigonometry.sinCos(degrees: 30)   // (0.5, 0.866…), each to a unit in the last place
 enum DegreeTrigonometry {
-    /// (sin x°, cos x°) for a finite `degrees`.
+    /// (sin x°, cos x°); NaN, infinities and angles over a million degrees take the C library's
+    /// way.
     @inline(__always)
     static func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
-        let turns = (degrees / 90).rounded()
+        guard abs(degrees) <= 1_000_000 else {
+            let radians = degrees * (Double.pi / 180)
+            return (sin(radians), cos(radians))
+        }
+        // The nearest whole number of quarter turns by truncation of x/90 ± 0.5 (`rounded()` is
+        // a call to the C library's `round` here, a sixth of this function).
+        let quarters = Int(degrees * (1.0 / 90) + (degrees < 0 ? -0.5 : 0.5))
+        let turns = Double(quarters)
         let theta = (degrees - 90 * turns) * (Double.pi / 180)
         let t2 = theta * theta
         // Horner in θ² with the coefficients ±1/n! (constants: no division at run time).
@@ -36,7 +46,7 @@ enum DegreeTrigonometry {
                                     * (1.0 / 20_922_789_888_000 + t2 * (-1.0 / 6_402_373_705_728_000))))))))
         let s = theta + theta * t2 * sinTail
         let c = 1 + t2 * cosTail
-        switch Int(turns) & 3 {
+        switch quarters & 3 {
         case 0: return (s, c)
         case 1: return (c, -s)
         case 2: return (-s, -c)

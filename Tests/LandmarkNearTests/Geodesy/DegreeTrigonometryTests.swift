@@ -22,6 +22,17 @@ import Testing
         #expect(worst <= 4.5e-16, "largest difference \(worst)")
     }
 
+    /// NaN and infinities give NaN (no trap in the quarter-turn count); a huge angle the C
+    /// library's values.
+    @Test func nonFiniteAndHugeAngles() {
+        for degrees in [Double.nan, .infinity, -.infinity] {
+            let (s, c) = DegreeTrigonometry.sinCos(degrees: degrees)
+            #expect(s.isNaN && c.isNaN)
+        }
+        let (s, c) = DegreeTrigonometry.sinCos(degrees: 1e7 + 30)
+        #expect(s == sin((1e7 + 30) * (Double.pi / 180)) && c == cos((1e7 + 30) * (Double.pi / 180)))
+    }
+
     /// Multiples of 90° are exact, where the radian route leaves 6e-17 for cos 90°.
     @Test(arguments: [(0.0, 0.0, 1.0), (90, 1, 0), (-90, -1, 0), (180, 0, -1), (-180, 0, -1), (30, 0.5, 0.866_025_403_784_438_6)])
     func quadrantsAndAKnownValue(degrees: Double, sine: Double, cosine: Double) {
