@@ -31,7 +31,7 @@ struct CapCover: Sendable, Hashable {
     /// `init(center:radius:)` with the sine and cosine of the centre's latitude given (a query
     /// has them from its Earth-centred point). A small cap then costs no trigonometry: the
     /// cosine of the band's farthest latitude |φ| + Δφ is cos φ cos Δφ − |sin φ| sin Δφ, and
-    /// asin of a small ratio is its series (the cos and asin were a tenth of a 5-mile search).
+    /// asin of a small ratio is its series (no call to the C library's cos and asin).
     init(center: Coordinate, radius: Double, latitudeSine: Double, latitudeCosine: Double) {
         let degrees = 180 / Double.pi
         let grown = radius * (1 + 1e-9) + 1e-6

@@ -1,15 +1,16 @@
 import Foundation
 
-/// The sine and cosine of an angle in degrees, to within a few units in the last place of the
-/// C library's, in about a third of its instructions: every query turns its coordinate into an
-/// Earth-centred point with two of them, and glibc's `sincos` (with the reduction of a radian
-/// argument that it must be ready for) was an eighth of a 5-mile search here (cachegrind).
+/// The sine and cosine of an angle in degrees, within a few units in the last place of the C
+/// library's, without its call: every query turns its coordinate into an Earth-centred point
+/// with two of them, and glibc's `sincos` (ready for any radian argument, with the reduction
+/// that takes) was an eighth of a 5-mile search here (cachegrind).
 ///
 /// How: degrees reduce exactly to the nearest multiple of 90° (x − 90k is a difference of two
 /// doubles on x's grid, smaller than x, so it is representable), which leaves |r| <= 45° (a
-/// hair more where x/90 rounds across a half), i.e. |θ| <= π/4 in radians; there the Taylor series of sin to θ¹⁷ and of cos to θ¹⁸ leave out
-/// terms below 1e-19 (θ¹⁹/19! and θ²⁰/20! at π/4), far under half a unit in the last place; the
-/// quadrant k mod 4 turns the pair. Multiples of 90° come out exact (cos 90° is 0, not 6e-17).
+/// hair more where x/90 rounds across a half), i.e. |θ| <= π/4 in radians; there the Taylor
+/// series of sin to θ¹⁷ and of cos to θ¹⁸ leave out terms below 1e-19 (θ¹⁹/19! and θ²⁰/20! at
+/// π/4), far under half a unit in the last place; the quadrant k mod 4 turns the pair.
+/// Multiples of 90° come out exact (cos 90° is 0, not 6e-17).
 ///
 ///     DegreeTrigonometry.sinCos(degrees: 30)   // (0.5, 0.866…), each to a unit in the last place
 enum DegreeTrigonometry {

@@ -293,8 +293,8 @@ public final class LandmarkIndex {
         var radius: Double
         // For one answer, a chord of a real landmark: a safe bound from the start of each search.
         var knownChord = Double.infinity
-        // The cover of `radius` where the cell's pass made it already (its trigonometry is a
-        // tenth of a search far from land, where that pass mostly ends so).
+        // The cover of `radius` where the cell's pass made it already (far from land that pass
+        // mostly ends so, and the search made the same cover again).
         var knownCover: CapCover?
         switch inCell {
         case .answered(let neighbors): return neighbors
