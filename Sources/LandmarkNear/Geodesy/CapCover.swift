@@ -24,8 +24,9 @@ struct CapCover: Sendable, Hashable {
     ///   - center: a valid coordinate.
     ///   - radius: metres, >= 0 (infinity covers the world).
     init(center: Coordinate, radius: Double) {
-        let phi = center.latitude * (Double.pi / 180)
-        self.init(center: center, radius: radius, latitudeSine: sin(phi), latitudeCosine: cos(phi))
+        // The sine and cosine a query's Earth-centred point has (`DegreeTrigonometry`).
+        let (sine, cosine) = DegreeTrigonometry.sinCos(degrees: center.latitude)
+        self.init(center: center, radius: radius, latitudeSine: sine, latitudeCosine: cosine)
     }
 
     /// `init(center:radius:)` with the sine and cosine of the centre's latitude given (a query

@@ -79,7 +79,7 @@ package enum VincentyGeodesic {
             }
             // λ = L + δ with |δ| <= f π (the correction's factor f sin α times at most π): sin λ
             // and cos λ by turning L's by δ, whose sine and cosine the series give to a unit in
-            // the last place (the next terms are below 1e-20 of them for |δ| <= 0.02), instead
+            // the last place (the next terms are below 1e-19 of them for |δ| <= 0.02), instead
             // of a sin and a cos an iteration.
             let delta = lambda - l
             guard abs(delta) <= 0.02 else {
