@@ -71,14 +71,12 @@ struct CapCover: Sendable, Hashable {
 
     /// cos of `latitude` (degrees) = |φ| + `step` (radians), from φ's sine and cosine by the
     /// angle sum with the series of cos and sin of the step, where the step is under 0.05 rad
-    /// (the series' next terms are below 1e-15) and the result at least 0.01 (so that its
+    /// (`DegreeTrigonometry.sinCos(smallRadians:)`) and the result at least 0.01 (so that its
     /// rounding, a few units of 1e-16, stays far inside the caller's 1e-12 shrink); else `cos`.
     @inline(__always)
     private static func cosine(ofLatitude latitude: Double, beyond step: Double, _ sine: Double, _ cosine: Double) -> Double {
         if step <= 0.05 {
-            let s2 = step * step
-            let cosStep = 1 - s2 / 2 * (1 - s2 / 12 * (1 - s2 / 30 * (1 - s2 / 56)))
-            let sinStep = step * (1 - s2 / 6 * (1 - s2 / 20 * (1 - s2 / 42)))
+            let (sinStep, cosStep) = DegreeTrigonometry.sinCos(smallRadians: step)
             let sum = cosine * cosStep - abs(sine) * sinStep
             if sum >= 0.01 { return sum }
         }

@@ -54,4 +54,16 @@ enum DegreeTrigonometry {
         default: return (-c, s)
         }
     }
+
+    /// (sin x, cos x) for a small angle in radians, |x| <= 0.05, by the Taylor series to x⁷ and
+    /// x⁸: the terms left out are at most 1.1e-16 of them (x⁸/9! of sin x at 0.05; 7e-20 at
+    /// 0.02), so the result is within a unit or two in the last place. For the small turns of
+    /// the geodesy: a cap's latitude step, Vincenty's λ − L.
+    @inline(__always)
+    static func sinCos(smallRadians x: Double) -> (sin: Double, cos: Double) {
+        let x2 = x * x
+        let sine = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42)))
+        let cosine = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56)))
+        return (sine, cosine)
+    }
 }

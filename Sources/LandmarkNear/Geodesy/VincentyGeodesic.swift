@@ -78,18 +78,16 @@ package enum VincentyGeodesic {
                 break
             }
             // λ = L + δ with |δ| <= f π (the correction's factor f sin α times at most π): sin λ
-            // and cos λ by turning L's by δ, whose sine and cosine the series give to a unit in
-            // the last place (the next terms are below 1e-19 of them for |δ| <= 0.02), instead
-            // of a sin and a cos an iteration.
+            // and cos λ by turning L's by δ, whose sine and cosine the small-angle series give
+            // (`DegreeTrigonometry.sinCos(smallRadians:)`), instead of a sin and a cos an
+            // iteration.
             let delta = lambda - l
             guard abs(delta) <= 0.02 else {
                 sinLambda = sin(lambda)
                 cosLambda = cos(lambda)
                 continue
             }
-            let d2 = delta * delta
-            let sinDelta = delta * (1 - d2 / 6 * (1 - d2 / 20 * (1 - d2 / 42)))
-            let cosDelta = 1 - d2 / 2 * (1 - d2 / 12 * (1 - d2 / 30 * (1 - d2 / 56)))
+            let (sinDelta, cosDelta) = DegreeTrigonometry.sinCos(smallRadians: delta)
             sinLambda = sinL * cosDelta + cosL * sinDelta
             cosLambda = cosL * cosDelta - sinL * sinDelta
         }

@@ -22,6 +22,17 @@ import Testing
         #expect(worst <= 4.5e-16, "largest difference \(worst)")
     }
 
+    /// The small-angle series (|x| <= 0.05 rad) is the C library's sin and cos to a couple of
+    /// units in the last place.
+    @Test func smallAnglesAgreeWithTheCLibrary() {
+        var rng = IndexTestSupport.SeededGenerator(seed: 7)
+        for n in 0..<100_000 {
+            let x = n == 0 ? 0.05 : n == 1 ? -0.05 : n == 2 ? 0 : Double.random(in: -0.05...0.05, using: &rng)
+            let (s, c) = DegreeTrigonometry.sinCos(smallRadians: x)
+            #expect(abs(s - sin(x)) <= 4e-16 * abs(x) && abs(c - cos(x)) <= 3e-16, "x = \(x)")
+        }
+    }
+
     /// NaN and infinities give NaN (no trap in the quarter-turn count); a huge angle the C
     /// library's values.
     @Test func nonFiniteAndHugeAngles() {
