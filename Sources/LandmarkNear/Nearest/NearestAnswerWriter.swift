@@ -9,14 +9,17 @@
 /// table switches from m to km), the distance is measured again with `geod_inverse`, so the
 /// output is byte for byte what exact distances print.
 ///
-///     let writer = NearestAnswerWriter(catalog: .embedded, index: LandmarkIndex(catalog: .embedded),
-///                                      query: NearestQuery(limit: 1), json: true)
-///     writer.answer(Coordinate(latitude: 34, longitude: -116), latitude: "34.0", longitude: "-116.0")
+///     let query = NearestQuery(limit: 1)
+///     let here = Coordinate(latitude: 34, longitude: -116)
+///     let writer = NearestAnswerWriter(catalog: .embedded, query: query, json: true)
+///     writer.answer(here, latitude: "34.0", longitude: "-116.0",
+///                   neighbors: query.answer(here, in: LandmarkIndex(catalog: .embedded)))
 ///     writer.bytes   // {"lat":34.0,"lon":-116.0,"nearest":[{"index":0,...,"distanceMeters":15465.793}]}\n
+///
+/// It only formats: the answers come from the index (`NearestQuery.answer`), so that a stream
+/// can query on one thread and format on another (`NearestAnswerOutput`).
 package final class NearestAnswerWriter {
     let catalog: LandmarkCatalog
-    let index: LandmarkIndex
-    let query: NearestQuery
     package let json: Bool
     // `@exclusivity(unchecked)` on the buffers every answer touches: a writer is used from one
     // thread and never re-entrantly, and their dynamic exclusivity checks were 2 % of a
@@ -32,34 +35,35 @@ package final class NearestAnswerWriter {
     @exclusivity(unchecked) private var parts: [UInt8] = []
     @exclusivity(unchecked) private var partStarts: [Int]
     @exclusivity(unchecked) private var nameEnds: [Int]
-    private let radius: Double
     private let emptyReason: [UInt8]
 
-    package init(catalog: LandmarkCatalog, index: LandmarkIndex, query: NearestQuery, json: Bool) {
+    package init(catalog: LandmarkCatalog, query: NearestQuery, json: Bool) {
         self.catalog = catalog
-        self.index = index
-        self.query = query
         self.json = json
         partStarts = Array(repeating: -1, count: 2 * catalog.count)
         nameEnds = json ? [] : Array(repeating: 0, count: catalog.count)
-        radius = query.within?.meters ?? .infinity
         emptyReason = Array((query.within.map { "no landmark within \($0)" } ?? "no landmark (empty catalog)").utf8)
         bytes.reserveCapacity(1 << 17)
     }
 
-    /// Appends the answer for `coordinate`, echoing the numbers' texts (ASCII) as given.
-    package func answer(_ coordinate: Coordinate, latitude: String, longitude: String) {
+    /// Appends the answer for `coordinate` (its `neighbors`, from `NearestQuery.answer`),
+    /// echoing the numbers' texts (ASCII) as given.
+    package func answer(_ coordinate: Coordinate, latitude: String, longitude: String, neighbors: [LandmarkNeighbor]) {
         var latitude = latitude
         var longitude = longitude
-        latitude.withUTF8 { lat in longitude.withUTF8 { lon in answer(coordinate, latitude: lat, longitude: lon) } }
+        latitude.withUTF8 { lat in
+            longitude.withUTF8 { lon in
+                neighbors.withUnsafeBufferPointer { answer(coordinate, latitude: lat, longitude: lon, neighbors: $0) }
+            }
+        }
     }
 
-    /// Appends the answer for `coordinate`, echoing the numbers' texts (ASCII) as given.
-    package func answer(_ coordinate: Coordinate, latitude: UnsafeBufferPointer<UInt8>, longitude: UnsafeBufferPointer<UInt8>) {
-        // Landmarks with a radius of their own (SPEC 1) need the query's per-landmark filter.
-        let neighbors =
-            query.ownRadii.isEmpty
-            ? index.nearest(to: coordinate, limit: query.limit, within: radius) : query.answer(coordinate, in: index)
+    /// Appends the answer for `coordinate` (its `neighbors`, from `NearestQuery.answer`),
+    /// echoing the numbers' texts (ASCII) as given.
+    package func answer(
+        _ coordinate: Coordinate, latitude: UnsafeBufferPointer<UInt8>, longitude: UnsafeBufferPointer<UInt8>,
+        neighbors: UnsafeBufferPointer<LandmarkNeighbor>
+    ) {
         if json {
             append(#"{"lat":"#)
             appendJSONNumber(latitude, coordinate.latitude)

@@ -1,75 +1,47 @@
-/// `landmark-near nearest` over a stream of `lat,lon` lines (SPEC §8): each line answered
-/// with `NearestAnswerWriter`, the answers written in one `write(2)` per batch, a batch
-/// ending whenever no further line is waiting (so a live producer sees each answer at once,
-/// and a file or a fast pipe is answered in writes of 64 KiB). Lines are read as bytes (`QueryLine`,
-/// falling back to `QueryPoint(line:)` for what it does not settle), at most 1 MiB long
-/// like watch's. A first line that names the columns (`lat,lon`, `Latitude,Longitude`,
-/// `lon,lat`: `QueryHeader`) is a header: skipped, and its order used for the other lines.
+/// `landmark-near nearest` over a stream of `lat,lon` lines (SPEC §8), on two threads: the
+/// caller's reads and parses the lines (`NearestQueryReader`) and asks the index,
+/// `NearestAnswerOutput`'s formats the answers (`NearestAnswerWriter`) and writes them.
+/// Batches of a few thousand queries go from one to the other and end early whenever no
+/// further line is waiting, so a live producer sees each answer at once, and a file or a fast
+/// pipe is answered in writes of 64 KiB. On two cores a stream then takes about the time of
+/// reading and the index (formatting and writing were a third of a one-thread stream, per
+/// `perf`); the index stays on one thread, and only values cross.
 ///
-///     let bad = try NearestStream.run(descriptor: 0, writer: writer, output: OutputWriter()) { line, reason in
-///         print("<stdin>:\(line): \(reason)")
-///     }
+///     let bad = try NearestStream.run(
+///         input: 0, output: 1, index: index, catalog: catalog, query: NearestQuery(limit: 1), json: false
+///     ) { line, reason in print("<stdin>:\(line): \(reason)") }
 package enum NearestStream {
-    /// Answers every line of `descriptor`; returns how many lines could not be read (each
-    /// reported through `problem` with its 1-based line number, after the answers before it
-    /// were written out).
+    /// A batch holds at most this many queries and answers together: large enough that the
+    /// hand-overs cost nothing per query, small enough to bound what waits.
+    static let batchWeight = 4096
+
+    /// Answers every line of `input`, writing to `output`; returns how many lines could not
+    /// be read (each reported through `problem`, on the writing thread, with its 1-based line
+    /// number, after the answers before it were written out). On a read error, the answers
+    /// before it are written before it is thrown.
     package static func run(
-        descriptor: Int32, writer: NearestAnswerWriter, output: OutputWriter,
-        problem: (Int, String) -> Void
+        input: Int32, output: Int32, index: LandmarkIndex, catalog: LandmarkCatalog, query: NearestQuery, json: Bool,
+        problem: @escaping @Sendable (Int, String) -> Void
     ) throws(NearestStreamError) -> Int {
-        let lines = LineStream(descriptor: descriptor, ownsDescriptor: false, sourceName: "<stdin>")
+        let answersPerQuery = min(query.limit, max(1, catalog.count))
+        let writing = NearestAnswerOutput(catalog: catalog, query: query, json: json, descriptor: output, problem: problem)
+        let lines = LineStream(descriptor: input, ownsDescriptor: false, sourceName: "<stdin>")
         var badLines = 0
-        var pastFirstLine = false
-        var order = QueryPoint.Order.latitudeFirst
-        func writeOut() throws(NearestStreamError) {
-            if !writer.bytes.isEmpty {
-                output.write(bytes: writer.bytes)
-                writer.bytes.removeAll(keepingCapacity: true)
+        var last = NearestAnswerBatch()
+        NearestQueryReader.read(lines, queriesPerBatch: batchWeight / (1 + answersPerQuery)) { batch in
+            var batch = batch
+            badLines += batch.problems.count
+            batch.answer { query.answer($0, in: index) }
+            guard !batch.isLast else {
+                last = batch
+                return false
             }
-            do { try output.flush() } catch { throw .output(error) }
+            // False once stdout failed: reading stops, and `finish` throws the error.
+            return writing.send(batch)
         }
-        while true {
-            if writer.bytes.count >= 1 << 16 || (!writer.bytes.isEmpty && !lines.hasPendingInput) { try writeOut() }
-            let line: LineStream.Line?
-            do { line = try lines.nextLine() } catch { throw .input(error) }
-            guard let line else { break }
-            switch line {
-            case .overlong(let number):
-                badLines += 1
-                try writeOut()
-                problem(number, "line longer than \(lines.maximumLineLength) bytes; skipped")
-            case .text(let bytes, let number):
-                let outcome = QueryLine.scan(bytes, order: order)
-                if case .skip = outcome { continue }
-                if !pastFirstLine {
-                    // A first line naming the columns (`lat,lon`, `"Longitude","Latitude"`) is a
-                    // header: skipped, and its order kept for the lines after it.
-                    pastFirstLine = true
-                    if case .undecided = outcome, let named = QueryHeader.order(of: bytes) {
-                        order = named
-                        continue
-                    }
-                }
-                switch outcome {
-                case .skip:
-                    continue
-                case .point(let coordinate, let latitude, let longitude):
-                    writer.answer(
-                        coordinate, latitude: UnsafeBufferPointer(rebasing: bytes[latitude]),
-                        longitude: UnsafeBufferPointer(rebasing: bytes[longitude]))
-                case .undecided:
-                    do {
-                        guard let point = try QueryPoint(line: String(decoding: bytes, as: UTF8.self), order: order) else { continue }
-                        writer.answer(point.coordinate, latitude: point.latitudeText, longitude: point.longitudeText)
-                    } catch {
-                        badLines += 1
-                        try writeOut()
-                        problem(number, error.description)
-                    }
-                }
-            }
-        }
-        try writeOut()
+        let readError = last.readError
+        do { try writing.finish(last) } catch { throw .output(error) }
+        if let readError { throw .input(readError) }
         return badLines
     }
 }

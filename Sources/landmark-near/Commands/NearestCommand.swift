@@ -77,18 +77,23 @@ enum NearestCommand: Command {
         let index = LandmarkIndex(catalog: catalog)
         // Landmarks with a radius of their own (SPEC 1) are "within" at that radius.
         let ownRadii = catalog.hasOwnRadii ? (0..<catalog.count).map { catalog.radius(at: $0)?.meters } : []
-        let writer = NearestAnswerWriter(
-            catalog: catalog, index: index,
-            query: NearestQuery(limit: limit, within: within, ownRadii: ownRadii), json: args.has("json"))
-        if !writer.json { output.writeLine(NearestAnswerFormat.header) }
+        let query = NearestQuery(limit: limit, within: within, ownRadii: ownRadii)
+        let json = args.has("json")
+        if !json { output.writeLine(NearestAnswerFormat.header) }
         if let point {
-            writer.answer(point.coordinate, latitude: point.latitudeText, longitude: point.longitudeText)
+            let writer = NearestAnswerWriter(catalog: catalog, query: query, json: json)
+            writer.answer(
+                point.coordinate, latitude: point.latitudeText, longitude: point.longitudeText,
+                neighbors: query.answer(point.coordinate, in: index))
             output.write(bytes: writer.bytes)
             return nil
         }
+        // The stream writes to stdout from a thread of its own: the header goes first.
+        do { try output.flush() } catch { throw CommandFailure(error, context: "\(command): stdout: ") }
         let badLines: Int
         do {
-            badLines = try NearestStream.run(descriptor: 0, writer: writer, output: output) { line, reason in
+            badLines = try NearestStream.run(input: 0, output: 1, index: index, catalog: catalog, query: query, json: json) {
+                line, reason in
                 Console.error("<stdin>:\(line): \(reason)")
             }
         } catch {

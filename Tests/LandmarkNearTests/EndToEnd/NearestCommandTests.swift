@@ -166,6 +166,76 @@ import Testing
         #expect(result.stderr.contains("3 lines of stdin could not be read"))
     }
 
+    /// Answers are formatted and written on a thread of their own, in batches of 4,096
+    /// queries: over several batches (bad lines at their seams, in their middles, first and
+    /// last), stdout and stderr on one pipe must hold each answer and each problem where its
+    /// line was, and the answers must be those of the one-position form.
+    @Test func aLongStreamKeepsAnswersAndProblemsInLineOrder() async throws {
+        let badLines: Set<Int> = [1, 2, 4096, 4097, 4098, 8193, 9000, 12_001]
+        var rng = IndexTestSupport.SeededGenerator(seed: 17)
+        var input = ""
+        var expected: [String] = []  // per input line: the answer's lat text, or "<stdin>:N:"
+        var positions: [[String]] = []
+        for line in 1...12_001 {
+            if badLines.contains(line) {
+                input += line % 2 == 0 ? "1,2,3\n" : "north,east\n"
+                expected.append("<stdin>:\(line): ")
+                positions.append([])
+            } else {
+                let latitude = String(format: "%.5f", Double.random(in: -89...89, using: &rng))
+                let longitude = String(format: "%.5f", Double.random(in: -180...180, using: &rng))
+                input += "\(latitude),\(longitude)\n"
+                expected.append(#"{"lat":"# + latitude + ",")
+                positions.append([latitude, longitude])
+            }
+        }
+        let result = try await runProcess(
+            "/bin/sh", ["-c", #"exec "$0" nearest --json 2>&1"#, try toolExecutableURL().path], stdin: Data(input.utf8),
+            timeout: 120)
+        #expect(result.status == 65)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == expected.count + 2)
+        for (position, prefix) in expected.enumerated() where position < lines.count {
+            guard lines[position].hasPrefix(prefix) else {
+                Issue.record("line \(position + 1): expected \(prefix)…, got \(lines[position].prefix(120))")
+                return
+            }
+        }
+        #expect(lines.dropLast().last == "landmark-near nearest: \(badLines.count) lines of stdin could not be read")
+        // The same answers as the one-position form, at the batches' seams.
+        for position in [2, 4094, 4098, 8191, 8193, 11_999] where position < lines.count && !positions[position].isEmpty {
+            let one = try await runTool(["nearest", positions[position][0], positions[position][1], "--json"])
+            #expect(one.stdout == lines[position] + "\n")
+        }
+    }
+
+    /// A producer that writes a line and waits gets its answer (and a bad line's report) at
+    /// once, before it writes the next line.
+    @Test func aLiveProducerGetsEachAnswerBeforeItWritesTheNext() throws {
+        let tool = try LiveTool(["nearest"])
+        tool.write("34,-116\n")
+        #expect(tool.waitForStdoutLines(2), "no answer to the first line: \(tool.stdout)")
+        tool.write("95,0\n")
+        #expect(tool.waitForStderr(containing: "<stdin>:2: latitude 95.0 is outside [-90, 90]"), "\(tool.stderr)")
+        tool.write("59.98,-152.66\n")
+        #expect(tool.waitForStdoutLines(3), "no answer to the third line: \(tool.stdout)")
+        #expect(tool.completeStdoutLines.last?.contains("Silver Salmon Creek") == true, "\(tool.stdout)")
+        tool.closeInput()
+        #expect(tool.wait() == 65)
+    }
+
+    /// A reader that goes away early ends the stream with stdout's error and exit 74 (the
+    /// writing thread meets it, the reading one stops).
+    @Test func aClosedStdoutEndsTheStreamWithExit74() async throws {
+        let input = String(repeating: "34,-116\n", count: 2_000_000)
+        let result = try await runProcess(
+            "/bin/bash",
+            ["-c", #""$0" nearest | head -c 100 > /dev/null; echo "status ${PIPESTATUS[0]}" >&2"#, try toolExecutableURL().path],
+            stdin: Data(input.utf8), timeout: 60)
+        #expect(result.stderr.contains("landmark-near nearest: stdout: write failed: Broken pipe"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("status 74\n"), "\(result.stderr)")
+    }
+
     @Test func cleanStdinExitsZero() async throws {
         let result = try await runTool(["nearest"], stdin: "\u{FEFF}34,-116\r\n60.1,-141.5\r\n")
         #expect(result.status == 0)

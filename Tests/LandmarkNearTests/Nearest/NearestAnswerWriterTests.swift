@@ -56,12 +56,14 @@ import Testing
         for round in 0..<300 {
             let limit = [1, 1, 2, 3][round % 4]
             let within: Length? = round % 5 == 0 ? Length(value: 5, unit: .miles) : nil
-            let writer = NearestAnswerWriter(catalog: catalog, index: index, query: NearestQuery(limit: limit, within: within), json: json)
+            let query = NearestQuery(limit: limit, within: within)
+            let writer = NearestAnswerWriter(catalog: catalog, query: query, json: json)
             let coordinate = IndexTestSupport.queryPoint(&rng, near: catalog.landmarks.map(\.coordinate))
             let latitude = String(coordinate.latitude)
             let longitude = String(coordinate.longitude)
             let point = try QueryPoint(latitude: latitude, longitude: longitude)
-            writer.answer(point.coordinate, latitude: latitude, longitude: longitude)
+            writer.answer(
+                point.coordinate, latitude: latitude, longitude: longitude, neighbors: query.answer(point.coordinate, in: index))
             var exact = reference.nearest(to: point.coordinate, limit: limit)
             if let within { exact = exact.filter { $0.distance <= within.meters } }
             let expected =

@@ -1,0 +1,69 @@
+/// `nearest` lines in input order, as values that cross between a stream's threads
+/// (`NearestStream`): the reading thread puts in each query's coordinate and the texts of its
+/// two numbers (echoed as given) and the lines that could not be read, each placed between the
+/// queries of the lines around it; the index's thread adds the answers (`answer(using:)`); the
+/// writing thread formats them (`NearestAnswerOutput`).
+///
+///     var batch = NearestAnswerBatch()
+///     batch.appendQuery(here, latitude: latitudeBytes, longitude: longitudeBytes)
+///     batch.appendProblem(line: 7, "latitude 95.0 is outside [-90, 90]")
+///     batch.answer { query.answer($0, in: index) }
+///     batch.count      // 1: the problem is reported after the first answer
+package struct NearestAnswerBatch: Sendable {
+    /// A line that could not be read: reported after the answers of the `answersBefore` queries
+    /// of the batch before it were written out.
+    struct Problem: Sendable {
+        var answersBefore: Int
+        var line: Int
+        var message: String
+    }
+
+    private(set) var coordinates: [Coordinate] = []
+    /// The queries' number texts one after another: query q's latitude ends at
+    /// `textEnds[2q]`, its longitude (which follows it) at `textEnds[2q + 1]`.
+    private(set) var texts: [UInt8] = []
+    private(set) var textEnds: [Int] = []
+    /// The queries' neighbours one after another: query q's end at `neighborEnds[q]`.
+    private(set) var neighbors: [LandmarkNeighbor] = []
+    private(set) var neighborEnds: [Int] = []
+    private(set) var problems: [Problem] = []
+    /// Set on the stream's last batch: the threads end after it.
+    var isLast = false
+    /// Why reading stopped early (on the last batch): the answers before it are still written.
+    var readError: InputError?
+
+    package init() {}
+
+    /// How many queries the batch holds.
+    package var count: Int { coordinates.count }
+
+    package var isEmpty: Bool { coordinates.isEmpty && problems.isEmpty }
+
+    package mutating func appendQuery(_ coordinate: Coordinate, latitude: UnsafeBufferPointer<UInt8>, longitude: UnsafeBufferPointer<UInt8>)
+    {
+        coordinates.append(coordinate)
+        texts.append(contentsOf: latitude)
+        textEnds.append(texts.count)
+        texts.append(contentsOf: longitude)
+        textEnds.append(texts.count)
+    }
+
+    package mutating func appendQuery(_ point: QueryPoint) {
+        var latitude = point.latitudeText
+        var longitude = point.longitudeText
+        latitude.withUTF8 { lat in longitude.withUTF8 { lon in appendQuery(point.coordinate, latitude: lat, longitude: lon) } }
+    }
+
+    package mutating func appendProblem(line: Int, _ message: String) {
+        problems.append(Problem(answersBefore: coordinates.count, line: line, message: message))
+    }
+
+    /// Adds every query's answers, from `answers` (`NearestQuery.answer`), in order.
+    package mutating func answer(using answers: (Coordinate) -> [LandmarkNeighbor]) {
+        neighborEnds.reserveCapacity(coordinates.count)
+        for coordinate in coordinates {
+            neighbors.append(contentsOf: answers(coordinate))
+            neighborEnds.append(neighbors.count)
+        }
+    }
+}
