@@ -1,8 +1,8 @@
 /// Reads `nearest`'s input lines and turns them into queries, in batches
-/// (`NearestAnswerBatch`) that end at `queriesPerBatch` queries or, earlier, whenever no
-/// further line is waiting (so a live producer's line goes on at once). Lines are read as
-/// bytes (`QueryLine`, falling back to `QueryPoint(line:)` for what it does not settle), at
-/// most 1 MiB long like watch's. A first line that names the columns (`lat,lon`,
+/// (`NearestAnswerBatch`) that end at `queriesPerBatch` queries and unreadable lines or,
+/// earlier, whenever no further line is waiting (so a live producer's line goes on at once).
+/// Lines are read as bytes (`QueryLine`, falling back to `QueryPoint(line:)` for what it does
+/// not settle), at most 1 MiB long like watch's. A first line that names the columns (`lat,lon`,
 /// `Latitude,Longitude`, `lon,lat`: `QueryHeader`) is a header: skipped, and its order used
 /// for the other lines. A line that cannot be read becomes the batch's problem at its place.
 ///
@@ -21,7 +21,8 @@ enum NearestQueryReader {
         var pastFirstLine = false
         var order = QueryPoint.Order.latitudeFirst
         while true {
-            if batch.count >= queriesPerBatch || (!batch.isEmpty && !lines.hasPendingInput) {
+            // Unreadable lines count too: a run of them is reported as it goes, not gathered.
+            if !batch.isEmpty && (batch.count + batch.problems.count >= queriesPerBatch || !lines.hasPendingInput) {
                 guard deliver(batch) else { return }
                 batch = NearestAnswerBatch()
             }

@@ -28,7 +28,7 @@ package enum NearestStream {
         let lines = LineStream(descriptor: input, ownsDescriptor: false, sourceName: "<stdin>")
         var badLines = 0
         var last = NearestAnswerBatch()
-        NearestQueryReader.read(lines, queriesPerBatch: batchWeight / (1 + answersPerQuery)) { batch in
+        NearestQueryReader.read(lines, queriesPerBatch: max(1, batchWeight / (1 + answersPerQuery))) { batch in
             var batch = batch
             badLines += batch.problems.count
             batch.answer { query.answer($0, in: index) }
