@@ -1,3 +1,5 @@
+import Dispatch
+
 /// `nearest` lines in input order, as values that cross between a stream's threads
 /// (`NearestStream`): the reading thread puts in each query's coordinate and the texts of its
 /// two numbers (echoed as given) and the lines that could not be read, each placed between the
@@ -29,6 +31,12 @@ package struct NearestAnswerBatch: Sendable {
     private(set) var problems: [Problem] = []
     /// Set on the stream's last batch: the threads end after it.
     var isLast = false
+    /// Whether the batch ended because no further line was waiting (a live producer's pause,
+    /// or the input's end for now): the reader then waits until its answers are written.
+    var endsAtPause = false
+    /// Signalled by the writing thread once the batch is written (or dropped after a failed
+    /// write): what a reader waiting for it waits on.
+    var written: DispatchSemaphore?
     /// Why reading stopped early (on the last batch): the answers before it are still written.
     var readError: InputError?
 

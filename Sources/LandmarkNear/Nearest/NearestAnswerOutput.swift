@@ -12,6 +12,7 @@ import Synchronization
 ///         print("<stdin>:\(line): \(reason)")
 ///     }
 ///     _ = output.send(batch)            // false once stdout failed: stop reading
+///     _ = output.sendAndWait(batch)     // the same, once the batch is written (at a pause)
 ///     try output.finish()               // writes what is left, waits, throws stdout's error
 ///
 /// The bytes are `NearestAnswerWriter`'s in input order. A batch is written in blocks of 64 KiB
@@ -23,7 +24,7 @@ package final class NearestAnswerOutput: Sendable {
     static let batchesAhead = 4
 
     private let handoff = BatchHandoff<NearestAnswerBatch>(capacity: NearestAnswerOutput.batchesAhead)
-    /// The error writing met (the thread then closed the handoff and ended).
+    /// The error writing met (the thread then only takes the batches, up to the last).
     private let failure = Mutex<OutputError?>(nil)
     /// Signalled once, when the writing thread has ended.
     private let ended = DispatchSemaphore(value: 0)
@@ -47,6 +48,19 @@ package final class NearestAnswerOutput: Sendable {
     /// Hands `batch` over, waiting for a place; false once writing failed (stop sending).
     package func send(_ batch: NearestAnswerBatch) -> Bool {
         handoff.put(batch)
+        return failure.withLock { $0 == nil }
+    }
+
+    /// Hands `batch` over and waits until it is written; false once writing failed. For a
+    /// batch that ended at a pause of the input: the next read may block for long, and a
+    /// reader of stdout that went away must end the stream now, as it did on one thread.
+    package func sendAndWait(_ batch: NearestAnswerBatch) -> Bool {
+        var batch = batch
+        let written = DispatchSemaphore(value: 0)
+        batch.written = written
+        handoff.put(batch)
+        written.wait()
+        return failure.withLock { $0 == nil }
     }
 
     /// Sends `last` (the stream's end), waits until everything is written and the thread has
@@ -54,21 +68,26 @@ package final class NearestAnswerOutput: Sendable {
     package func finish(_ last: NearestAnswerBatch = NearestAnswerBatch()) throws(OutputError) {
         var last = last
         last.isLast = true
-        _ = handoff.put(last)
+        handoff.put(last)
         ended.wait()
         if let failure = failure.withLock({ $0 }) { throw failure }
     }
 
     private func write(to output: OutputWriter, with writer: NearestAnswerWriter, problem: (Int, String) -> Void) {
+        var failed = false
         while true {
             let batch = handoff.take()
-            do {
-                try write(batch, to: output, with: writer, problem: problem)
-            } catch {
-                failure.withLock { $0 = error }
-                handoff.close()
-                return
+            // After a failed write the batches are only taken (so that no sender waits), up
+            // to the last.
+            if !failed {
+                do {
+                    try write(batch, to: output, with: writer, problem: problem)
+                } catch {
+                    failure.withLock { $0 = error }
+                    failed = true
+                }
             }
+            batch.written?.signal()
             if batch.isLast { return }
         }
     }

@@ -21,10 +21,14 @@ enum NearestQueryReader {
         var pastFirstLine = false
         var order = QueryPoint.Order.latitudeFirst
         while true {
-            // Unreadable lines count too: a run of them is reported as it goes, not gathered.
-            if !batch.isEmpty && (batch.count + batch.problems.count >= queriesPerBatch || !lines.hasPendingInput) {
-                guard deliver(batch) else { return }
-                batch = NearestAnswerBatch()
+            if !batch.isEmpty {
+                let waiting = lines.hasPendingInput
+                // Unreadable lines count too: a run of them is reported as it goes, not gathered.
+                if !waiting || batch.count + batch.problems.count >= queriesPerBatch {
+                    batch.endsAtPause = !waiting
+                    guard deliver(batch) else { return }
+                    batch = NearestAnswerBatch()
+                }
             }
             let line: LineStream.Line?
             do {

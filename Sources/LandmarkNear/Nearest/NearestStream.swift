@@ -36,8 +36,9 @@ package enum NearestStream {
                 last = batch
                 return false
             }
-            // False once stdout failed: reading stops, and `finish` throws the error.
-            return writing.send(batch)
+            // False once stdout failed: reading stops, and `finish` throws the error. At a pause
+            // the answers are written before reading on (the next read may wait for long).
+            return batch.endsAtPause ? writing.sendAndWait(batch) : writing.send(batch)
         }
         let readError = last.readError
         do { try writing.finish(last) } catch { throw .output(error) }

@@ -40,7 +40,8 @@ enum NearestCommand: Command {
                              (distances in metres, rounded to the millimetre)
           -h, --help         show this help
 
-        Exit status: 0 ok, 64 usage error, 65 unreadable stdin lines, 66 catalog cannot be opened.
+        Exit status: 0 ok, 64 usage error, 65 unreadable stdin lines, 66 catalog cannot be opened,
+        74 stdin or stdout failed (the reader of stdout went away, say).
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {

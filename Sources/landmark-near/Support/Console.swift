@@ -1,9 +1,24 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// stderr and stdout for the commands. stdout goes through a buffer that is flushed at
-/// each call to `flush()` (after every event in `watch`) and at exit.
+/// stderr for the commands (stdout goes through `OutputWriter`).
 enum Console {
+    /// Writes `message` and a newline to stderr with write(2), dropping it when stderr is closed
+    /// or full (`FileHandle.write` traps there: `nearest 95 0 2>&-` died of SIGILL).
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        var bytes = Array(message.utf8)
+        bytes.append(0x0A)
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(2, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
     }
 }

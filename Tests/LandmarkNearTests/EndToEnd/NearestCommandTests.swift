@@ -236,6 +236,28 @@ import Testing
         #expect(result.stderr.hasSuffix("status 74\n"), "\(result.stderr)")
     }
 
+    /// The same while stdin stays open after a few lines: the answers of a pause are written
+    /// before the next read, so the failed write ends the stream at once, not when stdin ends.
+    @Test func aClosedStdoutEndsTheStreamWhileStdinStaysOpen() async throws {
+        let result = try await runProcess(
+            "/bin/bash",
+            [
+                "-c", #"{ echo 34,-116; sleep 4; } | { "$0" nearest; echo "status $? after $SECONDS s" >&2; } | head -c 10 > /dev/null"#,
+                try toolExecutableURL().path,
+            ], timeout: 60)
+        #expect(result.stderr.contains("landmark-near nearest: stdout: write failed: Broken pipe"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("status 74 after 0 s\n") || result.stderr.hasSuffix("status 74 after 1 s\n"), "\(result.stderr)")
+    }
+
+    /// A closed stderr loses the messages, not the run: the exit status still tells.
+    @Test(arguments: [(["nearest", "95", "0"], "", 64), (["nearest"], "bad\n34,-116\n", 65)])
+    func aClosedStderrKeepsTheExitStatus(_ arguments: [String], _ input: String, _ status: Int32) async throws {
+        let result = try await runProcess(
+            "/bin/bash", ["-c", #"exec 2>&-; exec "$0" "$@""#, try toolExecutableURL().path] + arguments, stdin: Data(input.utf8),
+            timeout: 60)
+        #expect(result.status == status, "\(result.stdout)")
+    }
+
     @Test func cleanStdinExitsZero() async throws {
         let result = try await runTool(["nearest"], stdin: "\u{FEFF}34,-116\r\n60.1,-141.5\r\n")
         #expect(result.status == 0)
