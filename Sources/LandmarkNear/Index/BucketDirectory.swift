@@ -33,8 +33,8 @@ final class BucketDirectory {
     struct Grid {
         let rows: Int
         let columns: Int
-        private let rowsPerDegree: Double
-        private let columnsPerDegree: Double
+        let rowsPerDegree: Double
+        let columnsPerDegree: Double
 
         init(rows: Int) {
             self.rows = rows
@@ -63,6 +63,12 @@ final class BucketDirectory {
     private let buckets: UnsafeBufferPointer<Int32>
     /// Each cell's witness slot (-1 when there are no landmarks).
     private let witnesses: UnsafeBufferPointer<Int32>
+    /// The z of each row's southern edge (`rows + 1`: the last is the north pole's), for
+    /// `holdsChordBall`.
+    private let rowEdgeZ: UnsafeBufferPointer<Double>
+    /// The sine and cosine of each column's western edge (`columns + 1`: the last is 180°'s),
+    /// after one another.
+    private let columnEdges: UnsafeBufferPointer<Double>
 
     /// - Parameters:
     ///   - boxes: each bucket's box (as given to the tree).
@@ -108,6 +114,18 @@ final class BucketDirectory {
         }
         offsets = .ownedCopy(of: counts)
         buckets = .ownedCopy(of: lists)
+        let e2 = EllipsoidConstants.eccentricitySquared
+        rowEdgeZ = .owned(count: rows + 1) { r in
+            let phi = (Double(r) / grid.rowsPerDegree - 90) * (Double.pi / 180)
+            return EllipsoidConstants.equatorialRadius / (1 - e2 * sin(phi) * sin(phi)).squareRoot() * (1 - e2) * sin(phi)
+        }
+        columnEdges = .owned(repeating: 0, count: 2 * (columns + 1)) { edges in
+            for c in 0...columns {
+                let lambda = (Double(c) / grid.columnsPerDegree - 180) * (Double.pi / 180)
+                edges[2 * c] = sin(lambda)
+                edges[2 * c + 1] = cos(lambda)
+            }
+        }
         witnesses = .ownedCopy(
             of: findsWitnesses
                 ? BucketDirectory.spreadWitnesses(grid: grid, points: points, slotCoordinates: slotCoordinates)
@@ -127,11 +145,41 @@ final class BucketDirectory {
         offsets.freeOwned()
         buckets.freeOwned()
         witnesses.freeOwned()
+        rowEdgeZ.freeOwned()
+        columnEdges.freeOwned()
     }
 
     /// The bytes the directory holds (its arrays' capacities).
     var approximateByteCount: Int {
         (offsets.count + buckets.count + witnesses.count) * MemoryLayout<Int32>.stride
+            + (rowEdgeZ.count + columnEdges.count) * MemoryLayout<Double>.stride
+    }
+
+    /// Whether every surface point within `chord` (straight-line distance) of `query`, a point
+    /// of cell `k`, lies in cell `k`, by a millimetre at least: then every landmark there is in a
+    /// bucket the cell lists. Cheaper than the test it replaced (the cap's cover, `CapCover`,
+    /// within the cell: its trigonometry was 5 % of a search near a city), and a little coarser.
+    ///
+    /// Why it holds: a cell is a band between two parallels and a wedge between two meridians.
+    /// Latitude grows with z (z = N(1 − e²) sin φ), so a point whose z is on the same side of the
+    /// parallel's z as the query's is on the same side of the parallel; z changes by at most the
+    /// chord between two points. The distance to a meridian's plane, q·(−sin λ, cos λ, 0), changes
+    /// by at most the chord too, so a point within `chord` stays on the query's side of both
+    /// planes, which (a wedge of at most 180°) is the wedge. The millimetre is far above the
+    /// rounding of the edges (nanometres) and keeps each landmark's own row and column (from its
+    /// coordinates, as the lists were made) on the query's side: a millimetre is 10⁻⁸ degrees.
+    /// The false answers (near an edge or a pole, or across ±180°) only send the search on.
+    @inline(__always) func holdsChordBall(_ chord: Double, around query: EarthCenteredPoint, inCell k: Int) -> Bool {
+        let columns = grid.columns
+        let r = k / columns
+        let c = k - r * columns
+        let reach = chord + 1e-3
+        guard query.z - rowEdgeZ[r] > reach, rowEdgeZ[r + 1] - query.z > reach else { return false }
+        let westSine = columnEdges[2 * c]
+        let westCosine = columnEdges[2 * c + 1]
+        let eastSine = columnEdges[2 * c + 2]
+        let eastCosine = columnEdges[2 * c + 3]
+        return query.y * westCosine - query.x * westSine > reach && query.x * eastSine - query.y * eastCosine > reach
     }
 
     /// The witness slot of cell `k` (-1 for an empty index).
@@ -140,12 +188,6 @@ final class BucketDirectory {
     /// The buckets listed in cell `k` (those whose boxes meet it).
     @inline(__always) func withBuckets<R>(ofCell k: Int, _ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
         body(UnsafeBufferPointer(rebasing: buckets[Int(offsets[k])..<Int(offsets[k + 1])]))
-    }
-
-    /// Whether `box` lies in cell `k` alone.
-    @inline(__always) func isWithinCell(_ box: GeoBox, _ k: Int) -> Bool {
-        grid.cell(latitude: box.minLatitude, longitude: box.minLongitude) == k
-            && grid.cell(latitude: box.maxLatitude, longitude: box.maxLongitude) == k
     }
 
     /// The cells a box spans, found once for the three steps that need them (counting its
