@@ -280,7 +280,6 @@ public final class LandmarkIndex {
         // cap (or, where the cell holds too few, one of about the landmarks' mean spacing,
         // grown until it holds `limit`) is searched, from the directory or the tree.
         let cell = directory.grid.cell(latitude: point.latitude, longitude: point.longitude)
-        var start = SmallestValues(capacity: limit)
         let inCell: NearestPass = directory.withBuckets(ofCell: cell) { buckets in
             // The witness only where the cell has no bucket (its point is one more cache miss);
             // then no answer can be settled in the cell, and its chord bounds the walk.
@@ -291,10 +290,10 @@ public final class LandmarkIndex {
                     return .searchAgain(GeodesicBounds.upper(chord: chord), chord: chord)
                 }
             }
-            return withRanked(buckets, from: query, within: LandmarkIndex.reach(start.bound)) { ranked, someChord in
+            return withRanked(buckets, from: query, within: .infinity) { ranked, someChord in
                 // For one answer, the spheres' bound gives the scan a finite bound from its start.
-                var start = start
-                if limit == 1 && someChord < start.bound { start.offer(someChord) }
+                var start = SmallestValues(capacity: limit)
+                if limit == 1 { start.offer(someChord) }
                 return withReachable(ranked, from: query, best: start) { reachable, best in
                     guard best.isFull else { return .tooFew }
                     let threshold = GeodesicBounds.upper(chord: best.bound)
