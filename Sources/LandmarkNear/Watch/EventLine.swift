@@ -6,122 +6,222 @@
 /// With `--events all`, enters carry `"notified"` (and `"reason"` when suppressed); only
 /// notifications carry the payload.
 ///
-/// Built with plain appends of whole strings: the line used to be made with
-/// `JSONWriter.appendString` (which appends through the Unicode scalar view) and string
-/// interpolation, and was 24 % of a `watch` run over 1M new devices with 122k notifications
-/// (3.9 µs a line, per `perf`). Strings that need no escape — nearly every device and
-/// landmark name — are now appended as they are; the others still go through `JSONWriter`.
+/// Written byte by byte into the string's own storage, sized once: the line used to be made
+/// with `JSONWriter.appendString` and string interpolation (3.9 µs a line), then with a
+/// score of `String` appends (2.9 µs a line: the appends' bookkeeping and copies were 40 %
+/// of it, and lines were 15 % of a `watch` run over 1M new devices with 122k notifications,
+/// per `perf`). Strings that need no escape — nearly every device and landmark name — are
+/// copied as they are; the others are escaped by `JSONWriter` first. Numbers are the texts of
+/// `DegreesText` and `JSONWriter.number`, integers and times written digit by digit.
 enum EventLine {
     static func make(event: ProximityEvent, fix: Fix, landmark: Landmark, payload: String?, includeNotified: Bool) -> String {
-        var line = ""
-        line.reserveCapacity(192 + fix.device.utf8.count + landmark.name.utf8.count + (payload?.utf8.count ?? 0))
-        line += event.kind == .enter ? "{\"event\":\"enter\",\"device\":" : "{\"event\":\"exit\",\"device\":"
-        appendJSONString(fix.device, to: &line)
-        line += ",\"time\":"
-        if let time = fix.time {
-            line += "\""
-            appendRFC3339(time, to: &line)
-            line += "\""
-        } else {
-            line += "null"
-        }
+        let device = QuotedJSON(fix.device)
+        let name = QuotedJSON(landmark.name)
         // As the input wrote them: decimals as given, NMEA minutes at their precision.
-        line += ",\"fix\":{\"lat\":"
-        line += DegreesText.make(fix.coordinate.latitude)
-        line += ",\"lon\":"
-        line += DegreesText.make(fix.coordinate.longitude)
-        line += "},\"landmark\":{\"index\":"
-        line += String(event.landmarkIndex)
-        line += ",\"id\":"
-        line += String(landmark.id)
-        line += ",\"name\":"
-        appendJSONString(landmark.name, to: &line)
-        line += "},\"distanceMeters\":"
-        line += JSONWriter.number(roundedToMillimetres(event.distance))
-        if includeNotified && event.kind == .enter {
-            line += event.isNotification ? ",\"notified\":true" : ",\"notified\":false"
-            if let suppression = event.suppression {
-                line += ",\"reason\":\""
-                line += suppression.rawValue
-                line += "\""
+        let latitude = DegreesText.make(fix.coordinate.latitude)
+        let longitude = DegreesText.make(fix.coordinate.longitude)
+        let distance = JSONWriter.number(roundedToMillimetres(event.distance))
+        let fields = fix.time.flatMap(LineBytes.RFC3339Fields.init)
+        let timeText = fields == nil ? fix.time?.rfc3339 : nil
+        let reason = includeNotified && event.kind == .enter ? event.suppression?.rawValue : nil
+        // The literals below come to 157 bytes, a time written here to 30 at most, the two
+        // integers to 20 each: 227 < 256. The rest is counted.
+        let capacity =
+            256 + device.byteCount + name.byteCount + latitude.utf8.count + longitude.utf8.count + distance.utf8.count
+            + (timeText?.utf8.count ?? 0) + (reason?.utf8.count ?? 0) + (payload?.utf8.count ?? 0)
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var line = LineBytes(buffer.baseAddress!)
+            line.put(event.kind == .enter ? "{\"event\":\"enter\",\"device\":" : "{\"event\":\"exit\",\"device\":")
+            line.put(device)
+            line.put(",\"time\":")
+            if let fields {
+                line.put("\"")
+                line.putRFC3339(fields)
+                line.put("\"")
+            } else if let timeText {
+                line.put("\"")
+                line.put(timeText)
+                line.put("\"")
+            } else {
+                line.put("null")
             }
+            line.put(",\"fix\":{\"lat\":")
+            line.put(latitude)
+            line.put(",\"lon\":")
+            line.put(longitude)
+            line.put("},\"landmark\":{\"index\":")
+            line.put(integer: event.landmarkIndex)
+            line.put(",\"id\":")
+            line.put(integer: landmark.id)
+            line.put(",\"name\":")
+            line.put(name)
+            line.put("},\"distanceMeters\":")
+            line.put(distance)
+            if includeNotified && event.kind == .enter {
+                line.put(event.isNotification ? ",\"notified\":true" : ",\"notified\":false")
+                if let reason {
+                    line.put(",\"reason\":\"")
+                    line.put(reason)
+                    line.put("\"")
+                }
+            }
+            if let payload {
+                line.put(",\"payload\":")
+                line.put(payload)
+            }
+            line.put("}")
+            return line.count
         }
-        if let payload {
-            line += ",\"payload\":"
-            line += payload
-        }
-        line += "}"
-        return line
     }
 
     static func roundedToMillimetres(_ metres: Double) -> Double {
         (metres * 1000).rounded() / 1000
     }
 
-    /// `string` as a JSON string, exactly as `JSONWriter.appendString` writes it: a string
-    /// with no byte to escape (`"`, `\`, control characters, DEL) is appended whole.
-    static func appendJSONString(_ string: String, to line: inout String) {
+    /// `string` as a JSON string, exactly as `JSONWriter.appendString` writes it.
+    static func jsonString(_ string: String) -> String {
+        let quoted = QuotedJSON(string)
+        return String(unsafeUninitializedCapacity: quoted.byteCount) { buffer in
+            var line = LineBytes(buffer.baseAddress!)
+            line.put(quoted)
+            return line.count
+        }
+    }
+
+    /// `time.rfc3339`, as a line writes it.
+    static func rfc3339(_ time: Timestamp) -> String {
+        guard let fields = LineBytes.RFC3339Fields(time) else { return time.rfc3339 }
+        return String(unsafeUninitializedCapacity: 30) { buffer in
+            var line = LineBytes(buffer.baseAddress!)
+            line.putRFC3339(fields)
+            return line.count
+        }
+    }
+}
+
+/// A string as a JSON string: one with no byte to escape (`"`, `\`, control characters,
+/// DEL) is copied between quotes as it is; the others are escaped by
+/// `JSONWriter.appendString` (quotes included) beforehand.
+private struct QuotedJSON {
+    let text: String
+    let isPlain: Bool
+
+    init(_ string: String) {
         var string = string
         let plain = string.withUTF8 { bytes in
             for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
             return true
         }
-        guard plain else {
-            JSONWriter.appendString(string, to: &line)
-            return
+        if plain {
+            text = string
+        } else {
+            var escaped = ""
+            JSONWriter.appendString(string, to: &escaped)
+            text = escaped
         }
-        line += "\""
-        line += string
-        line += "\""
+        isPlain = plain
     }
 
-    /// `time.rfc3339`, written digit by digit for the years 0...9999 (`Timestamp.rfc3339`
-    /// builds it from a dozen small strings); other years go through `rfc3339`.
-    static func appendRFC3339(_ time: Timestamp, to line: inout String) {
-        let days = Int64((Double(time.seconds) / 86400).rounded(.down))
-        let (year, month, day) = Timestamp.civilDate(daysSinceEpoch: days)
-        guard (0...9999).contains(year), (0..<1_000_000_000).contains(time.nanoseconds) else {
-            line += time.rfc3339
-            return
+    var byteCount: Int { text.utf8.count + (isPlain ? 2 : 0) }
+}
+
+/// Bytes written from a pointer on, into room the caller counted (`EventLine.make`).
+private struct LineBytes {
+    let base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+
+    init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    mutating func put(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes in
+            (base + count).initialize(from: bytes.baseAddress!, count: bytes.count)
+            count += bytes.count
         }
-        let secondOfDay = time.seconds - days * 86400
-        // yyyy-mm-ddThh:mm:ss.nnnnnnnnnZ at most.
-        let text = String(unsafeUninitializedCapacity: 30) { buffer in
-            var count = 0
-            func put(_ value: Int64, _ width: Int) {
-                var divisor: Int64 = 1
-                for _ in 1..<width { divisor *= 10 }
-                var rest = value
-                while divisor > 0 {
-                    buffer[count] = UInt8(ascii: "0") + UInt8(rest / divisor)
-                    rest %= divisor
-                    divisor /= 10
-                    count += 1
-                }
-            }
-            func put(byte: UInt8) {
-                buffer[count] = byte
-                count += 1
-            }
-            put(year, 4)
-            put(byte: UInt8(ascii: "-"))
-            put(month, 2)
-            put(byte: UInt8(ascii: "-"))
-            put(day, 2)
-            put(byte: UInt8(ascii: "T"))
-            put(secondOfDay / 3600, 2)
-            put(byte: UInt8(ascii: ":"))
-            put(secondOfDay % 3600 / 60, 2)
-            put(byte: UInt8(ascii: ":"))
-            put(secondOfDay % 60, 2)
-            if time.nanoseconds != 0 {
-                put(byte: UInt8(ascii: "."))
-                put(Int64(time.nanoseconds), 9)
-                while buffer[count - 1] == UInt8(ascii: "0") { count -= 1 }
-            }
-            put(byte: UInt8(ascii: "Z"))
-            return count
+    }
+
+    mutating func put(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard let start = bytes.baseAddress else { return }
+            (base + count).initialize(from: start, count: bytes.count)
+            count += bytes.count
         }
-        line += text
+    }
+
+    mutating func put(_ quoted: QuotedJSON) {
+        if quoted.isPlain { put(byte: UInt8(ascii: "\"")) }
+        put(quoted.text)
+        if quoted.isPlain { put(byte: UInt8(ascii: "\"")) }
+    }
+
+    mutating func put(byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    /// `String(value)`'s digits (20 bytes at most, `Int.min` included).
+    mutating func put(integer value: Int) {
+        if value < 0 { put(byte: UInt8(ascii: "-")) }
+        var digits = 1
+        var probe = value.magnitude
+        while probe >= 10 {
+            probe /= 10
+            digits += 1
+        }
+        var rest = value.magnitude
+        for position in stride(from: count + digits - 1, through: count, by: -1) {
+            base[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        count += digits
+    }
+
+    /// A time's fields as `putRFC3339` writes them: nil outside the years 0...9999 (those go
+    /// through `Timestamp.rfc3339`).
+    struct RFC3339Fields {
+        let year, month, day, secondOfDay: Int64
+        let nanoseconds: Int32
+
+        init?(_ time: Timestamp) {
+            let days = Int64((Double(time.seconds) / 86400).rounded(.down))
+            (year, month, day) = Timestamp.civilDate(daysSinceEpoch: days)
+            guard (0...9999).contains(year), (0..<1_000_000_000).contains(time.nanoseconds) else { return nil }
+            secondOfDay = time.seconds - days * 86400
+            nanoseconds = time.nanoseconds
+        }
+    }
+
+    /// `time.rfc3339` (yyyy-mm-ddThh:mm:ss[.fraction]Z, 30 bytes at most), digit by digit
+    /// (`Timestamp.rfc3339` builds it from a dozen small strings).
+    mutating func putRFC3339(_ time: RFC3339Fields) {
+        put(time.year, width: 4)
+        put(byte: UInt8(ascii: "-"))
+        put(time.month, width: 2)
+        put(byte: UInt8(ascii: "-"))
+        put(time.day, width: 2)
+        put(byte: UInt8(ascii: "T"))
+        put(time.secondOfDay / 3600, width: 2)
+        put(byte: UInt8(ascii: ":"))
+        put(time.secondOfDay % 3600 / 60, width: 2)
+        put(byte: UInt8(ascii: ":"))
+        put(time.secondOfDay % 60, width: 2)
+        if time.nanoseconds != 0 {
+            put(byte: UInt8(ascii: "."))
+            put(Int64(time.nanoseconds), width: 9)
+            while base[count - 1] == UInt8(ascii: "0") { count -= 1 }
+        }
+        put(byte: UInt8(ascii: "Z"))
+    }
+
+    /// `value` (0 <= value < 10^width) in exactly `width` digits.
+    private mutating func put(_ value: Int64, width: Int) {
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            put(byte: UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 }

@@ -57,9 +57,7 @@ import Testing
             times.append(Timestamp(seconds: seconds, nanoseconds: nanoseconds))
         }
         for time in times {
-            var line = ""
-            EventLine.appendRFC3339(time, to: &line)
-            #expect(line == time.rfc3339)
+            #expect(EventLine.rfc3339(time) == time.rfc3339)
         }
     }
 
@@ -67,10 +65,32 @@ import Testing
         "d1", "", "caf\u{E9}", "cafe\u{301}", "a\"b", "a\\b", "tab\there", "nul\u{0}", "del\u{7F}", "\u{1F}", "🚗 car", "line\n",
     ])
     func stringsAreEscapedAsJSONWriterEscapes(_ text: String) {
-        var line = "x"
-        EventLine.appendJSONString(text, to: &line)
-        var expected = "x"
+        var expected = ""
         JSONWriter.appendString(text, to: &expected)
-        #expect(Array(line.utf8) == Array(expected.utf8))
+        #expect(Array(EventLine.jsonString(text).utf8) == Array(expected.utf8))
+    }
+
+    /// The line is written into room counted beforehand: integers of every width, names
+    /// that escape to six bytes a character, a long payload and a time `Timestamp.rfc3339`
+    /// writes (year 10000) must all fit, and read back as they were.
+    @Test(arguments: [0, 7, -1, 1002, 1_234_567_890_123, Int.max, Int.min])
+    func everyPieceFitsAndReadsBack(_ id: Int) throws {
+        let name = String(repeating: "\u{1}\"é", count: 300)
+        let device = String(repeating: "\\\u{7F}", count: 200)
+        let landmark = Landmark(id: id, name: name, coordinate: Coordinate(latitude: -89.999999999, longitude: 179.123456789))
+        let time = Timestamp(seconds: 253_402_300_800, nanoseconds: 120_000_000)
+        let fix = Fix(device: device, coordinate: Coordinate(latitude: -12.345678901234, longitude: 0.000001), time: time)
+        let payload = "{\"aps\":{\"alert\":\"" + String(repeating: "x", count: 3000) + "\"}}"
+        let event = ProximityEvent(kind: .enter, landmarkIndex: 144_562, distance: 8046.7205)
+        let line = EventLine.make(event: event, fix: fix, landmark: landmark, payload: payload, includeNotified: true)
+        let value = try JSONParser.parse(line)
+        #expect(line.contains(",\"id\":\(id),"))
+        #expect(line.contains(#"{"index":144562,"#))
+        #expect(value["landmark"]?["name"]?.stringValue == name)
+        #expect(value["device"]?.stringValue == device)
+        #expect(value["time"]?.stringValue == time.rfc3339)
+        #expect(value["distanceMeters"] == .number(8046.721))
+        #expect(value["notified"] == .bool(true))
+        #expect(line.hasSuffix(",\"payload\":" + payload + "}"))
     }
 }
