@@ -88,7 +88,11 @@ struct DeviceTable {
     /// Doubles the buckets, placing each entry by its stored hash (no name is hashed again).
     private mutating func grow() {
         let capacity = buckets.count * 2
-        var newBuckets = [Bucket](repeating: Bucket(), count: capacity)
+        var newBuckets = [Bucket](unsafeUninitializedCapacity: capacity) { buffer, count in
+            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+            buffer.initialize(repeating: Bucket())
+            count = capacity
+        }
         let newMask = capacity - 1
         for stored in buckets where stored.hash != 0 {
             var target = Int(truncatingIfNeeded: stored.hash) & newMask

@@ -1,3 +1,5 @@
+import CLinux
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -101,6 +103,14 @@ struct FavoriteGrid {
         var column = Int(((coordinate.longitude + 180) / cellDegrees).rounded(.down))
         if column >= columns { column -= columns }
         return Int32(row(coordinate.latitude) * columns + max(0, column))
+    }
+
+    /// Asks the CPU to fetch the start of `coordinate`'s cell (a hint, nothing else). The 4 MB
+    /// of cell starts outgrow the caches, and with many devices moving over the world the load
+    /// of a cell's start was 59 % of `candidates` (`perf annotate`, 1M new devices).
+    func prefetch(near coordinate: Coordinate) {
+        let cell = Int(FavoriteGrid.cell(of: coordinate))
+        cellStarts.withUnsafeBufferPointer { starts in landmark_prefetch(starts.baseAddress! + cell) }
     }
 
     /// Appends the favourites (positions) that may be within the reach of `point`.

@@ -190,6 +190,46 @@ import Testing
         #expect(abs(results[0].1[0].distance - distance) < 1e-6)
     }
 
+    /// `distanceMeters` prints `geod_inverse`'s distance rounded to the millimetre, also where
+    /// the engine took a short-line distance: fixes whose geodesic distance lies a few
+    /// nanometres either side of a half millimetre (where a short-line distance could round
+    /// the other way), at every latitude, with enters, exits and several enters on one fix.
+    @Test(arguments: [-89.5, -45, 0, 33.7, 71, 89.9])
+    func reportedDistancesPrintAsGeodInverse(latitude: Double) throws {
+        var rng = SeededGenerator(seed: UInt64(bitPattern: Int64(latitude * 10)))
+        let centre = Coordinate(latitude: latitude, longitude: 179.99)
+        let twin = F.point(0.0004, from: centre, azimuth: 10)  // a second favourite 0.4 mm away
+        var fixes: [Fix] = []
+        for device in 0..<150 {
+            let millimetres = Double(Int.random(in: 100_000...8_000_000, using: &rng)) + 0.5
+            let offset = Double.random(in: -6e-9...6e-9, using: &rng)
+            let azimuth = Double.random(in: -180...180, using: &rng)
+            // In at a half millimetre, out past R + H at another, back in.
+            let inside = F.point(millimetres / 1000 + offset, from: centre, azimuth: azimuth)
+            let outside = F.point(radius + hysteresis + 1 + millimetres / 1e6 + offset, from: centre, azimuth: azimuth)
+            for (step, point) in [inside, outside, inside].enumerated() {
+                fixes.append(F.fix(point, device: "d\(device)", at: Int64(step * 7200)))
+            }
+        }
+        var events = 0
+        var several = 0
+        // One favourite (an event a fix), then two (two events a fix, ordered by distance).
+        for catalog in [try F.catalog([(1, centre)]), try F.catalog([(1, centre), (2, twin)])] {
+            let results = try F.run(fixes, catalog: catalog, configure: { $0.cooldown = 0 })
+            for (fix, result) in zip(fixes, results) {
+                if result.1.count > 1 { several += 1 }
+                for event in result.1 {
+                    let exact = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[event.landmarkIndex].coordinate)
+                    #expect(EventLine.roundedToMillimetres(event.distance) == EventLine.roundedToMillimetres(exact))
+                    #expect(abs(event.distance - exact) <= 1e-6)
+                    events += 1
+                }
+            }
+        }
+        #expect(events == 150 * 3 * 3)
+        #expect(several == 150 * 3)
+    }
+
     /// The candidate cache and the spherical bounds must never change a decision: compare
     /// with a reference that measures every favourite with the geodesic on every fix.
     @Test(arguments: [UInt64(1), 2, 3])
