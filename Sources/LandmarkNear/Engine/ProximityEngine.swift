@@ -343,8 +343,8 @@ public final class ProximityEngine {
     @inline(__always)
     private static func reportable(_ measured: (distance: Double, bound: Double)) -> Double? {
         let margin = 2 * measured.bound
-        let low = EventLine.roundedToMillimetres(measured.distance - margin)
-        return low == EventLine.roundedToMillimetres(measured.distance + margin) ? measured.distance : nil
+        let low = ReportedDistance.millimetres(measured.distance - margin)
+        return low == ReportedDistance.millimetres(measured.distance + margin) ? measured.distance : nil
     }
 
     /// Decides whether an enter notifies, and records it when it does.

@@ -55,7 +55,7 @@ package enum MapGeoJSON {
             properties += ",\"landmark\":" + JSONWriter.quoted(event.landmark.name)
             properties += ",\"landmarkId\":\(event.landmark.id),\"landmarkIndex\":\(event.landmarkIndex)"
             properties += ",\"time\":" + (event.time.map { "\"" + $0.rfc3339 + "\"" } ?? "null")
-            properties += ",\"distanceMeters\":" + JSONWriter.number(EventLine.roundedToMillimetres(event.distance))
+            properties += ",\"distanceMeters\":" + JSONWriter.number(ReportedDistance.millimetres(event.distance))
             properties += ",\"notified\":\(event.notified)"
             properties += ",\"reason\":" + (event.suppression.map { "\"\($0.rawValue)\"" } ?? "null")
             features.append(feature(properties, "{\"type\":\"Point\",\"coordinates\":" + position(event.coordinate) + "}"))

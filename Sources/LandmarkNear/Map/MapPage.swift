@@ -59,7 +59,7 @@ package enum MapPage {
             out += "{\"event\":\"\(event.kind.rawValue)\",\"device\":\(event.device)"
             out += ",\"landmark\":" + JSONWriter.quoted(event.landmark.name) + ",\"landmarkId\":\(event.landmark.id)"
             out += ",\"time\":" + (event.time.map { "\"" + $0.rfc3339 + "\"" } ?? "null")
-            out += ",\"distanceMeters\":" + JSONWriter.number(EventLine.roundedToMillimetres(event.distance))
+            out += ",\"distanceMeters\":" + JSONWriter.number(ReportedDistance.millimetres(event.distance))
             out += ",\"notified\":\(event.notified),\"reason\":" + (event.suppression.map { "\"\($0.rawValue)\"" } ?? "null")
             out +=
                 ",\"lon\":" + JSONWriter.number(event.coordinate.longitude) + ",\"lat\":" + JSONWriter.number(event.coordinate.latitude)

@@ -20,7 +20,7 @@ enum EventLine {
         // As the input wrote them: decimals as given, NMEA minutes at their precision.
         let latitude = DegreesText.make(fix.coordinate.latitude)
         let longitude = DegreesText.make(fix.coordinate.longitude)
-        let distance = JSONWriter.number(roundedToMillimetres(event.distance))
+        let distance = JSONWriter.number(ReportedDistance.millimetres(event.distance))
         let fields = fix.time.flatMap(LineBytes.RFC3339Fields.init)
         let timeText = fields == nil ? fix.time?.rfc3339 : nil
         let reason = includeNotified && event.kind == .enter ? event.suppression?.rawValue : nil
@@ -72,10 +72,6 @@ enum EventLine {
             line.put("}")
             return line.count
         }
-    }
-
-    static func roundedToMillimetres(_ metres: Double) -> Double {
-        (metres * 1000).rounded() / 1000
     }
 
     /// `string` as a JSON string, exactly as `JSONWriter.appendString` writes it.

@@ -692,7 +692,7 @@ public final class WatchSession {
             if events.isEmpty {
                 if let nearest = engine.nearestFavorite(of: fix.device, to: fix.coordinate) {
                     let name = catalog[nearest.landmarkIndex].name
-                    let distance = JSONWriter.number(EventLine.roundedToMillimetres(nearest.distance))
+                    let distance = JSONWriter.number(ReportedDistance.millimetres(nearest.distance))
                     if nearest.isInside {
                         line +=
                             "no alert, already inside \(JSONWriter.quoted(name)) (\(distance) m; exit beyond \(JSONWriter.number(options.engine.radius + options.engine.hysteresis)) m)"
@@ -706,7 +706,7 @@ public final class WatchSession {
             } else {
                 line += events.map { event in
                     let name = JSONWriter.quoted(catalog[event.landmarkIndex].name)
-                    let distance = JSONWriter.number(EventLine.roundedToMillimetres(event.distance))
+                    let distance = JSONWriter.number(ReportedDistance.millimetres(event.distance))
                     switch (event.kind, event.suppression) {
                     case (.exit, _): return "exit \(name) at \(distance) m"
                     case (.enter, nil): return "enter \(name) at \(distance) m, notified"

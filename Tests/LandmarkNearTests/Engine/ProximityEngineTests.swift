@@ -220,7 +220,7 @@ import Testing
                 if result.1.count > 1 { several += 1 }
                 for event in result.1 {
                     let exact = Geodesic.wgs84.distance(from: fix.coordinate, to: catalog[event.landmarkIndex].coordinate)
-                    #expect(EventLine.roundedToMillimetres(event.distance) == EventLine.roundedToMillimetres(exact))
+                    #expect(ReportedDistance.millimetres(event.distance) == ReportedDistance.millimetres(exact))
                     #expect(abs(event.distance - exact) <= 1e-6)
                     events += 1
                 }
