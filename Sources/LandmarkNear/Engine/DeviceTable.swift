@@ -77,11 +77,14 @@ struct DeviceTable {
         }
     }
 
-    /// Asks the CPU to fetch the first bucket a lookup of `hash` reads (a hint, nothing else):
-    /// with 1M devices the table is 32 MB, and its cache miss was most of a new device's cost.
-    func prefetch(hash: UInt64) {
+    /// Asks the CPU to fetch the first bucket a lookup of each hinted hash reads (a hint,
+    /// nothing else): with 1M devices the table is 32 MB, and its cache miss was most of a new
+    /// device's cost. Several hints at a time: the buckets are borrowed (retained) once.
+    func prefetch(_ upcoming: ArraySlice<FixLookahead>) {
         buckets.withUnsafeBufferPointer { buckets in
-            landmark_prefetch(buckets.baseAddress! + (Int(truncatingIfNeeded: hash) & mask))
+            for hint in upcoming where hint.deviceHash != 0 {
+                landmark_prefetch(buckets.baseAddress! + (Int(truncatingIfNeeded: hint.deviceHash) & mask))
+            }
         }
     }
 

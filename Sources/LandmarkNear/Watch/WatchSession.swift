@@ -285,12 +285,13 @@ public final class WatchSession {
             ended = batch.end != nil
             currentFormat = batch.format
             let records = batch.records
-            // The device bucket of a fix 8 records on, fetched while these are processed, once
-            // the device table has outgrown the caches (below, it only costs).
+            // The device buckets of the fixes 8 to 11 records on, fetched four at a time while
+            // these are processed, once the device table has outgrown the caches (below, it
+            // only costs).
             let prefetching = engine.deviceCount >= 1 << 16
             for index in records.indices {
-                if prefetching, index + 8 < records.count, case .fix(let upcoming, _) = records[index + 8] {
-                    engine.prefetchDevice(of: upcoming)
+                if prefetching, index & 3 == 0, index + 8 < records.count {
+                    engine.prefetchDevices(of: batch.lookahead[(index + 8)..<min(index + 12, records.count)])
                 }
                 recordsOfThisInput += 1
                 try process(records[index], source: sourceName, isLive: false)

@@ -77,6 +77,33 @@ import Testing
         #expect(split.stdout.split(separator: "\n").count == 50)
     }
 
+    /// 70,000 devices, two fixes each: past 65,536 devices the session prefetches the devices
+    /// of the records a few on (`FixLookahead`, four at a time, up to a batch's end), which
+    /// must change nothing; every device is notified once, on its second fix, as when piped.
+    @Test func pastTheCachesPrefetchingChangesNothing() async throws {
+        let count = 70_000
+        // `interleavedLoad`'s drive, its 14 distinct fixes made once (140,000 geodesics
+        // took most of the test's time in a debug build).
+        let start = EngineFixtures.point(12_000, azimuth: 270)
+        let fixes = (0..<2).map { second in
+            let coordinate = EngineFixtures.point(Double(second) * 12_000, from: start)
+            return
+                ",\"lat\":\(coordinate.latitude),\"lon\":\(coordinate.longitude),\"time\":\"\(EngineFixtures.time(Int64(second)).rfc3339)\"}\n"
+        }
+        var text = ""
+        for fix in fixes {
+            for device in 0..<count { text += "{\"device\":\"d\(device)\"" + fix }
+        }
+        let url = try file(text, "prefetched.ndjson")
+        let fromFile = try await runTool(["watch", url.path], timeout: 300)
+        let piped = try await runTool(["watch"], stdin: text, timeout: 300)
+        #expect(fromFile.status == 0 && piped.status == 0, "\(fromFile.stderr)")
+        #expect(fromFile.stdout == piped.stdout)
+        let lines = fromFile.stdout.split(separator: "\n")
+        #expect(lines.count == count)
+        #expect(lines.last?.contains("\"device\":\"d\(count - 1)\"") == true)
+    }
+
     /// 2,000 devices interleaved fix by fix: every one is notified once, under its own name.
     @Test func manyInterleavedDevicesEachNotifiedOnce() async throws {
         let count = 2_000

@@ -26,6 +26,9 @@ package final class FixReadAhead: Sendable {
     /// Records in input order; the last batch carries `end`.
     struct Batch: Sendable {
         var records: [FixRecord]
+        /// One for each record, made on the reading thread (the engine's thread prefetches
+        /// with them).
+        var lookahead: [FixLookahead]
         /// The format read (detected with the first record).
         var format: FixFormat
         var end: End?
@@ -117,7 +120,7 @@ package final class FixReadAhead: Sendable {
             reader = try FixReader(input: input, format: format)
         } catch {
             let end = End(error: error, format: format ?? .ndjson, skipped: SkipTally())
-            _ = add(Batch(records: [], format: end.format, end: end))
+            _ = add(Batch(records: [], lookahead: [], format: end.format, end: end))
             return
         }
         var records: [FixRecord] = []
@@ -134,13 +137,15 @@ package final class FixReadAhead: Sendable {
             }
             any = any || !records.isEmpty
             guard more else { break }
-            guard add(Batch(records: records, format: reader.format, end: nil)) else { return }
+            guard add(Batch(records: records, lookahead: records.map(FixLookahead.init), format: reader.format, end: nil)) else {
+                return
+            }
             records.removeAll(keepingCapacity: true)
         }
         let end = End(
             error: failure, format: reader.format, skipped: reader.skipped,
             noFixExplanation: any || failure != nil ? nil : reader.noFixExplanation())
-        _ = add(Batch(records: records, format: reader.format, end: end))
+        _ = add(Batch(records: records, lookahead: records.map(FixLookahead.init), format: reader.format, end: end))
     }
 
     /// Hands a batch over, waiting for a place; false when a stop was requested.
