@@ -2,6 +2,10 @@ import Foundation
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `serve --webhook` and `serve --push apns`: the deliveries of `watch` (SPEC 10) fed by HTTP
 /// posts in real clients' shapes, against the local fakes (Tests/Counterparts), and what
 /// SIGTERM does with deliveries still outstanding.
@@ -65,6 +69,20 @@ struct ServeDeliveryTests {
             return Int(line.split(separator: " ").last ?? "")
         }
         return nil
+    }
+
+    /// True when a new connection to `port` is refused: a stopping server closed its listening
+    /// socket (its SIGTERM handler does that right after it starts answering fixes 503;
+    /// `/healthz` stays 200 on connections already open).
+    static func refusesConnections(port: Int) -> Bool {
+        do {
+            _ = try HTTPConnection(port: port, timeout: 1)
+            return false
+        } catch HTTPConnection.Failure.connect(let code) {
+            return code == ECONNREFUSED
+        } catch {
+            return false
+        }
     }
 
     @Test func everyNotificationReachesTheWebhookOnceRetriedUntilAccepted() async throws {
@@ -131,7 +149,16 @@ struct ServeDeliveryTests {
             let deadline = Date().addingTimeInterval(20)
             while try webhook.requests().count < 3, Date() < deadline { usleep(20_000) }
             first.signal(SIGTERM)
-            usleep(100_000)
+            // The second SIGTERM only once the first was handled: sent close together (100 ms
+            // was not always enough on a loaded machine), the two can merge into one pending
+            // signal, or one call of the handler, and the server just waits for the deliveries.
+            // Its handler stops the listening once it has begun draining, so a refused
+            // connection shows the first SIGTERM was taken. That takes milliseconds; the
+            // script's 200 (its seventh answer, for a second retry) comes no sooner than 1.5 s
+            // after the first tries.
+            let draining = Date().addingTimeInterval(20)
+            while !Self.refusesConnections(port: first.port), Date() < draining { usleep(5_000) }
+            #expect(Self.refusesConnections(port: first.port), "still listening after the first SIGTERM")
             let stopped = try first.stop(signal: SIGTERM, timeout: 20)
             #expect(stopped.status == 143, "\(stopped.stderr)")
             #expect(stopped.stderr.contains("3 left undelivered"), "\(stopped.stderr)")
