@@ -25,12 +25,16 @@ enum DegreesText {
 
     /// Digits of `text` (a `JSONWriter.number`) from its first non-zero one, before any exponent.
     static func significantDigits(_ text: String) -> Int {
-        var count = 0
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
-            guard byte &- 0x30 < 10 else { continue }
-            if count > 0 || byte != UInt8(ascii: "0") { count += 1 }
+        var text = text
+        // Over the contiguous bytes: iterating `utf8` was 1.5 % of a 1M-device `watch` (per `perf`).
+        return text.withUTF8 { bytes in
+            var count = 0
+            for byte in bytes {
+                if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+                guard byte &- 0x30 < 10 else { continue }
+                if count > 0 || byte != UInt8(ascii: "0") { count += 1 }
+            }
+            return count
         }
-        return count
     }
 }

@@ -20,12 +20,13 @@ enum EventLine {
         // As the input wrote them: decimals as given, NMEA minutes at their precision.
         let latitude = DegreesText.make(fix.coordinate.latitude)
         let longitude = DegreesText.make(fix.coordinate.longitude)
-        let distance = JSONWriter.number(ReportedDistance.millimetres(event.distance))
+        let millimetres = ReportedDistance.wholeMillimetres(event.distance)
+        let distance = millimetres == nil ? JSONWriter.number(ReportedDistance.millimetres(event.distance)) : ""
         let fields = fix.time.flatMap(LineBytes.RFC3339Fields.init)
         let timeText = fields == nil ? fix.time?.rfc3339 : nil
         let reason = includeNotified && event.kind == .enter ? event.suppression?.rawValue : nil
         // The literals below come to 157 bytes, a time written here to 30 at most, the two
-        // integers to 20 each: 227 < 256. The rest is counted.
+        // integers to 20 each, whole millimetres to 16: 243 < 256. The rest is counted.
         let capacity =
             256 + device.byteCount + name.byteCount + latitude.utf8.count + longitude.utf8.count + distance.utf8.count
             + (timeText?.utf8.count ?? 0) + (reason?.utf8.count ?? 0) + (payload?.utf8.count ?? 0)
@@ -56,7 +57,7 @@ enum EventLine {
             line.put(",\"name\":")
             line.put(name)
             line.put("},\"distanceMeters\":")
-            line.put(distance)
+            if let millimetres { line.put(millimetres: millimetres) } else { line.put(distance) }
             if includeNotified && event.kind == .enter {
                 line.put(event.isNotification ? ",\"notified\":true" : ",\"notified\":false")
                 if let reason {
@@ -70,6 +71,19 @@ enum EventLine {
                 line.put(payload)
             }
             line.put("}")
+            return line.count
+        }
+    }
+
+    /// The distance of an event line, `JSONWriter.number(ReportedDistance.millimetres(metres))`,
+    /// written as `make` writes it (digit by digit from whole millimetres when it can).
+    static func distanceText(_ metres: Double) -> String {
+        guard let millimetres = ReportedDistance.wholeMillimetres(metres) else {
+            return JSONWriter.number(ReportedDistance.millimetres(metres))
+        }
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            var line = LineBytes(buffer.baseAddress!)
+            line.put(millimetres: millimetres)
             return line.count
         }
     }
@@ -168,6 +182,33 @@ private struct LineBytes {
         for position in stride(from: count + digits - 1, through: count, by: -1) {
             base[position] = UInt8(ascii: "0") + UInt8(rest % 10)
             rest /= 10
+        }
+        count += digits
+    }
+
+    /// `JSONWriter.number(Double(millimetres) / 1000)` for 0 <= millimetres < 10^15 (16
+    /// bytes at most), without the `Double.description` it asks (a third of an event line,
+    /// per `perf`). Why the texts are the same: the double x is n / 1000 correctly rounded,
+    /// so the decimal D = n / 1000 (3 decimals at most) reads back as x. Below 10^12 the
+    /// spacing of doubles (ulp) is under 2^-13 < 0.001, so any other decimal with 3 decimals
+    /// or fewer is at least 0.001 - ulp/2 > ulp/2 from x and reads back as another double.
+    /// A shorter decimal near x has its last digit no further right than D's (its first digit
+    /// is D's, or one left of it, as 1000 is of 999.999), so it has 3 decimals or fewer: D,
+    /// trailing zeros dropped, is the shortest round-trip form, which `description` writes
+    /// without an exponent from 10^-4 to 2^53. Integral values have no ".0" in either.
+    mutating func put(millimetres: Int64) {
+        put(integer: Int(millimetres / 1000))
+        var fraction = Int(millimetres % 1000)
+        guard fraction != 0 else { return }
+        put(byte: UInt8(ascii: "."))
+        var digits = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        for position in stride(from: count + digits - 1, through: count, by: -1) {
+            base[position] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            fraction /= 10
         }
         count += digits
     }

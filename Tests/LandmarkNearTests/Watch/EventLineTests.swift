@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LandmarkNear
@@ -59,6 +60,35 @@ import Testing
         for time in times {
             #expect(EventLine.rfc3339(time) == time.rfc3339)
         }
+    }
+
+    /// Distances are written digit by digit from whole millimetres (`LineBytes.put(millimetres:)`);
+    /// the text must be what `JSONWriter.number` writes for the rounded double, over every
+    /// length an event can have (from 0 to beyond the Earth's half circumference, log-uniform
+    /// and at half-millimetre ties), and past where the digits stop (10^12 m and on).
+    @Test func distancesAreWrittenAsJSONWriterWrites() {
+        var generator = SplitMix64(seed: 14)
+        var distances: [Double] = [
+            0, -0.0, 0.0004, 0.0005, 0.0006, 0.001, 0.0015, 0.01, 0.1, 0.5, 1, 9.9995, 999.9995, 999.999, 1000,
+            8046.72, 8046.7205, 8046.721, 20_037_508.342789, 1e9 + 0.001, 999_999_999_999.999, 999_999_999_999.9995,
+            1e12, 1e12 + 0.5, 1e15, 1e16, 1e300, -1, -0.0004, .nan, .infinity, -.infinity, .leastNonzeroMagnitude,
+        ]
+        for _ in 0..<1_000_000 {
+            // 10^-4 m to 2.5 * 10^7 m.
+            let magnitude = Double(generator.next() % 1_000_000) / 1_000_000 * 11.4 - 4
+            var metres = pow(10, magnitude)
+            // One in eight a tie: a whole number of half millimetres.
+            if generator.next() % 8 == 0 { metres = (metres * 2000).rounded() / 2000 }
+            distances.append(metres)
+        }
+        var mismatches: [String] = []
+        for metres in distances where EventLine.distanceText(metres) != JSONWriter.number(ReportedDistance.millimetres(metres)) {
+            mismatches.append("\(metres): \(EventLine.distanceText(metres)) != \(JSONWriter.number(ReportedDistance.millimetres(metres)))")
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+        #expect(EventLine.distanceText(8046.7205) == "8046.721")
+        #expect(EventLine.distanceText(1234.0004) == "1234")
+        #expect(EventLine.distanceText(0.05) == "0.05")
     }
 
     @Test(arguments: [
