@@ -289,12 +289,15 @@ public final class WatchSession {
             // these are processed, once the device table has outgrown the caches (below, it
             // only costs).
             let prefetching = engine.deviceCount >= 1 << 16
+            // Retained once a batch, not once a fix (as a stored `var`, which SIGHUP replaces
+            // between batches, it was retained around each call: 2 % of the engine thread).
+            let engine = self.engine
             for index in records.indices {
                 if prefetching, index & 3 == 0, index + 8 < records.count {
                     engine.prefetchDevices(of: batch.lookahead[(index + 8)..<min(index + 12, records.count)])
                 }
                 recordsOfThisInput += 1
-                try process(records[index], source: sourceName, isLive: false)
+                try process(records[index], source: sourceName, isLive: false, engine: engine)
             }
             if let end = batch.end {
                 if let error = end.error {
@@ -320,6 +323,12 @@ public final class WatchSession {
     /// Runs one record through the engine (an unreadable one is reported and counted), and
     /// commits when the batch is due.
     public func process(_ record: FixRecord, source: String, isLive: Bool) throws(WatchError) {
+        try process(record, source: source, isLive: isLive, engine: engine)
+    }
+
+    /// `engine` is `self.engine`, which must not change meanwhile (a reload waits for the
+    /// record's end).
+    private func process(_ record: FixRecord, source: String, isLive: Bool, engine: ProximityEngine) throws(WatchError) {
         currentInputIsLive = isLive
         statistics.recordsRead += 1
         switch record {
@@ -329,12 +338,12 @@ public final class WatchSession {
             diagnostics.writeLine(TerminalText.safe(issue.description))
             if isLive || options.flushEachEvent { try? diagnostics.flush() }
         case .fix(let fix, let line):
-            try process(fix, location: "\(source):\(line)")
+            try process(fix, location: "\(source):\(line)", engine: engine)
         }
         try commitIfDue()
     }
 
-    private func process(_ fix: Fix, location: @autoclosure () -> String) throws(WatchError) {
+    private func process(_ fix: Fix, location: @autoclosure () -> String, engine: ProximityEngine) throws(WatchError) {
         events.removeAll(keepingCapacity: true)
         let disposition = engine.process(fix, into: &events)
         switch disposition {
