@@ -32,11 +32,17 @@ struct DurableDeliveryTests {
         try first.run()
         let deadline = Date().addingTimeInterval(20)
         while try apns.requests().filter({ $0.status == 200 }).count < 2, Date() < deadline { usleep(50_000) }
-        usleep(300_000)  // the answers are recorded (each within milliseconds)
+        // The kill once every 200 so far is in the delivery log (within milliseconds, but a
+        // fixed 300 ms could be outlasted on a loaded or sanitized run); the next answer is a
+        // second away.
+        let recorded = try await stateRows(in: state, "SELECT count(*) FROM deliveries WHERE status = 'delivered'") { rows in
+            rows == [String(try apns.requests().filter { $0.status == 200 }.count)]
+        }
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
         let beforeRestart = try apns.requests().filter { $0.status == 200 }.count
         #expect(beforeRestart >= 2 && beforeRestart < 5, "the kill came in the middle of the deliveries")
+        #expect(recorded == [String(beforeRestart)], "the answers were not all recorded before the kill: \(recorded)")
 
         let listing = try await runTool(["deliveries", "--state", state, "--json"], stdin: "", timeout: 20)
         #expect(listing.status == 0)

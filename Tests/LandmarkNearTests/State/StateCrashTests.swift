@@ -130,25 +130,3 @@ struct StateCrashTests {
         #expect(ServiceTrace.files(in: apns).count == 1)
     }
 }
-
-/// The statuses (`decided`, `done`) of a `--state` file's notifications, oldest first, read
-/// with the `sqlite3` shell again and again until they are `expected` or `timeout` seconds have
-/// passed; the last read is returned (a failed one as what sqlite3 said). The shell may read
-/// the database while the tool that holds it runs (`StateStore` would take its lock), so a test
-/// can wait for a done mark rather than sleep a time that a loaded machine may outlast.
-///
-///     #expect(try await notificationStatuses(in: state, becoming: ["done"]) == ["done"])
-func notificationStatuses(in state: String, becoming expected: [String], timeout: Double = 20) async throws -> [String] {
-    let sqlite = "/usr/bin/sqlite3"
-    guard FileManager.default.isExecutableFile(atPath: sqlite) else {
-        throw ChildProcessError("sqlite3 is missing: run bash Scripts/setup.sh")
-    }
-    let deadline = monotonicSeconds() + timeout
-    while true {
-        let result = try await runProcess(sqlite, [state, "SELECT status FROM notifications ORDER BY id"], timeout: 10)
-        // A read can meet the writer (`database is locked`): it is tried again.
-        let statuses = result.status == 0 ? result.stdout.split(separator: "\n").map(String.init) : ["sqlite3 failed: \(result.stderr)"]
-        if statuses == expected || monotonicSeconds() >= deadline { return statuses }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-}
