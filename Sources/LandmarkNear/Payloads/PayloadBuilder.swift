@@ -46,12 +46,18 @@ public struct PayloadBuilder: Sendable {
     /// The payload for `landmark` at `index`; see `APNsPayload.json(for:index:options:)`.
     /// A landmark with its own radius (SPEC §1) gets its own phrase ("2 km", "300 m").
     public func json(for landmark: Landmark, index: Int) -> String {
-        if let radius = landmark.radius, radius != options.radius {
+        json(name: landmark.name, radius: landmark.radius, index: index)
+    }
+
+    /// `json(for:index:)` of a landmark named `name` with its own radius `radius` (nil: the
+    /// options').
+    func json(name: String, radius: Length?, index: Int) -> String {
+        if let radius, radius != options.radius {
             var own = options
             own.radius = radius
-            return PayloadBuilder(options: own).json(for: landmark, index: index)
+            return PayloadBuilder(options: own).json(name: name, radius: nil, index: index)
         }
-        return (try? make(name: landmark.name, index: index)) ?? assemble(escapedName: APNsPayload.ellipsis, index: index)
+        return (try? make(name: name, index: index)) ?? assemble(escapedName: APNsPayload.ellipsis, index: index)
     }
 
     /// The payload for a landmark named `name` at `index`, shortening the name when needed.

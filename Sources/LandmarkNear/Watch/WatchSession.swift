@@ -371,30 +371,32 @@ public final class WatchSession {
                 }
             }
             guard event.isNotification || options.events == .all else { continue }
-            let landmark = catalog[event.landmarkIndex]
+            // The two fields an event shows, not the whole `Landmark` (see `EventLine.make`).
+            let landmarkID = catalog.id(at: event.landmarkIndex)
+            let landmarkName = catalog.name(at: event.landmarkIndex)
             guard event.isNotification else {
                 let key = NotificationKey(
-                    device: fix.device, landmarkID: landmark.id, time: fix.time, fixNumber: fixNumber,
+                    device: fix.device, landmarkID: landmarkID, time: fix.time, fixNumber: fixNumber,
                     event: event.kind == .exit ? "exit" : "suppressed")
                 pending.append(
                     .line(
                         EventLine.make(
-                            event: event, fix: fix, landmark: landmark, payload: nil,
+                            event: event, fix: fix, landmarkID: landmarkID, landmarkName: landmarkName, payload: nil,
                             includeNotified: options.events == .all), key))
                 continue
             }
-            let payload = payloads.json(for: landmark, index: event.landmarkIndex)
+            let payload = payloads.json(forLandmarkAt: event.landmarkIndex, named: landmarkName, in: catalog)
             let line = EventLine.make(
-                event: event, fix: fix, landmark: landmark, payload: payload,
+                event: event, fix: fix, landmarkID: landmarkID, landmarkName: landmarkName, payload: payload,
                 includeNotified: options.events == .all)
             let fileName =
                 apnsWriter != nil || store != nil
-                ? APNsFileName.make(device: fix.device, landmarkID: landmark.id, time: fix.time, fixNumber: fixNumber) : ""
+                ? APNsFileName.make(device: fix.device, landmarkID: landmarkID, time: fix.time, fixNumber: fixNumber) : ""
             pending.append(
                 .notification(
                     NotificationRecord(
-                        id: store?.takeNotificationID() ?? 0, device: fix.device, landmarkID: landmark.id,
-                        landmarkIndex: event.landmarkIndex, landmarkName: landmark.name, fixTime: fix.time,
+                        id: store?.takeNotificationID() ?? 0, device: fix.device, landmarkID: landmarkID,
+                        landmarkIndex: event.landmarkIndex, landmarkName: landmarkName, fixTime: fix.time,
                         fixNumber: fixNumber, coordinate: fix.coordinate, distance: event.distance,
                         payload: payload, line: line, apnsFileName: fileName)))
         }

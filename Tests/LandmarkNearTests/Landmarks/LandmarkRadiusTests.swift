@@ -25,6 +25,13 @@ import Testing
         #expect(builder.json(for: catalog[0], index: 0).contains("You are within 300 m of Near."))
         #expect(builder.json(for: catalog[1], index: 1).contains("You are within 2 km of Far."))
         #expect(builder.json(for: catalog[2], index: 2).contains("You are within 5 miles of Default."))
+        // `watch`'s path, which reads only the name and the radius from the catalog.
+        var cache = PayloadCache(options: PayloadOptions())
+        for index in 0..<catalog.count {
+            let expected = builder.json(for: catalog[index], index: index)
+            #expect(cache.json(forLandmarkAt: index, named: catalog.name(at: index), in: catalog) == expected)
+            #expect(cache.json(forLandmarkAt: index, named: catalog.name(at: index), in: catalog) == expected)
+        }
     }
 
     /// `payload` names a landmark with its own radius as `watch` does, whatever `--radius` says.

@@ -28,6 +28,8 @@ import Testing
         var cache = PayloadCache(options: PayloadOptions())
         #expect(cache.json(for: catalog[index], index: index) == expected)
         #expect(cache.json(for: catalog[index], index: index) == expected)
+        var byIndex = PayloadCache(options: PayloadOptions())
+        #expect(byIndex.json(forLandmarkAt: index, named: catalog.name(at: index), in: catalog) == expected)
     }
 
     @Test(arguments: [

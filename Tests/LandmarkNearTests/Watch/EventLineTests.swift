@@ -13,7 +13,8 @@ import Testing
             device: "d1", coordinate: Coordinate(latitude: 59.99, longitude: -152.66),
             time: Timestamp(rfc3339: "2026-05-01T12:00:02Z"))
         let event = ProximityEvent(kind: .enter, landmarkIndex: 1, distance: 1234.5004)
-        let line = EventLine.make(event: event, fix: fix, landmark: landmark, payload: payload, includeNotified: false)
+        let line = EventLine.make(
+            event: event, fix: fix, landmarkID: landmark.id, landmarkName: landmark.name, payload: payload, includeNotified: false)
         #expect(
             line
                 == #"{"event":"enter","device":"d1","time":"2026-05-01T12:00:02Z","fix":{"lat":59.99,"lon":-152.66},"landmark":{"index":1,"id":1002,"name":"Silver Salmon Creek"},"distanceMeters":1234.5,"payload":"#
@@ -26,7 +27,7 @@ import Testing
         let fix = Fix(device: "we\"ird/\n", coordinate: Coordinate(latitude: 1, longitude: 2))
         let suppressed = EventLine.make(
             event: ProximityEvent(kind: .enter, landmarkIndex: 1, distance: 10, suppression: .cooldown),
-            fix: fix, landmark: landmark, payload: nil, includeNotified: true)
+            fix: fix, landmarkID: landmark.id, landmarkName: landmark.name, payload: nil, includeNotified: true)
         let value = try JSONParser.parse(suppressed)
         #expect(value["device"]?.stringValue == "we\"ird/\n")
         #expect(value["time"] == .null)
@@ -36,7 +37,7 @@ import Testing
         let exit = try JSONParser.parse(
             EventLine.make(
                 event: ProximityEvent(kind: .exit, landmarkIndex: 1, distance: 9000),
-                fix: fix, landmark: landmark, payload: nil, includeNotified: true))
+                fix: fix, landmarkID: landmark.id, landmarkName: landmark.name, payload: nil, includeNotified: true))
         #expect(exit["event"]?.stringValue == "exit")
         #expect(exit["notified"] == nil)
         #expect(exit.objectValue?.keys == ["event", "device", "time", "fix", "landmark", "distanceMeters"])
@@ -112,7 +113,8 @@ import Testing
         let fix = Fix(device: device, coordinate: Coordinate(latitude: -12.345678901234, longitude: 0.000001), time: time)
         let payload = "{\"aps\":{\"alert\":\"" + String(repeating: "x", count: 3000) + "\"}}"
         let event = ProximityEvent(kind: .enter, landmarkIndex: 144_562, distance: 8046.7205)
-        let line = EventLine.make(event: event, fix: fix, landmark: landmark, payload: payload, includeNotified: true)
+        let line = EventLine.make(
+            event: event, fix: fix, landmarkID: landmark.id, landmarkName: landmark.name, payload: payload, includeNotified: true)
         let value = try JSONParser.parse(line)
         #expect(line.contains(",\"id\":\(id),"))
         #expect(line.contains(#"{"index":144562,"#))
