@@ -20,13 +20,13 @@ public struct PayloadCache: Sendable {
         return payload
     }
 
-    /// `json(for: catalog[index], index: index)` for the landmark at `index` of `catalog`,
-    /// named `name`: only its radius is read, and only when its payload is not cached yet.
-    /// (The engine's notifications: a whole `Landmark` reads every column of a random
-    /// landmark, each a cache miss, and makes its strings.)
-    mutating func json(forLandmarkAt index: Int, named name: String, in catalog: LandmarkCatalog) -> String {
+    /// `json(for: catalog[index], index: index)` for the landmark at `index`, given its name
+    /// and its own radius (`LandmarkCatalog.name(at:)`, `radius(at:)`): the engine's
+    /// notifications, for which a whole `Landmark` read every column of a random landmark
+    /// (each a cache miss) and made its strings.
+    mutating func json(forLandmarkAt index: Int, named name: String, radius: Length?) -> String {
         if let cached = payloads[index] { return cached }
-        let payload = builder.json(name: name, radius: catalog.radius(at: index), index: index)
+        let payload = builder.json(name: name, radius: radius, index: index)
         payloads[index] = payload
         return payload
     }

@@ -29,14 +29,14 @@ public final class WatchSession {
     // `@exclusivity(unchecked)` on what every record touches: the session runs on one thread,
     // and these are never accessed re-entrantly; their dynamic exclusivity checks were a tenth
     // of a `watch` run over 1M new devices (`swift_beginAccess`, per `perf`).
-    public private(set) var catalog: LandmarkCatalog
+    @exclusivity(unchecked) public private(set) var catalog: LandmarkCatalog
     public private(set) var options: WatchOptions
     private var engine: ProximityEngine
     private let output: OutputWriter
     private let diagnostics: OutputWriter
     private let apnsWriter: APNsFileWriter?
     private let store: StateStore?
-    private var payloads: PayloadCache
+    @exclusivity(unchecked) private var payloads: PayloadCache
     /// `--push apns` and `--webhook`: the delivery thread's engine-side handle.
     private let delivery: NotificationDelivery?
     @exclusivity(unchecked) public private(set) var statistics = WatchStatistics()
@@ -385,7 +385,8 @@ public final class WatchSession {
                             includeNotified: options.events == .all), key))
                 continue
             }
-            let payload = payloads.json(forLandmarkAt: event.landmarkIndex, named: landmarkName, in: catalog)
+            let payload = payloads.json(
+                forLandmarkAt: event.landmarkIndex, named: landmarkName, radius: catalog.radius(at: event.landmarkIndex))
             let line = EventLine.make(
                 event: event, fix: fix, landmarkID: landmarkID, landmarkName: landmarkName, payload: payload,
                 includeNotified: options.events == .all)

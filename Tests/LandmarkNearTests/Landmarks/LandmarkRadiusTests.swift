@@ -29,8 +29,8 @@ import Testing
         var cache = PayloadCache(options: PayloadOptions())
         for index in 0..<catalog.count {
             let expected = builder.json(for: catalog[index], index: index)
-            #expect(cache.json(forLandmarkAt: index, named: catalog.name(at: index), in: catalog) == expected)
-            #expect(cache.json(forLandmarkAt: index, named: catalog.name(at: index), in: catalog) == expected)
+            #expect(cache.json(forLandmarkAt: index, named: catalog.name(at: index), radius: catalog.radius(at: index)) == expected)
+            #expect(cache.json(forLandmarkAt: index, named: catalog.name(at: index), radius: catalog.radius(at: index)) == expected)
         }
     }
 

@@ -29,7 +29,7 @@ import Testing
         #expect(cache.json(for: catalog[index], index: index) == expected)
         #expect(cache.json(for: catalog[index], index: index) == expected)
         var byIndex = PayloadCache(options: PayloadOptions())
-        #expect(byIndex.json(forLandmarkAt: index, named: catalog.name(at: index), in: catalog) == expected)
+        #expect(byIndex.json(forLandmarkAt: index, named: catalog.name(at: index), radius: catalog.radius(at: index)) == expected)
     }
 
     @Test(arguments: [
