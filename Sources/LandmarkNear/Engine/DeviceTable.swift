@@ -17,18 +17,21 @@ import Glibc
 /// many devices (measured with `perf` on 1M distinct devices: `Dictionary`'s hashing, key
 /// comparisons and rehashing on growth were 29 % of `watch`'s time). `Dictionary` stores no
 /// hash values, so each probe of an occupied bucket compares the names' bytes and each growth
-/// hashes every name again; here each bucket keeps the name's full 64-bit hash next to its
-/// slot, so a probe compares bytes only when the hashes are equal and growth re-hashes nothing.
+/// hashes every name again; here each bucket keeps the high half of the name's 64-bit hash
+/// (its tag) next to its slot, so a probe compares bytes only when the tags are equal, and
+/// the bucket a name belongs in is read from its tag's top bits, so growth re-hashes nothing.
 /// The hash is `DeviceNameHash` (Swift's `Hasher`, SipHash-1-3 with a seed chosen per
 /// process), because device names come from untrusted clients (`serve`): a fixed hash would
 /// let one choose names that collide and turn every lookup into a scan. Fixes read from text
 /// arrive with it computed (`Fix.deviceHash`), so the name is hashed once a fix.
 struct DeviceTable {
-    /// One bucket: the name's hash (0 = empty) and its slot, side by side so that a probe
-    /// touches one cache line (with 1M devices the table is 32 MB, and two arrays were two
-    /// cache misses a lookup: `DeviceTable.slot` was 11 % of a 1M-new-device run, per `perf`).
+    /// One bucket: the name's tag (0 = empty) and its slot, side by side so that a probe
+    /// touches one cache line (two arrays were two cache misses a lookup: `DeviceTable.slot`
+    /// was 11 % of a 1M-new-device run, per `perf`). Eight bytes, not the sixteen of a full
+    /// hash and a slot: with 1M devices the table is 16 MB, and every doubling wrote fresh
+    /// memory whose page faults (the kernel zeroing it) were 4 % of that run.
     private struct Bucket {
-        var hash: UInt64 = 0
+        var tag: UInt32 = 0
         var slot: Int32 = 0
     }
 
@@ -36,59 +39,80 @@ struct DeviceTable {
     /// Names by slot.
     private(set) var names: [String] = []
     private var mask: Int
+    /// A tag's home bucket is its low 31 bits shifted right by this (31 − log2 of the
+    /// buckets): the top bits, so that a doubling takes one bit more of what is stored.
+    private var shift: Int
 
     init() {
         buckets = Array(repeating: Bucket(), count: 16)
         mask = 15
+        shift = 27
     }
 
     var count: Int { names.count }
 
+    /// The high half of a name's hash, its top bit set (never 0, the empty bucket's tag;
+    /// `DeviceNameHash` sets bit 63 anyway). Its other 31 bits place the name and filter the
+    /// byte comparisons (two names share a tag once in 2^31).
+    @inline(__always)
+    private static func tag(of hash: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: hash >> 32) | 0x8000_0000
+    }
+
+    @inline(__always)
+    private func home(of tag: UInt32) -> Int {
+        Int(truncatingIfNeeded: tag & 0x7FFF_FFFF) >> shift
+    }
+
     /// The device's slot, given the next number (and its name stored) when it is new.
     /// `hash` is the name's `DeviceNameHash` when known (a reader computed it), else 0.
     mutating func slot(for name: String, hash known: UInt64 = 0) -> (slot: Int32, isNew: Bool) {
-        let hash = known != 0 ? known : DeviceNameHash.of(name)
-        var bucket = Int(truncatingIfNeeded: hash) & mask
+        let tag = DeviceTable.tag(of: known != 0 ? known : DeviceNameHash.of(name))
+        var bucket = home(of: tag)
         while true {
             let stored = buckets[bucket]
-            if stored.hash == 0 { break }
-            if stored.hash == hash, DeviceTable.sameBytes(names[Int(stored.slot)], name) {
+            if stored.tag == 0 { break }
+            if stored.tag == tag, DeviceTable.sameBytes(names[Int(stored.slot)], name) {
                 return (stored.slot, false)
             }
             bucket = (bucket + 1) & mask
         }
         let slot = Int32(names.count)
         names.append(name)
-        buckets[bucket] = Bucket(hash: hash, slot: slot)
-        // At most half full: probes stay short even with an unlucky run of buckets.
-        if names.count * 2 > buckets.count { grow() }
+        buckets[bucket] = Bucket(tag: tag, slot: slot)
+        // At most half full: probes stay short even with an unlucky run of buckets. (A tag
+        // places at most 2^31 buckets: past 2^30 devices the table fills further instead,
+        // and `Int32` slots end at 2^31 - 1, so one bucket is always left empty.)
+        if names.count * 2 > buckets.count, shift > 0 { grow() }
         return (slot, true)
     }
 
     /// The device's slot, nil when the engine has not seen it.
     func existingSlot(for name: String) -> Int32? {
-        let hash = DeviceNameHash.of(name)
-        var bucket = Int(truncatingIfNeeded: hash) & mask
+        let tag = DeviceTable.tag(of: DeviceNameHash.of(name))
+        var bucket = home(of: tag)
         while true {
             let stored = buckets[bucket]
-            if stored.hash == 0 { return nil }
-            if stored.hash == hash, DeviceTable.sameBytes(names[Int(stored.slot)], name) { return stored.slot }
+            if stored.tag == 0 { return nil }
+            if stored.tag == tag, DeviceTable.sameBytes(names[Int(stored.slot)], name) { return stored.slot }
             bucket = (bucket + 1) & mask
         }
     }
 
     /// Asks the CPU to fetch the first bucket a lookup of each hinted hash reads (a hint,
-    /// nothing else): with 1M devices the table is 32 MB, and its cache miss was most of a new
+    /// nothing else): with 1M devices the table is 16 MB, and its cache miss was most of a new
     /// device's cost. Several hints at a time: the buckets are borrowed (retained) once.
     func prefetch(_ upcoming: ArraySlice<FixLookahead>) {
         buckets.withUnsafeBufferPointer { buckets in
             for hint in upcoming where hint.deviceHash != 0 {
-                landmark_prefetch(buckets.baseAddress! + (Int(truncatingIfNeeded: hint.deviceHash) & mask))
+                landmark_prefetch(buckets.baseAddress! + home(of: DeviceTable.tag(of: hint.deviceHash)))
             }
         }
     }
 
-    /// Doubles the buckets, placing each entry by its stored hash (no name is hashed again).
+    /// Doubles the buckets, placing each entry by its stored tag (no name is hashed again).
+    /// Homes keep their order (each is the old one times two, or that plus one), so the old
+    /// buckets are read and the new ones written in order.
     private mutating func grow() {
         let capacity = buckets.count * 2
         var newBuckets = [Bucket](unsafeUninitializedCapacity: capacity) { buffer, count in
@@ -97,13 +121,15 @@ struct DeviceTable {
             count = capacity
         }
         let newMask = capacity - 1
-        for stored in buckets where stored.hash != 0 {
-            var target = Int(truncatingIfNeeded: stored.hash) & newMask
-            while newBuckets[target].hash != 0 { target = (target + 1) & newMask }
+        let newShift = shift - 1
+        for stored in buckets where stored.tag != 0 {
+            var target = Int(truncatingIfNeeded: stored.tag & 0x7FFF_FFFF) >> newShift
+            while newBuckets[target].tag != 0 { target = (target + 1) & newMask }
             newBuckets[target] = stored
         }
         buckets = newBuckets
         mask = newMask
+        shift = newShift
     }
 
     @inline(__always)

@@ -41,4 +41,25 @@ struct DeviceTableTests {
         #expect(table.count == count)
         #expect(table.existingSlot(for: "device-\(count)") == nil)
     }
+
+    /// Names whose hashes share their high half (one tag, one home bucket) or all 64 bits
+    /// (a reader's hash is taken as given) are still told apart by their bytes, through
+    /// growth and a long run of probes.
+    @Test(arguments: [0, 0xFFFF_FFFF])
+    func namesWithOneTagAreToldApartByTheirBytes(_ lowHalf: UInt64) {
+        var table = DeviceTable()
+        let sharedHigh: UInt64 = 0x9E37_79B9 << 32
+        for number in 0..<3_000 {
+            let hash = sharedHigh | (lowHalf == 0 ? UInt64(number) : lowHalf)
+            #expect(table.slot(for: "d\(number)", hash: hash) == (Int32(number), true))
+        }
+        var misplaced = 0
+        for number in 0..<3_000 {
+            let hash = sharedHigh | (lowHalf == 0 ? UInt64(number) : lowHalf)
+            if table.slot(for: "d\(number)", hash: hash) != (Int32(number), false) { misplaced += 1 }
+        }
+        #expect(misplaced == 0)
+        #expect(table.slot(for: "d3000", hash: sharedHigh) == (3_000, true))
+        #expect(table.count == 3_001)
+    }
 }
