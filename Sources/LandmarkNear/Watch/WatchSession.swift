@@ -359,6 +359,10 @@ public final class WatchSession {
         fixObserver?(fix, disposition, events)
         guard !events.isEmpty else { return }
         let fixNumber = engine.lastFixNumber
+        // Nothing but stdout to serve (no state, files or deliveries): each line is written
+        // into the output's buffer as it is made, never held as a `String` (`EventLine.write`).
+        let printsOnly = store == nil && apnsWriter == nil && delivery == nil
+        var printed = false
         for event in events {
             switch event.kind {
             case .exit: statistics.exits += 1
@@ -374,6 +378,18 @@ public final class WatchSession {
             // The two fields an event shows, not the whole `Landmark` (see `EventLine.make`).
             let landmarkID = catalog.id(at: event.landmarkIndex)
             let landmarkName = catalog.name(at: event.landmarkIndex)
+            if printsOnly {
+                let payload =
+                    event.isNotification
+                    ? payloads.json(
+                        forLandmarkAt: event.landmarkIndex, named: landmarkName, radius: catalog.radius(at: event.landmarkIndex))
+                    : nil
+                EventLine.write(
+                    event: event, fix: fix, landmarkID: landmarkID, landmarkName: landmarkName, payload: payload,
+                    includeNotified: options.events == .all, to: output)
+                printed = true
+                continue
+            }
             guard event.isNotification else {
                 let key = NotificationKey(
                     device: fix.device, landmarkID: landmarkID, time: fix.time, fixNumber: fixNumber,
@@ -401,7 +417,9 @@ public final class WatchSession {
                         fixNumber: fixNumber, coordinate: fix.coordinate, distance: event.distance,
                         payload: payload, line: line, apnsFileName: fileName)))
         }
-        if store == nil {
+        if printed {
+            try flushOutputIfDue(durable: false)
+        } else if store == nil {
             // No log to write first: emit at once.
             try emitPending()
         }
@@ -563,16 +581,21 @@ public final class WatchSession {
             case .notification(let record): output.writeLine(record.line)
             }
         }
-        if durable || currentInputIsLive || options.flushEachEvent || output.failure != nil {
-            do {
-                try output.flush()
-            } catch {
-                throw WatchSession.outputError(error)
-            }
-        }
+        try flushOutputIfDue(durable: durable)
         if let delivery {
             submit(batch, to: delivery)
             delivery.flushSubmissions()
+        }
+    }
+
+    /// Flushes stdout after printing, when what was printed must be seen (or recorded done) at
+    /// once: a durable batch, a live input, `--flush`; or to report a failed write.
+    private func flushOutputIfDue(durable: Bool) throws(WatchError) {
+        guard durable || currentInputIsLive || options.flushEachEvent || output.failure != nil else { return }
+        do {
+            try output.flush()
+        } catch {
+            throw WatchSession.outputError(error)
         }
     }
 
