@@ -188,18 +188,10 @@ struct ServiceOperationTests {
         let state = directory.appendingPathComponent("s.db").path
         let result = try await runTool(["watch", "--state", state, repositoryRoot.appendingPathComponent("Samples/road-trip.nmea").path])
         #expect(result.status == 0)
-        let sqlite = ChildProcess()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        guard FileManager.default.isExecutableFile(atPath: sqlite.executableURL!.path) else {
-            Issue.record("sqlite3 is missing: run bash Scripts/setup.sh")
-            return
-        }
-        sqlite.arguments = [state, "SELECT device, landmark_name, fix_time, status FROM notifications ORDER BY id"]
-        let out = Pipe()
-        sqlite.standardOutput = out
-        try sqlite.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        sqlite.waitUntilExit()
-        #expect(text == "default|Turtle Rock|2026-05-01T16:04:30Z|done\ndefault|St. Mary Lake|2026-07-14T15:16:05Z|done\n")
+        // The run has ended: the first read is the answer.
+        let rows = try await stateRows(
+            in: state, "SELECT device, landmark_name, fix_time, status FROM notifications ORDER BY id", timeout: 0
+        ) { _ in true }
+        #expect(rows == ["default|Turtle Rock|2026-05-01T16:04:30Z|done", "default|St. Mary Lake|2026-07-14T15:16:05Z|done"])
     }
 }
