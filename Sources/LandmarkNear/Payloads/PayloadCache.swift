@@ -14,10 +14,7 @@ public struct PayloadCache: Sendable {
     /// The payload for `landmark` at `index`. The cache is keyed by index: use one cache per
     /// catalog.
     public mutating func json(for landmark: Landmark, index: Int) -> String {
-        if let cached = payloads[index] { return cached }
-        let payload = builder.json(for: landmark, index: index)
-        payloads[index] = payload
-        return payload
+        json(forLandmarkAt: index, named: landmark.name, radius: landmark.radius)
     }
 
     /// `json(for: catalog[index], index: index)` for the landmark at `index`, given its name

@@ -378,19 +378,20 @@ public final class WatchSession {
             // The two fields an event shows, not the whole `Landmark` (see `EventLine.make`).
             let landmarkID = catalog.id(at: event.landmarkIndex)
             let landmarkName = catalog.name(at: event.landmarkIndex)
+            // Only notifications carry a payload.
+            let payload =
+                event.isNotification
+                ? payloads.json(
+                    forLandmarkAt: event.landmarkIndex, named: landmarkName, radius: catalog.radius(at: event.landmarkIndex))
+                : nil
             if printsOnly {
-                let payload =
-                    event.isNotification
-                    ? payloads.json(
-                        forLandmarkAt: event.landmarkIndex, named: landmarkName, radius: catalog.radius(at: event.landmarkIndex))
-                    : nil
                 EventLine.write(
                     event: event, fix: fix, landmarkID: landmarkID, landmarkName: landmarkName, payload: payload,
                     includeNotified: options.events == .all, to: output)
                 printed = true
                 continue
             }
-            guard event.isNotification else {
+            guard let payload else {
                 let key = NotificationKey(
                     device: fix.device, landmarkID: landmarkID, time: fix.time, fixNumber: fixNumber,
                     event: event.kind == .exit ? "exit" : "suppressed")
@@ -401,8 +402,6 @@ public final class WatchSession {
                             includeNotified: options.events == .all), key))
                 continue
             }
-            let payload = payloads.json(
-                forLandmarkAt: event.landmarkIndex, named: landmarkName, radius: catalog.radius(at: event.landmarkIndex))
             let line = EventLine.make(
                 event: event, fix: fix, landmarkID: landmarkID, landmarkName: landmarkName, payload: payload,
                 includeNotified: options.events == .all)
