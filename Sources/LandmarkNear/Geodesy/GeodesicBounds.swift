@@ -27,10 +27,12 @@ enum GeodesicBounds {
 
     /// A distance that is at least the geodesic distance (and at least the computed one).
     ///
-    /// Up to 400 km, the arc comes from its series, c (1 + x/24 + 3x²/640 + 5x³/7168 + …) with
-    /// x = (c/ρ)² <= 0.004: every term is positive and each is less than x times the one before,
-    /// so twice the x³ term bounds all from there on (no `asin`: it was a tenth of a nearest
-    /// query, called at each improvement of the bound).
+    /// Up to 2,000 km, the arc comes from its series, c (1 + x/24 + 3x²/640 + 5x³/7168 + …) with
+    /// x = (c/ρ)² <= 0.1: every term is positive and each is less than x/4 times the one before
+    /// (the n-th coefficient of asin(y)/y in y² = x/4 is (2n)! / (4ⁿ n!² (2n + 1)), and
+    /// (2n + 1)² < (2n + 2)(2n + 3)), so twice the x³ term bounds all from there on up to 400 km,
+    /// twice the x⁵ term beyond (no `asin`: it was a tenth of a nearest query, called at each
+    /// improvement of the bound; far from land the bounds are of hundreds of kilometres).
     @inline(__always)
     static func upper(chord: Double) -> Double {
         guard chord < 12_000_000 else { return EllipsoidConstants.longestGeodesic }
@@ -39,6 +41,11 @@ enum GeodesicBounds {
         if chord <= 400_000 {
             let x = chord * chord / (rho * rho)
             arc = chord * (1 + x * (1.0 / 24 + x * (3.0 / 640 + x * (2 * 5.0 / 7168))))
+        } else if chord <= 2_000_000 {
+            let x = chord * chord / (rho * rho)
+            arc =
+                chord
+                * (1 + x * (1.0 / 24 + x * (3.0 / 640 + x * (5.0 / 7168 + x * (35.0 / 294_912 + x * (2 * 63.0 / 2_883_584))))))
         } else {
             arc = 2 * rho * asin(chord / (2 * rho))
         }

@@ -31,8 +31,9 @@ enum ShortGeodesic {
     /// beyond a few hundred kilometres are far from "short" (the error reaches metres), but the
     /// bound still ranks far candidates: it is a thousand times tighter than the chord's.
     static let longestChord = 10_000_000.0
-    /// Up to this chord the arc length comes from its series (no `asin`).
-    static let longestSeriesChord = 400_000.0
+    /// Up to this chord the arc length comes from its series (no `asin`): `MidpointGeodesic`
+    /// measures halves of lines up to 2,000 km with it.
+    static let longestSeriesChord = 1_000_000.0
 
     /// e′² = e² / (1 − e²).
     static let secondEccentricitySquared =
@@ -77,8 +78,15 @@ enum ShortGeodesic {
         guard c <= longestSeriesChord else {
             return 2 * Foundation.asin(min(1, 0.5 * c * curvature)) / curvature
         }
-        // 2R asin(c / 2R) / c in powers of x = (c/R)²; the next term is below 1e-13 of c here.
-        return c * (1 + x * (1.0 / 24 + x * (3.0 / 640 + x * (5.0 / 7168 + x * (35.0 / 294_912)))))
+        // 2R asin(c / 2R) / c = asin(y) / y with y² = x / 4, x = (c/R)², in powers of x (the
+        // n-th coefficient (2n)! / (4ⁿ n!² (2n + 1) 4ⁿ)); x < 0.026 here (R >= b²/a), where
+        // the next term is below 1e-17 of c.
+        return c
+            * (1 + x
+                * (1.0 / 24
+                    + x
+                    * (3.0 / 640
+                        + x * (5.0 / 7168 + x * (35.0 / 294_912 + x * (63.0 / 2_883_584 + x * (231.0 / 54_525_952)))))))
     }
 
     /// The largest difference (metres) between `distance` and `geod_inverse` for a chord of

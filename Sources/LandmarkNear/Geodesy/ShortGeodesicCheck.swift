@@ -1,8 +1,9 @@
 import Foundation
 
-/// Measures `ShortGeodesic.distance` and `VincentyGeodesic.distance` against `geod_inverse` on
-/// seeded random pairs worldwide, by length class: the evidence behind `ShortGeodesic.errorBound`
-/// and `VincentyGeodesic.errorBound`. The unit tests run 100k
+/// Measures `ShortGeodesic.distance`, `MidpointGeodesic.distance` and `VincentyGeodesic.distance`
+/// against `geod_inverse` on seeded random pairs worldwide, by length class: the evidence behind
+/// `ShortGeodesic.errorBound`, `MidpointGeodesic.errorBound` and `VincentyGeodesic.errorBound`.
+/// The unit tests run 100k
 /// pairs; `landmark-bench distance` runs millions in a release build.
 ///
 /// Pairs: a start point (60 % area-uniform, 20 % within 1° of a pole, one in ten of those on it,
@@ -32,6 +33,10 @@ package enum ShortGeodesicCheck {
         /// Vincenty's iteration did not converge (the index then uses geod_inverse).
         package var vincentyWorstError = 0.0
         package var vincentyUnconverged = 0
+        /// The largest |MidpointGeodesic − geod_inverse| seen, metres, and the largest share of
+        /// its bound (chords up to `MidpointGeodesic.longestChord`; 0 beyond).
+        package var midpointWorstError = 0.0
+        package var midpointWorstShareOfBound = 0.0
         /// `ShortGeodesic.errorBound` at the class's upper end.
         package var bound: Double { ShortGeodesic.errorBound(chord: upper) }
     }
@@ -43,6 +48,8 @@ package enum ShortGeodesicCheck {
         package var holds: Bool { classes.allSatisfy { $0.worstShareOfBound <= 1 } }
         /// Whether every converged Vincenty distance was within `VincentyGeodesic.errorBound`.
         package var vincentyHolds: Bool { classes.allSatisfy { $0.vincentyWorstError <= VincentyGeodesic.errorBound } }
+        /// Whether every `MidpointGeodesic` distance was within its bound.
+        package var midpointHolds: Bool { classes.allSatisfy { $0.midpointWorstShareOfBound <= 1 } }
     }
 
     package static func run(pairs: Int, seed: UInt64) -> Report {
@@ -73,6 +80,12 @@ package enum ShortGeodesicCheck {
             } else {
                 classes[at].vincentyUnconverged += 1
             }
+            if chord <= MidpointGeodesic.longestChord {
+                let midpointError = abs(MidpointGeodesic.distance(from: p, to: q, chord: chord) - exact)
+                classes[at].midpointWorstError = max(classes[at].midpointWorstError, midpointError)
+                classes[at].midpointWorstShareOfBound = max(
+                    classes[at].midpointWorstShareOfBound, midpointError / MidpointGeodesic.errorBound(chord: chord))
+            }
             classes[at].pairs += 1
             if error > classes[at].worstError {
                 classes[at].worstError = error
@@ -101,6 +114,40 @@ package enum ShortGeodesicCheck {
         /// The sum of `ShortGeodesic.distance` over the pairs.
         package func sumOfShortGeodesics() -> Double {
             points.reduce(0) { $0 + ShortGeodesic.distance(from: $1.0, to: $1.1) }
+        }
+
+        /// The sum of `geod_inverse` over the pairs.
+        package func sumOfGeodInverses() -> Double {
+            points.reduce(0) { $0 + Geodesic.wgs84.distance(from: $1.2, to: $1.3) }
+        }
+    }
+
+    /// `count` seeded pairs of points 300 to 2,000 km apart (where the index measures an answer
+    /// again), for timing `MidpointGeodesic` against `VincentyGeodesic` and `geod_inverse`.
+    package struct LongPairs: Sendable {
+        fileprivate var points: [(EarthCenteredPoint, EarthCenteredPoint, Coordinate, Coordinate, Double)]
+        package var count: Int { points.count }
+
+        package init(count: Int, seed: UInt64) {
+            var random = SplitMix64(seed: seed)
+            points = (0..<count).map { _ in
+                let a = Coordinate(latitude: asinDegrees(2 * random.unit() - 1) * 0.9, longitude: random.unit() * 360 - 180)
+                let b = Geodesic.wgs84.destination(
+                    from: a, azimuth: random.unit() * 360 - 180, distance: 300_000 + random.unit() * 1_700_000)
+                let p = EarthCenteredPoint(a)
+                let q = EarthCenteredPoint(b)
+                return (p, q, a, b, min(p.chord(to: q), MidpointGeodesic.longestChord))
+            }
+        }
+
+        /// The sum of `MidpointGeodesic.distance` over the pairs.
+        package func sumOfMidpointGeodesics() -> Double {
+            points.reduce(0) { $0 + MidpointGeodesic.distance(from: $1.0, to: $1.1, chord: $1.4) }
+        }
+
+        /// The sum of `VincentyGeodesic.distance` over the pairs (0 where it does not converge).
+        package func sumOfVincentys() -> Double {
+            points.reduce(0) { $0 + (VincentyGeodesic.distance(from: $1.2, $1.0, to: $1.3, $1.1) ?? 0) }
         }
 
         /// The sum of `geod_inverse` over the pairs.

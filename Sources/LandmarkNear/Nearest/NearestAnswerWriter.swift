@@ -165,7 +165,7 @@ package final class NearestAnswerWriter {
     }
 
     private func exact(_ coordinate: Coordinate, _ landmark: Int) -> Double {
-        Geodesic.wgs84.distance(from: coordinate, to: catalog[landmark].coordinate)
+        Geodesic.wgs84.distance(from: coordinate, to: catalog.coordinate(at: landmark))
     }
 
     /// "15.596 km (9.691 mi)", or "812.345 m (0.505 mi)" under a kilometre, padded to 29.

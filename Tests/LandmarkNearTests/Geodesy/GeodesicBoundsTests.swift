@@ -37,6 +37,16 @@ import Testing
         #expect(gap > 0 && gap < 0.001)
     }
 
+    /// Up to 2,000 km the upper bound comes from the arc's series with its tail bounded: never
+    /// below the closed form 2ρ asin(c / 2ρ), and within a millimetre of it.
+    @Test(arguments: [1.0, 8046.72, 100_000, 399_999, 400_001, 1_000_000, 1_500_000, 1_999_999, 2_000_000, 2_000_001])
+    func seriesCoversTheClosedForm(chord: Double) {
+        let rho = EllipsoidConstants.smallestRadiusOfCurvature
+        let closed = 2 * rho * asin(chord / (2 * rho)) + GeodesicBounds.margin
+        #expect(GeodesicBounds.upper(chord: chord) >= closed)
+        #expect(GeodesicBounds.upper(chord: chord) - closed < 1e-3)
+    }
+
     @Test func upperBoundCoversTheLongestGeodesic() {
         let pole = EarthCenteredPoint(Coordinate(latitude: 90, longitude: 0))
         let other = EarthCenteredPoint(Coordinate(latitude: -90, longitude: 0))

@@ -43,6 +43,49 @@ import Testing
         #expect(report.classes.map(\.vincentyWorstError).max()! * 10 <= VincentyGeodesic.errorBound)
     }
 
+    /// `MidpointGeodesic` against `geod_inverse` on the same pairs: within its bound in every
+    /// class up to its longest chord, 10x under it, and at most Vincenty's millimetre there (the
+    /// index measures an answer with it before Vincenty).
+    @Test func midpointIsWithinItsBound() {
+        let report = ShortGeodesicCheck.run(pairs: 100_000, seed: 13)
+        for lengthClass in report.classes where lengthClass.lower < MidpointGeodesic.longestChord {
+            #expect(lengthClass.pairs > 5_000)
+            #expect(
+                lengthClass.midpointWorstShareOfBound <= 0.1,
+                "up to \(lengthClass.upper) m: MidpointGeodesic's error \(lengthClass.midpointWorstError) m")
+            #expect(MidpointGeodesic.errorBound(chord: lengthClass.upper) < VincentyGeodesic.errorBound)
+        }
+        #expect(report.midpointHolds)
+        // It measures closer than ShortGeodesic wherever the index asks it (lines past 50 km).
+        for chord in [60_000.0, 150_000, 250_000, 350_000, 900_000, 1_900_000] {
+            #expect(MidpointGeodesic.errorBound(chord: chord) < ShortGeodesic.errorBound(chord: chord))
+        }
+    }
+
+    @Test(arguments: [
+        (Coordinate(latitude: 90, longitude: 0), Coordinate(latitude: 75, longitude: 140)),
+        (Coordinate(latitude: -89.9, longitude: 10), Coordinate(latitude: -80, longitude: -170)),
+        (Coordinate(latitude: 0.5, longitude: 179.9), Coordinate(latitude: -3, longitude: -172)),
+        (Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 15)),
+        (Coordinate(latitude: 0, longitude: 30), Coordinate(latitude: 16, longitude: 30)),
+        (Coordinate(latitude: 40.6, longitude: -73.8), Coordinate(latitude: 35.2, longitude: -80.9)),
+        (Coordinate(latitude: 51.5, longitude: -0.1), Coordinate(latitude: 51.5, longitude: -0.1)),
+    ])
+    func midpointAtPolesEquatorMeridiansAndAntimeridian(_ a: Coordinate, _ b: Coordinate) throws {
+        let p = EarthCenteredPoint(a)
+        let q = EarthCenteredPoint(b)
+        let chord = p.chord(to: q)
+        try #require(chord <= MidpointGeodesic.longestChord)
+        let exact = Geodesic.wgs84.distance(from: a, to: b)
+        #expect(abs(MidpointGeodesic.distance(from: p, to: q, chord: chord) - exact) <= MidpointGeodesic.errorBound(chord: chord))
+        #expect(abs(MidpointGeodesic.distance(from: q, to: p, chord: chord) - exact) <= MidpointGeodesic.errorBound(chord: chord))
+        // The split point lies on the surface.
+        let m = MidpointGeodesic.surfacePoint(between: p, q)
+        let a2 = EllipsoidConstants.equatorialRadius * EllipsoidConstants.equatorialRadius
+        let b2 = a2 * (1 - EllipsoidConstants.eccentricitySquared)
+        #expect(abs((m.x * m.x + m.y * m.y) / a2 + m.z * m.z / b2 - 1) < 1e-14)
+    }
+
     @Test(arguments: [
         (Coordinate(latitude: 90, longitude: 0), Coordinate(latitude: -89, longitude: 0)),
         (Coordinate(latitude: 0, longitude: 0), Coordinate(latitude: 0, longitude: 90)),

@@ -6,7 +6,7 @@ import Testing
 /// `LandmarkIndex` against a brute-force scan on many seeded random queries: a quarter anywhere,
 /// a quarter within 1° of the poles, a quarter within 1° of ±180°, a quarter on or near a
 /// landmark. Answers must agree: same landmarks, same order, distances within
-/// `LandmarkIndex.distanceTolerance` (3 µm) of `geod_inverse`'s.
+/// `LandmarkIndex.tolerance(ofDistance:)` (3 µm to 400 km, at most 1 mm) of `geod_inverse`'s.
 @Suite(.suiteTimeLimit) struct LandmarkIndexPropertyTests {
     enum LandmarkSet: String, CaseIterable, CustomTestStringConvertible {
         case embedded, citySample, crowdedAtPolesAndAntimeridian

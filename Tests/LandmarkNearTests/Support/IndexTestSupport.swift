@@ -69,10 +69,13 @@ enum IndexTestSupport {
     }
 
     /// Whether the index's answers are the reference's: the same landmarks in the same order,
-    /// each distance within `LandmarkIndex.distanceTolerance` of `geod_inverse`'s.
+    /// each distance within `LandmarkIndex.tolerance(ofDistance:)` of the distance it reports
+    /// from `geod_inverse`'s (3 µm to 400 km, 0.1 mm to 1,000 km, 0.2 mm to 2,000 km, 1 mm beyond).
     static func agree(_ actual: [LandmarkNeighbor], _ expected: [LandmarkNeighbor]) -> Bool {
         actual.map(\.index) == expected.map(\.index)
-            && zip(actual, expected).allSatisfy { abs($0.distance - $1.distance) <= LandmarkIndex.distanceTolerance }
+            && zip(actual, expected).allSatisfy {
+                abs($0.distance - $1.distance) <= LandmarkIndex.tolerance(ofDistance: $0.distance)
+            }
     }
 
     /// The 20,652 places of Fixtures/cities-sample.csv (GeoNames, CC-BY 4.0).
