@@ -17,9 +17,9 @@ import CLinux
 /// `ShortGeodesic` (20 ns, from the Earth-centred points kept in the index) where the chord is
 /// short, `geod_inverse` beyond. Where a measured distance lies within its error bound of the
 /// radius, or of another answer's distance (the order could flip), a closer measurement decides:
-/// `MidpointGeodesic` (lines up to 2,000 km, 0.2 µm–0.2 mm, 0.12 µs) or `VincentyGeodesic` (1 mm,
+/// `MidpointGeodesic` (lines up to 2,000 km, 0.2 µm–0.2 mm, 0.1 µs) or `VincentyGeodesic` (1 mm,
 /// 0.33 µs) where that settles it, else `geod_inverse`; an answer's distance is refined until its
-/// bound is within `distanceTolerance`. `nearest` starts in the
+/// bound is within `tolerance(ofDistance:)` of it. `nearest` starts in the
 /// point's cell: the chord to the cell's witness and its buckets bound the answer, and the cap of
 /// that bound often lies in the cell (done); else a small cap is searched from the directory, and
 /// a larger one by walking `BucketHierarchy` (boxes over the buckets) nearest first within the
