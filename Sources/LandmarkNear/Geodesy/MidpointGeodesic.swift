@@ -25,7 +25,7 @@
 ///
 ///     let p = EarthCenteredPoint(Coordinate(latitude: 40.6, longitude: -73.8))
 ///     let q = EarthCenteredPoint(Coordinate(latitude: 35.2, longitude: -80.9))
-///     MidpointGeodesic.distance(from: p, to: q, chord: p.chord(to: q))   // 879 … m, as geod_inverse to ~10 µm
+///     MidpointGeodesic.distance(from: p, to: q, chord: p.chord(to: q))   // 864 979.2… m, as geod_inverse to ~10 µm
 package enum MidpointGeodesic {
     /// The longest chord (metres) for which `distance` and `errorBound` may be used.
     package static let longestChord = 2_000_000.0
