@@ -100,7 +100,13 @@ enum IndexBenchmark {
                         : "RSS delta (/proc/self/statm)"))
 
             if let only = ProcessInfo.processInfo.environment["BENCH_ONLY"] {
-                let part = stride(from: only == "near" ? 0 : 1, to: queries.count, by: only == "within" ? 1 : 2).map { queries[$0] }
+                if only == "batches" {
+                    Stderr.line("only batches: \(timeBatches(queries, index: index, reps: reps, budget: budget).microseconds)")
+                    continue
+                }
+                // near, far: the mix's halves; mix, within: all of it.
+                let whole = only == "within" || only == "mix"
+                let part = stride(from: only == "near" || whole ? 0 : 1, to: queries.count, by: whole ? 1 : 2).map { queries[$0] }
                 let t = timeQueries(part, reps: reps, budget: budget) { point in
                     if only == "within" { return Double(index.within(fiveMiles, of: point).count) }
                     let found = index.nearest(to: point, limit: 1)
@@ -135,6 +141,16 @@ enum IndexBenchmark {
                     key: "index.nearest.\(set.key)", what: "nearest k=1", dataset: set.label,
                     value: nearest.microseconds, unit: "µs/query",
                     note: "\(nearest.queries.grouped) queries × \(reps), median of thread CPU time"))
+            let batches = timeBatches(queries, index: index, reps: reps, budget: budget)
+            checksum += batches.checksum
+            results.append(
+                Measurement(
+                    key: "index.nearest-batches.\(set.key)", what: "nearest k=1, batches of 4,096", dataset: set.label,
+                    value: batches.microseconds, unit: "µs/query",
+                    note:
+                        "`forEachNearest(of:limit: 1)` (locality order), \(batches.queries.grouped) queries × \(reps), median of thread CPU time"
+                ))
+            Stderr.line(String(format: "  nearest k=1, batches of 4,096: %.3f µs", batches.microseconds))
             var hits = 0
             var calls = 0
             let within = timeQueries(queries, reps: reps, budget: budget) { point in
@@ -161,6 +177,34 @@ enum IndexBenchmark {
         }
         print("checksum: \(checksum)")
         return results
+    }
+
+    /// `timeQueries` for the index's batch search (`forEachNearest(of:limit:)`, which searches
+    /// in `LocalityOrder`), over the queries in batches of 4,096 as a `nearest` stream
+    /// asks them: µs a query.
+    static func timeBatches(_ queries: [Coordinate], index: LandmarkIndex, reps: Int, budget: Double) -> Timing {
+        let size = 4096
+        let batches = stride(from: 0, to: queries.count, by: size).map { Array(queries[$0..<min(queries.count, $0 + size)]) }
+        var checksum = 0.0
+        func pass(_ count: Int) {
+            for batch in batches.prefix(count) {
+                index.forEachNearest(of: batch, limit: 1) { _, found in
+                    checksum += found.isEmpty ? -1 : Double(found[0].index) + found[0].distance
+                }
+            }
+        }
+        let warmStart = MonotonicClock.now()
+        pass(1)
+        let perBatch = max(MonotonicClock.now() - warmStart, 1e-9)
+        let count = max(1, min(batches.count, Int(budget / perBatch)))
+        let n = batches.prefix(count).reduce(0) { $0 + $1.count }
+        var samples: [Double] = []
+        for _ in 0..<reps {
+            let start = ThreadCPUClock.now()
+            pass(count)
+            samples.append((ThreadCPUClock.now() - start) / Double(n) * 1e6)
+        }
+        return Timing(microseconds: Statistics.median(samples), queries: n, checksum: checksum)
     }
 
     struct Timing {

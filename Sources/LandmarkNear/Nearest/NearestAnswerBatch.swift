@@ -25,9 +25,10 @@ package struct NearestAnswerBatch: Sendable {
     /// `textEnds[2q]`, its longitude (which follows it) at `textEnds[2q + 1]`.
     private(set) var texts: [UInt8] = []
     private(set) var textEnds: [Int] = []
-    /// The queries' neighbours one after another: query q's end at `neighborEnds[q]`.
+    /// The queries' neighbours, in the order they were asked (`LocalityOrder`): query q's at
+    /// `neighborRanges[q]`.
     private(set) var neighbors: [LandmarkNeighbor] = []
-    private(set) var neighborEnds: [Int] = []
+    private(set) var neighborRanges: [Range<Int>] = []
     private(set) var problems: [Problem] = []
     /// Set on the stream's last batch: the threads end after it.
     var isLast = false
@@ -66,12 +67,14 @@ package struct NearestAnswerBatch: Sendable {
         problems.append(Problem(answersBefore: coordinates.count, line: line, message: message))
     }
 
-    /// Adds every query's answers, from `answers` (`NearestQuery.answer`), in order.
+    /// Adds every query's answers, from `answers` (`NearestQuery.answer`), in order; the
+    /// queries are asked in `LocalityOrder` (neighbours on the map one after another).
     package mutating func answer(using answers: (Coordinate) -> [LandmarkNeighbor]) {
-        neighborEnds.reserveCapacity(coordinates.count)
-        for coordinate in coordinates {
-            neighbors.append(contentsOf: answers(coordinate))
-            neighborEnds.append(neighbors.count)
+        neighborRanges = [Range<Int>](repeating: 0..<0, count: coordinates.count)
+        for query in LocalityOrder.positions(of: coordinates) {
+            let start = neighbors.count
+            neighbors.append(contentsOf: answers(coordinates[query]))
+            neighborRanges[query] = start..<neighbors.count
         }
     }
 }

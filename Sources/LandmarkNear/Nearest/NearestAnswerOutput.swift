@@ -114,18 +114,15 @@ package final class NearestAnswerOutput: Sendable {
         try batch.texts.withUnsafeBufferPointer { (texts) throws(OutputError) in
             try batch.neighbors.withUnsafeBufferPointer { (neighbors) throws(OutputError) in
                 var textStart = 0
-                var neighborStart = 0
                 for query in 0..<batch.count {
                     try report(before: query)
                     let latitudeEnd = batch.textEnds[2 * query]
                     let longitudeEnd = batch.textEnds[2 * query + 1]
-                    let neighborEnd = batch.neighborEnds[query]
                     writer.answer(
                         batch.coordinates[query], latitude: UnsafeBufferPointer(rebasing: texts[textStart..<latitudeEnd]),
                         longitude: UnsafeBufferPointer(rebasing: texts[latitudeEnd..<longitudeEnd]),
-                        neighbors: UnsafeBufferPointer(rebasing: neighbors[neighborStart..<neighborEnd]))
+                        neighbors: UnsafeBufferPointer(rebasing: neighbors[batch.neighborRanges[query]]))
                     textStart = longitudeEnd
-                    neighborStart = neighborEnd
                     if writer.bytes.count >= 1 << 16 { try writeOut() }
                 }
             }

@@ -7,15 +7,18 @@ import Testing
     func smallestValuesKeepsTheKSmallest(_ k: Int) {
         var rng = IndexTestSupport.SeededGenerator(seed: UInt64(k))
         let values = (0..<300).map { _ in Double.random(in: 0...100, using: &rng) }
+        // (`#expect` takes copies; a `SmallestValues` is noncopyable, so its readings are taken first.)
         var best = SmallestValues(capacity: k)
-        #expect(!best.isFull && best.bound == .infinity)
-        for value in values {
+        var (full, bound) = (best.isFull, best.bound)
+        #expect(!full && bound == .infinity)
+        for (i, value) in values.enumerated() {
             best.offer(value)
-            #expect(best.bound >= values.sorted()[k - 1])  // a safe pruning bound all along
+            (full, bound) = (best.isFull, best.bound)
+            #expect(bound >= values.sorted()[k - 1])  // a safe pruning bound all along
+            #expect(full == (i + 1 >= k))
+            if full { #expect(bound == values[0...i].sorted()[k - 1]) }  // the k-th smallest so far
         }
-        best.settle()
-        #expect(best.isFull)
-        #expect(best.bound == values.sorted()[k - 1])
+        #expect(bound == values.sorted()[k - 1])
     }
 
     /// A large k over many landmarks must not cost n·k (the CLI takes any -k).
