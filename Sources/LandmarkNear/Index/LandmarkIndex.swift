@@ -30,6 +30,7 @@ import CLinux
 ///     let here = Coordinate(latitude: 34.0, longitude: -116.0)
 ///     index.nearest(to: here, limit: 1)          // [LandmarkNeighbor(index: 0, distance: 15_465.79…)]
 ///     index.within(8046.72, of: here)            // [] : Turtle Rock is 15.5 km away
+///     index.forEachNearest(of: [here], limit: 1) { position, neighbors in }   // many points, in `LocalityOrder`
 public final class LandmarkIndex {
     /// Landmarks per bucket (one tree item). 32: a bucket's z fit two 16-lane compares
     /// (`firstSlot`), a scan of its run near the query costs less than another bucket's sphere
