@@ -1,5 +1,5 @@
 /// The order in which a batch of nearest-landmark searches asks the index
-/// (`LandmarkIndex.nearest(to:limit:within:)` of many points, and the batches of a `nearest`
+/// (`LandmarkIndex.forEachNearest(of:limit:within:_:)`, and the batches of a `nearest`
 /// stream): along a Z-order (Morton) curve over cells of 360/256° of longitude by 180/256° of
 /// latitude, so that searches one after another read nearby buckets and take the same paths
 /// (near land, or far at sea). The answers are the same in any order (the index only reads);
