@@ -4,7 +4,8 @@ import CLinux
 /// within a radius, and the k nearest. "Exact" means the same landmarks in the same order as a
 /// brute-force scan with `Geodesic.wgs84.distance` everywhere (across ±180°, at the poles, for
 /// a point on a landmark), ties in distance ordered by index; each distance is within
-/// `tolerance(ofDistance:)` of `geod_inverse`'s: 3 µm up to 100 km, 1 mm beyond.
+/// `tolerance(ofDistance:)` of `geod_inverse`'s: 3 µm up to 400 km, 0.1 mm up to 1,000 km,
+/// 0.2 mm up to 2,000 km, 1 mm beyond.
 ///
 /// GEOS's STRtree is the spatial index. The landmarks are packed by recursive halving into
 /// buckets of `bucketSize` neighbours (`BucketPacking`), and the tree holds each bucket's
@@ -53,9 +54,9 @@ public final class LandmarkIndex {
     /// far half of the benchmark's mix: 96 saved 4.5 % of a query, 256 7 %, 1,024 6 %).
     static let coarseEntryLimit = 256
 
-    /// The largest difference between an answer's distance and `geod_inverse`'s, metres:
-    /// `VincentyGeodesic.errorBound` (1 mm) for lines over 100 km, 3 µm below
-    /// (`tolerance(ofDistance:)`).
+    /// The largest difference between an answer's distance and `geod_inverse`'s at any
+    /// distance, metres: `VincentyGeodesic.errorBound` (1 mm), what lines over 2,000 km are
+    /// held to; shorter lines are held to less (`tolerance(ofDistance:)`).
     public static let distanceTolerance = max(ShortGeodesic.errorBound(chord: 100_000), VincentyGeodesic.errorBound)
 
     /// The largest difference between an answer's `distance` and `geod_inverse`'s, metres:
