@@ -26,11 +26,11 @@ let package = Package(
             pkgConfig: "geos",
             providers: [.apt(["libgeos-dev"])]
         ),
-        // PROJ's geodesic.h: Karney's WGS84 geodesics (Debian: libproj-dev).
+        // PROJ's geodesic.h: Karney's WGS84 geodesics (Debian: libproj-dev). Headers only: the library is
+        // opened on first use (PROJLibrary).
         .systemLibrary(
             name: "CGeodesic",
             path: "Sources/CGeodesic",
-            pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]
         ),
         // libxml2's push parser: GPX, KML and TCX read in chunks, in bounded memory (Debian: libxml2-dev).
@@ -47,11 +47,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // GNU libmicrohttpd: the HTTP server of `serve` (Debian: libmicrohttpd-dev).
+        // GNU libmicrohttpd: the HTTP server of `serve` (Debian: libmicrohttpd-dev). Headers only: the
+        // library is opened on first use (MicroHTTPDLibrary), as are libcurl and PROJ.
         .systemLibrary(
             name: "CMicroHTTPD",
             path: "Sources/CMicroHTTPD",
-            pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         // libxcrypt's crypt(3): password hashes of `serve --users` (Debian: libcrypt-dev).
@@ -62,10 +62,10 @@ let package = Package(
             providers: [.apt(["libcrypt-dev"])]
         ),
         // libcurl's multi interface: APNs over HTTP/2 (nghttp2) and webhooks (Debian: libcurl4-openssl-dev).
+        // Headers only: the library is opened on first use (CurlLibrary).
         .systemLibrary(
             name: "CCurl",
             path: "Sources/CCurl",
-            pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // OpenSSL: ES256 JWTs for APNs token auth, SHA-1 name-based UUIDs, --apns-ca (Debian: libssl-dev).

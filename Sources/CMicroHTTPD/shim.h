@@ -1,7 +1,12 @@
 #ifndef LANDMARK_NEAR_CMICROHTTPD_SHIM_H
 #define LANDMARK_NEAR_CMICROHTTPD_SHIM_H
-// GNU libmicrohttpd (Debian: libmicrohttpd-dev). Its start and info calls are variadic,
-// which Swift cannot call, so these inline wrappers fix the option lists serve uses.
+// GNU libmicrohttpd (Debian: libmicrohttpd-dev), opened on first use rather than linked
+// (SharedLibrary.swift says why). Its functions are reached through the table below, each field
+// declared with the type of the function in <microhttpd.h> (`__typeof__` of a declaration does
+// not link to it), filled by dlsym. Its start and info calls are variadic, which Swift can
+// neither call nor type: their fields hold the address as a number, and the inline wrappers
+// below (given that number) fix the option lists serve uses.
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -9,10 +14,55 @@
 #include <sys/select.h>
 #include <microhttpd.h>
 
-/// Starts a daemon on `address` (its port included) with an internal thread pool of
-/// `threads` threads, at most `connection_limit` connections, and `timeout_seconds` of
-/// inactivity before a connection is closed.
-static inline struct MHD_Daemon *landmark_mhd_start(unsigned int flags,
+struct landmark_mhd {
+    __typeof__(MHD_quiesce_daemon) *_Nonnull quiesce_daemon;
+    __typeof__(MHD_stop_daemon) *_Nonnull stop_daemon;
+    __typeof__(MHD_lookup_connection_value) *_Nonnull lookup_connection_value;
+    __typeof__(MHD_get_connection_values) *_Nonnull get_connection_values;
+    __typeof__(MHD_create_response_from_buffer) *_Nonnull create_response_from_buffer;
+    __typeof__(MHD_add_response_header) *_Nonnull add_response_header;
+    __typeof__(MHD_queue_response) *_Nonnull queue_response;
+    __typeof__(MHD_destroy_response) *_Nonnull destroy_response;
+    __typeof__(MHD_suspend_connection) *_Nonnull suspend_connection;
+    __typeof__(MHD_resume_connection) *_Nonnull resume_connection;
+    uintptr_t start_daemon;         // __typeof__(MHD_start_daemon) *
+    uintptr_t get_daemon_info;      // __typeof__(MHD_get_daemon_info) *
+    uintptr_t get_connection_info;  // __typeof__(MHD_get_connection_info) *
+};
+
+#define LANDMARK_MHD_RESOLVE(field, symbol)                         \
+    do {                                                            \
+        void *address = dlsym(library, #symbol);                    \
+        if (address == NULL) { *missing = #symbol; return table; }  \
+        table.field = (__typeof__(table.field))(uintptr_t)address;  \
+    } while (0)
+
+/// The table of `library` (a handle from dlopen); `*missing` names the first function it lacks
+/// (the table is then incomplete and must not be used), else is set to NULL.
+static inline struct landmark_mhd landmark_mhd_resolve(void *_Nonnull library, const char *_Nullable *_Nonnull missing) {
+    struct landmark_mhd table;
+    *missing = NULL;
+    LANDMARK_MHD_RESOLVE(quiesce_daemon, MHD_quiesce_daemon);
+    LANDMARK_MHD_RESOLVE(stop_daemon, MHD_stop_daemon);
+    LANDMARK_MHD_RESOLVE(lookup_connection_value, MHD_lookup_connection_value);
+    LANDMARK_MHD_RESOLVE(get_connection_values, MHD_get_connection_values);
+    LANDMARK_MHD_RESOLVE(create_response_from_buffer, MHD_create_response_from_buffer);
+    LANDMARK_MHD_RESOLVE(add_response_header, MHD_add_response_header);
+    LANDMARK_MHD_RESOLVE(queue_response, MHD_queue_response);
+    LANDMARK_MHD_RESOLVE(destroy_response, MHD_destroy_response);
+    LANDMARK_MHD_RESOLVE(suspend_connection, MHD_suspend_connection);
+    LANDMARK_MHD_RESOLVE(resume_connection, MHD_resume_connection);
+    LANDMARK_MHD_RESOLVE(start_daemon, MHD_start_daemon);
+    LANDMARK_MHD_RESOLVE(get_daemon_info, MHD_get_daemon_info);
+    LANDMARK_MHD_RESOLVE(get_connection_info, MHD_get_connection_info);
+    return table;
+}
+#undef LANDMARK_MHD_RESOLVE
+
+/// Starts a daemon (`start_daemon`: the table's `MHD_start_daemon`) on `address` (its port
+/// included) with an internal thread pool of `threads` threads, at most `connection_limit`
+/// connections, and `timeout_seconds` of inactivity before a connection is closed.
+static inline struct MHD_Daemon *landmark_mhd_start(uintptr_t start_daemon, unsigned int flags,
                                                      const struct sockaddr *address,
                                                      MHD_AccessHandlerCallback handler, void *handler_cls,
                                                      MHD_RequestCompletedCallback completed, void *completed_cls,
@@ -20,7 +70,7 @@ static inline struct MHD_Daemon *landmark_mhd_start(unsigned int flags,
                                                      unsigned int threads, unsigned int connection_limit,
                                                      unsigned int timeout_seconds, size_t memory_limit,
                                                      unsigned int backlog) {
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+    return ((__typeof__(MHD_start_daemon) *)start_daemon)(flags, 0, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                             MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
@@ -33,20 +83,22 @@ static inline struct MHD_Daemon *landmark_mhd_start(unsigned int flags,
 }
 
 /// The port the daemon listens on (useful after binding port 0); 0 when unknown.
-static inline uint16_t landmark_mhd_bound_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+static inline uint16_t landmark_mhd_bound_port(uintptr_t get_daemon_info, struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = ((__typeof__(MHD_get_daemon_info) *)get_daemon_info)(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
 }
 
 /// The socket of a connection; -1 when unknown.
-static inline int landmark_mhd_connection_fd(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+static inline int landmark_mhd_connection_fd(uintptr_t get_connection_info, struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        ((__typeof__(MHD_get_connection_info) *)get_connection_info)(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
 }
 
 /// Connections currently open.
-static inline unsigned int landmark_mhd_connection_count(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+static inline unsigned int landmark_mhd_connection_count(uintptr_t get_daemon_info, struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info =
+        ((__typeof__(MHD_get_daemon_info) *)get_daemon_info)(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info == NULL ? 0 : info->num_connections;
 }
 

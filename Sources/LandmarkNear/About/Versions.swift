@@ -19,7 +19,7 @@ package struct Versions: Sendable, CustomStringConvertible {
     package static var current: Versions {
         Versions(
             geos: String(cString: GEOSversion()),
-            proj: proj_info().release.map { String(cString: $0) }.map {
+            proj: PROJLibrary.functions.proj_info().release.map { String(cString: $0) }.map {
                 $0.hasPrefix("Rel. ") ? String($0.dropFirst(5).prefix { $0 != "," }) : $0
             } ?? "unknown",
             libxml2: __xmlParserVersion()?.pointee.map { String(cString: $0) } ?? "unknown")

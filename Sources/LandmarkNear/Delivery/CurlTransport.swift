@@ -24,6 +24,7 @@ enum HTTPResult {
 ///
 /// Used from one thread only (the delivery thread): it is not `Sendable`.
 final class CurlTransport {
+    private let curl = CurlLibrary.functions
     private let multi: UnsafeMutableRawPointer
     private var transfers: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private let trusted: TrustedCertificates?
@@ -31,29 +32,31 @@ final class CurlTransport {
     /// libcurl must be set up once per process before threads use it; `curl_global_init` is
     /// safe to call again (it counts).
     static func initializeLibrary() throws(DeliveryError) {
-        guard curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else {
+        let curl = CurlLibrary.functions
+        guard curl.global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else {
             throw DeliveryError(.io, "libcurl: global initialisation failed")
         }
-        guard let info = landmark_curl_version_info(), info.pointee.features & CURL_VERSION_HTTP2 != 0 else {
+        guard let info = landmark_curl_version_info(curl), info.pointee.features & CURL_VERSION_HTTP2 != 0 else {
             throw DeliveryError(.io, "libcurl was built without HTTP/2 (nghttp2), which APNs requires")
         }
     }
 
     init(trusted: TrustedCertificates?, maximumStreams: Int) throws(DeliveryError) {
-        guard let multi = curl_multi_init() else { throw DeliveryError(.io, "libcurl: cannot create a multi handle") }
+        let curl = CurlLibrary.functions
+        guard let multi = curl.multi_init() else { throw DeliveryError(.io, "libcurl: cannot create a multi handle") }
         self.multi = multi
         self.trusted = trusted
-        _ = landmark_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        _ = landmark_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1)
-        _ = landmark_curl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, maximumStreams)
+        _ = landmark_curl_multi_setopt_long(curl.multi_setopt, multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = landmark_curl_multi_setopt_long(curl.multi_setopt, multi, CURLMOPT_MAX_HOST_CONNECTIONS, 1)
+        _ = landmark_curl_multi_setopt_long(curl.multi_setopt, multi, CURLMOPT_MAX_CONCURRENT_STREAMS, maximumStreams)
     }
 
     deinit {
         for (easy, _) in transfers {
-            curl_multi_remove_handle(multi, easy)
+            _ = curl.multi_remove_handle(multi, easy)
         }
         transfers.removeAll()
-        curl_multi_cleanup(multi)
+        _ = curl.multi_cleanup(multi)
     }
 
     var activeCount: Int { transfers.count }
@@ -61,7 +64,7 @@ final class CurlTransport {
     /// Starts `request`; its result comes back from `perform` with `tag`.
     func start(_ request: OutgoingRequest, tag: Int) -> Bool {
         guard let transfer = CurlTransfer(request: request, tag: tag, trusted: trusted) else { return false }
-        guard curl_multi_add_handle(multi, transfer.easy) == CURLM_OK else { return false }
+        guard curl.multi_add_handle(multi, transfer.easy) == CURLM_OK else { return false }
         transfers[transfer.easy] = transfer
         return true
     }
@@ -70,13 +73,13 @@ final class CurlTransport {
     /// the transfers on, and returns those that ended.
     func perform(timeout: Double, wakeDescriptor: Int32) -> [(tag: Int, result: HTTPResult)] {
         var running: Int32 = 0
-        _ = curl_multi_perform(multi, &running)
+        _ = curl.multi_perform(multi, &running)
         var wait = curl_waitfd(fd: wakeDescriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0)
         let milliseconds = Int32(max(0, min(timeout, 60)) * 1000)
         var finished = completed()
         if finished.isEmpty {
-            _ = curl_multi_poll(multi, &wait, 1, milliseconds, nil)
-            _ = curl_multi_perform(multi, &running)
+            _ = curl.multi_poll(multi, &wait, 1, milliseconds, nil)
+            _ = curl.multi_perform(multi, &running)
             finished = completed()
         }
         return finished
@@ -85,18 +88,18 @@ final class CurlTransport {
     private func completed() -> [(tag: Int, result: HTTPResult)] {
         var results: [(tag: Int, result: HTTPResult)] = []
         var remaining: Int32 = 0
-        while let message = curl_multi_info_read(multi, &remaining) {
+        while let message = curl.multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                 let transfer = transfers.removeValue(forKey: easy)
             else { continue }
             let code = message.pointee.data.result
-            curl_multi_remove_handle(multi, easy)
+            _ = curl.multi_remove_handle(multi, easy)
             if code == CURLE_OK {
                 var status = 0
-                _ = landmark_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+                _ = landmark_curl_easy_getinfo_long(curl.easy_getinfo, easy, CURLINFO_RESPONSE_CODE, &status)
                 results.append((transfer.tag, .response(status: status, body: transfer.responseBody)))
             } else {
-                let text = curl_easy_strerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
+                let text = curl.easy_strerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
                 results.append((transfer.tag, .transportError("\(text) (curl \(code.rawValue))")))
             }
         }
@@ -108,38 +111,40 @@ final class CurlTransport {
 final class CurlTransfer {
     static let maximumBody = 64 * 1024
 
+    private let curl = CurlLibrary.functions
     let easy: UnsafeMutableRawPointer
     let tag: Int
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private(set) var responseBody: [UInt8] = []
 
     init?(request: OutgoingRequest, tag: Int, trusted: TrustedCertificates?) {
-        guard let easy = curl_easy_init() else { return nil }
+        let curl = CurlLibrary.functions
+        guard let easy = curl.easy_init() else { return nil }
         self.easy = easy
         self.tag = tag
         for header in request.headers {
-            headerList = curl_slist_append(headerList, header)
+            headerList = curl.slist_append(headerList, header)
         }
         // A header "Expect:" with no value turns off curl's "Expect: 100-continue".
-        headerList = curl_slist_append(headerList, "Expect:")
+        headerList = curl.slist_append(headerList, "Expect:")
         let context = Unmanaged.passUnretained(self).toOpaque()
-        _ = request.url.withCString { landmark_curl_easy_setopt_pointer(easy, CURLOPT_URL, $0) }
-        _ = landmark_curl_easy_setopt_long(easy, CURLOPT_POST, 1)
-        _ = landmark_curl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.utf8.count))
-        _ = request.body.withCString { landmark_curl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0) }
-        _ = landmark_curl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList)
+        _ = request.url.withCString { landmark_curl_easy_setopt_pointer(curl.easy_setopt, easy, CURLOPT_URL, $0) }
+        _ = landmark_curl_easy_setopt_long(curl.easy_setopt, easy, CURLOPT_POST, 1)
+        _ = landmark_curl_easy_setopt_off_t(curl.easy_setopt, easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.utf8.count))
+        _ = request.body.withCString { landmark_curl_easy_setopt_pointer(curl.easy_setopt, easy, CURLOPT_COPYPOSTFIELDS, $0) }
+        _ = landmark_curl_easy_setopt_pointer(curl.easy_setopt, easy, CURLOPT_HTTPHEADER, headerList)
         _ = landmark_curl_easy_setopt_long(
-            easy, CURLOPT_HTTP_VERSION,
+            curl.easy_setopt, easy, CURLOPT_HTTP_VERSION,
             request.requiresHTTP2 ? CURL_HTTP_VERSION_2_0 : CURL_HTTP_VERSION_2TLS)
-        _ = landmark_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
-        _ = landmark_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = landmark_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, 10_000)
-        _ = landmark_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, 30_000)
+        _ = landmark_curl_easy_setopt_long(curl.easy_setopt, easy, CURLOPT_PIPEWAIT, 1)
+        _ = landmark_curl_easy_setopt_long(curl.easy_setopt, easy, CURLOPT_NOSIGNAL, 1)
+        _ = landmark_curl_easy_setopt_long(curl.easy_setopt, easy, CURLOPT_CONNECTTIMEOUT_MS, 10_000)
+        _ = landmark_curl_easy_setopt_long(curl.easy_setopt, easy, CURLOPT_TIMEOUT_MS, 30_000)
         // Verification stays on, always (these are libcurl's defaults; set them all the same).
-        _ = landmark_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
-        _ = landmark_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
-        _ = "http,https".withCString { landmark_curl_easy_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, $0) }
-        _ = landmark_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+        _ = landmark_curl_easy_setopt_long(curl.easy_setopt, easy, CURLOPT_SSL_VERIFYPEER, 1)
+        _ = landmark_curl_easy_setopt_long(curl.easy_setopt, easy, CURLOPT_SSL_VERIFYHOST, 2)
+        _ = "http,https".withCString { landmark_curl_easy_setopt_pointer(curl.easy_setopt, easy, CURLOPT_PROTOCOLS_STR, $0) }
+        _ = landmark_curl_easy_setopt_data_callback(curl.easy_setopt, easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
             guard let context, let data else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             let length = size * count
@@ -151,19 +156,20 @@ final class CurlTransfer {
             }
             return length
         }
-        _ = landmark_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
+        _ = landmark_curl_easy_setopt_pointer(curl.easy_setopt, easy, CURLOPT_WRITEDATA, context)
         if let trusted {
-            _ = landmark_curl_easy_setopt_ssl_ctx_callback(easy) { _, sslContext, context in
+            _ = landmark_curl_easy_setopt_ssl_ctx_callback(curl.easy_setopt, easy) { _, sslContext, context in
                 guard let sslContext, let context else { return CURLE_OK }
                 Unmanaged<TrustedCertificates>.fromOpaque(context).takeUnretainedValue().add(to: sslContext)
                 return CURLE_OK
             }
-            _ = landmark_curl_easy_setopt_pointer(easy, CURLOPT_SSL_CTX_DATA, Unmanaged.passUnretained(trusted).toOpaque())
+            _ = landmark_curl_easy_setopt_pointer(
+                curl.easy_setopt, easy, CURLOPT_SSL_CTX_DATA, Unmanaged.passUnretained(trusted).toOpaque())
         }
     }
 
     deinit {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
+        curl.easy_cleanup(easy)
+        curl.slist_free_all(headerList)
     }
 }

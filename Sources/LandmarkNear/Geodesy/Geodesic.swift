@@ -9,10 +9,14 @@ import CGeodesic
 ///         to: Coordinate(latitude: 51.6, longitude: -0.5))      // LHR
 public struct Geodesic: Sendable {
     private var ellipsoid = geod_geodesic()
+    /// PROJ's functions, held here so that a distance calls them without asking for the library
+    /// again (the first `Geodesic` opens it: `PROJLibrary`).
+    private let proj: landmark_proj
 
     /// Equatorial radius `a` in metres and flattening `f`.
     public init(equatorialRadius: Double, flattening: Double) {
-        geod_init(&ellipsoid, equatorialRadius, flattening)
+        proj = PROJLibrary.functions
+        proj.geod_init(&ellipsoid, equatorialRadius, flattening)
     }
 
     /// The WGS84 ellipsoid (a = 6378137 m, f = 1/298.257223563).
@@ -22,7 +26,7 @@ public struct Geodesic: Sendable {
     public func distance(from a: Coordinate, to b: Coordinate) -> Double {
         var s12 = 0.0
         withUnsafePointer(to: ellipsoid) { g in
-            geod_inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, nil, nil)
+            proj.geod_inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, nil, nil)
         }
         return s12
     }
@@ -32,7 +36,7 @@ public struct Geodesic: Sendable {
         var s12 = 0.0
         var azi1 = 0.0
         withUnsafePointer(to: ellipsoid) { g in
-            geod_inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, nil)
+            proj.geod_inverse(g, a.latitude, a.longitude, b.latitude, b.longitude, &s12, &azi1, nil)
         }
         return (s12, azi1)
     }
@@ -43,7 +47,7 @@ public struct Geodesic: Sendable {
         var lat2 = 0.0
         var lon2 = 0.0
         withUnsafePointer(to: ellipsoid) { g in
-            geod_direct(g, start.latitude, start.longitude, azimuth, distance, &lat2, &lon2, nil)
+            proj.geod_direct(g, start.latitude, start.longitude, azimuth, distance, &lat2, &lon2, nil)
         }
         return Coordinate(latitude: lat2, longitude: lon2)
     }

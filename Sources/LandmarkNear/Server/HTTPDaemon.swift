@@ -54,6 +54,7 @@ package final class HTTPDaemon: Sendable {
         let cls = Unmanaged.passUnretained(context).toOpaque()
         let daemon: OpaquePointer? = address.socketAddress.withUnsafeBytes { raw in
             landmark_mhd_start(
+                MicroHTTPDLibrary.functions.start_daemon,
                 flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
                 answerRequest, cls, requestCompleted, cls, connectionChanged, cls,
                 UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)),
@@ -62,21 +63,22 @@ package final class HTTPDaemon: Sendable {
         guard let daemon else {
             throw .io("cannot listen on \(address): \(String(cString: strerror(errno)))")
         }
-        port = landmark_mhd_bound_port(daemon)
+        port = landmark_mhd_bound_port(MicroHTTPDLibrary.functions.get_daemon_info, daemon)
         handle = Mutex(daemon)
         context.headerDeadlines.startSweeping()
     }
 
     /// Connections open now.
     package var connectionCount: Int {
-        handle.withLock { daemon in daemon.map { Int(landmark_mhd_connection_count($0)) } ?? 0 }
+        let info = MicroHTTPDLibrary.functions.get_daemon_info
+        return handle.withLock { daemon in daemon.map { Int(landmark_mhd_connection_count(info, $0)) } ?? 0 }
     }
 
     /// Stops accepting new connections; open ones go on until `stop()`.
     package func stopListening() {
         handle.withLock { daemon in
             guard let daemon else { return }
-            let socket = MHD_quiesce_daemon(daemon)
+            let socket = MicroHTTPDLibrary.functions.quiesce_daemon(daemon)
             if socket >= 0 { close(socket) }
         }
     }
@@ -92,7 +94,7 @@ package final class HTTPDaemon: Sendable {
             daemon = nil
             return current
         }
-        if let daemon { MHD_stop_daemon(daemon) }
+        if let daemon { MicroHTTPDLibrary.functions.stop_daemon(daemon) }
     }
 
     deinit { stop() }
@@ -156,7 +158,7 @@ private func answerRequest(
         context.headerDeadlines.headersArrived(connection)
         let pending = PendingRequest()
         requestState.pointee = Unmanaged.passRetained(pending).toOpaque()
-        if let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+        if let declared = MicroHTTPDLibrary.functions.lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
             let length = Int(String(cString: declared)), length > context.bodyLimit
         {
             pending.answered = true
@@ -232,7 +234,7 @@ private func connectionChanged(
     guard let cls, let connection else { return }
     let deadlines = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().headerDeadlines
     if change.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
-        deadlines.opened(connection, descriptor: landmark_mhd_connection_fd(connection))
+        deadlines.opened(connection, descriptor: landmark_mhd_connection_fd(MicroHTTPDLibrary.functions.get_connection_info, connection))
     } else {
         // Before libmicrohttpd closes the socket: the sweep never touches a closed descriptor.
         deadlines.closed(connection)
@@ -247,17 +249,18 @@ private func tooLarge(_ context: DaemonContext) -> HTTPResponse {
 
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
     let created = response.body.withUnsafeBytes { raw in
-        MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+        MicroHTTPDLibrary.functions.create_response_from_buffer(
+            raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
     }
     guard let created else { return .NO }
-    defer { MHD_destroy_response(created) }
-    _ = MHD_add_response_header(created, "Content-Type", response.contentType)
+    defer { MicroHTTPDLibrary.functions.destroy_response(created) }
+    _ = MicroHTTPDLibrary.functions.add_response_header(created, "Content-Type", response.contentType)
     for header in response.headers {
         // Header values are ours, but never let a line break through.
         let value = String(header.value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
-        _ = MHD_add_response_header(created, header.name, value)
+        _ = MicroHTTPDLibrary.functions.add_response_header(created, header.name, value)
     }
-    return MHD_queue_response(connection, UInt32(response.status), created)
+    return MicroHTTPDLibrary.functions.queue_response(connection, UInt32(response.status), created)
 }
 
 /// Headers or query arguments of a connection, collected through libmicrohttpd's iterator.
@@ -268,7 +271,7 @@ private final class CollectedValues {
 
 private func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> CollectedValues {
     let values = CollectedValues()
-    _ = MHD_get_connection_values(connection, kind, collectValue, Unmanaged.passUnretained(values).toOpaque())
+    _ = MicroHTTPDLibrary.functions.get_connection_values(connection, kind, collectValue, Unmanaged.passUnretained(values).toOpaque())
     return values
 }
 

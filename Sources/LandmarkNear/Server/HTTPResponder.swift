@@ -48,7 +48,7 @@ package final class HTTPResponder: Sendable {
                 stage = .answered(response)
                 // Under the lock: once a stopping daemon has looked at this request, it is
                 // resumed (libmicrohttpd must not stop with a suspended connection).
-                if let pointer { MHD_resume_connection(pointer) }
+                if let pointer { MicroHTTPDLibrary.functions.resume_connection(pointer) }
                 return true
             case .answered, .sent:
                 return false
@@ -72,7 +72,7 @@ package final class HTTPResponder: Sendable {
                     return HTTPResponse.problem(503, "the server is shutting down").adding(header: "Connection", "close")
                 }
                 // Under the lock: `respond` cannot resume before the suspension.
-                MHD_suspend_connection(pointer)
+                MicroHTTPDLibrary.functions.suspend_connection(pointer)
                 stage = .suspended
                 return nil
             case .suspended, .sent:
