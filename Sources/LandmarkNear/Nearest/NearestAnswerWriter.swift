@@ -31,17 +31,18 @@ package final class NearestAnswerWriter {
     /// Each landmark's constant parts, made on its first answer, one after another in one
     /// array (an array per landmark cost an allocation each, and most answers of a long stream
     /// are a landmark's first): landmark i's prefix is `parts[partStarts[2i] ..< partStarts[2i + 1]]`
-    /// and, for the table, its name cell runs on to `nameEnds[i]`; a start of -1 is not made yet.
+    /// and, for the table, its name cell runs on to `nameEnds[i]`. An end of 0 is not made yet
+    /// (a made prefix is never empty); the tables take memory only where written (`ZeroedTable`).
     @exclusivity(unchecked) private var parts: [UInt8] = []
-    @exclusivity(unchecked) private var partStarts: [Int]
-    @exclusivity(unchecked) private var nameEnds: [Int]
+    private let partStarts: ZeroedTable
+    private let nameEnds: ZeroedTable
     private let emptyReason: [UInt8]
 
     package init(catalog: LandmarkCatalog, query: NearestQuery, json: Bool) {
         self.catalog = catalog
         self.json = json
-        partStarts = Array(repeating: -1, count: 2 * catalog.count)
-        nameEnds = json ? [] : Array(repeating: 0, count: catalog.count)
+        partStarts = ZeroedTable(count: 2 * catalog.count)
+        nameEnds = ZeroedTable(count: json ? 0 : catalog.count)
         emptyReason = Array((query.within.map { "no landmark within \($0)" } ?? "no landmark (empty catalog)").utf8)
         bytes.reserveCapacity(1 << 17)
     }
@@ -107,7 +108,7 @@ package final class NearestAnswerWriter {
     /// Appends the JSON prefix `{"index":I,"id":ID,"name":"…","distanceMeters":`, or the
     /// table's index and id cells (made on the landmark's first answer).
     @inline(__always) private func appendPrefix(of landmark: Int) {
-        if partStarts[2 * landmark] < 0 { makeParts(of: landmark) }
+        if partStarts[2 * landmark + 1] == 0 { makeParts(of: landmark) }
         bytes.append(contentsOf: parts[partStarts[2 * landmark]..<partStarts[2 * landmark + 1]])
     }
 
