@@ -8,6 +8,7 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <stdint.h>
+#include <string.h>
 
 struct landmark_curl {
     __typeof__(curl_global_init) *_Nonnull global_init;
@@ -40,6 +41,7 @@ struct landmark_curl {
 /// (the table is then incomplete and must not be used), else is set to NULL.
 static inline struct landmark_curl landmark_curl_resolve(void *_Nonnull library, const char *_Nullable *_Nonnull missing) {
     struct landmark_curl table;
+    memset(&table, 0, sizeof table);  // never used when incomplete, but not left undefined
     *missing = NULL;
     LANDMARK_CURL_RESOLVE(global_init, curl_global_init);
     LANDMARK_CURL_RESOLVE(version_info, curl_version_info);

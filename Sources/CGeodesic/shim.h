@@ -7,6 +7,7 @@
 #include <geodesic.h>
 #include <proj.h>
 #include <stdint.h>
+#include <string.h>
 
 struct landmark_proj {
     __typeof__(geod_init) *_Nonnull geod_init;
@@ -26,6 +27,7 @@ struct landmark_proj {
 /// (the table is then incomplete and must not be used), else is set to NULL.
 static inline struct landmark_proj landmark_proj_resolve(void *_Nonnull library, const char *_Nullable *_Nonnull missing) {
     struct landmark_proj table;
+    memset(&table, 0, sizeof table);  // never used when incomplete, but not left undefined
     *missing = NULL;
     LANDMARK_PROJ_RESOLVE(geod_init);
     LANDMARK_PROJ_RESOLVE(geod_inverse);

@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/select.h>
@@ -41,6 +42,7 @@ struct landmark_mhd {
 /// (the table is then incomplete and must not be used), else is set to NULL.
 static inline struct landmark_mhd landmark_mhd_resolve(void *_Nonnull library, const char *_Nullable *_Nonnull missing) {
     struct landmark_mhd table;
+    memset(&table, 0, sizeof table);  // never used when incomplete, but not left undefined
     *missing = NULL;
     LANDMARK_MHD_RESOLVE(quiesce_daemon, MHD_quiesce_daemon);
     LANDMARK_MHD_RESOLVE(stop_daemon, MHD_stop_daemon);

@@ -72,6 +72,10 @@ public final class ProximityEngine {
         self.catalog = catalog
         self.configuration = configuration
         self.slack = slack
+        // PROJ is opened on first use (`PROJLibrary`); an engine decides boundaries with it all
+        // run long, so it opens it now: a `watch` or `serve` on a system without PROJ stops at
+        // start, not hours into a run on whichever thread first needs a geodesic.
+        _ = Geodesic.wgs84
 
         let defaultIndices = try configuration.favorites.indices(in: catalog)
         var profileIndexSets: [DeviceKey: [Int]] = [:]

@@ -54,7 +54,7 @@ enum BucketPacking {
         }
         // The first cut here, then its two sides on two threads: the sides are independent,
         // and packing was a fifth of loading a catalog. Each thread packs an array of its own
-        // (the second side is copied out: 12 MB at a million places), so no memory is shared.
+        // (the second side is copied out: 8 MB at a million places), so no memory is shared.
         let cut = items.withUnsafeMutableBufferPointer { cutOnce($0, 0..<$0.count, bucketSize: bucketSize) }
         let second = Array(items[cut...])
         items.removeSubrange(cut...)

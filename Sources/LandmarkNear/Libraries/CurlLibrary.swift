@@ -1,7 +1,8 @@
 import CCurl
 
-/// libcurl's functions that the deliveries call, opened the first time a delivery starts
-/// (`SharedLibrary`): runs that deliver nothing never open it, nor the Kerberos, LDAP, SSH and
+/// libcurl's functions that the deliveries call, opened when a run's deliveries are set up
+/// (`NotificationDelivery`, at the start of a `watch` or `serve` with `--push` or `--webhook`;
+/// `SharedLibrary`): runs that deliver nothing never open it, nor the Kerberos, LDAP, SSH and
 /// compression libraries it brings.
 ///
 ///     guard CurlLibrary.functions.global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else { … }

@@ -13,7 +13,10 @@ import Glibc
 /// twice) and fills with `dlsym`. A library found is never closed: its functions are used
 /// until the process exits. One that cannot be found, or lacks a function, ends the process
 /// with a message and status 127, as the dynamic loader would have ended it at start-up had the
-/// library been linked.
+/// library been linked. Commands that run for long open theirs at start (`watch` and `serve`
+/// open PROJ as their engine is made, libcurl as their deliveries are set up, libmicrohttpd as
+/// the daemon starts), so that they fail there; `nearest` opens PROJ when a distance first
+/// needs it.
 ///
 ///     let proj = SharedLibrary(names: ["libproj.so", "libproj.so.25"], purpose: "geodesics", package: "libproj-dev")
 ///         .table(landmark_proj_resolve)
@@ -53,9 +56,11 @@ struct SharedLibrary {
         return table
     }
 
+    /// `_exit`, not `exit`: other threads may be running (a `nearest` stream's writer), and
+    /// exit handlers (C++ destructors of the libraries) must not run under them.
     private static func fail(_ reason: String) -> Never {
         let message = "landmark-near: \(reason)\n"
         _ = message.withCString { write(2, $0, strlen($0)) }
-        exit(127)
+        _exit(127)
     }
 }

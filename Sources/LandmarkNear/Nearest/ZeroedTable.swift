@@ -25,13 +25,22 @@ final class ZeroedTable {
         self.count = count
         bytes = max(1, count) * MemoryLayout<Int>.stride
         let address = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        let failure = errno
         guard let address, address != MAP_FAILED else {
-            fatalError("out of memory: cannot map \(bytes) bytes (\(String(cString: strerror(errno))))")
+            fatalError("out of memory: cannot map \(bytes) bytes (\(String(cString: strerror(failure))))")
         }
         entries = address.bindMemory(to: Int.self, capacity: max(1, count))
     }
 
     deinit { munmap(entries, bytes) }
+
+    /// The bytes of the table in memory now: its pages the system holds (`mincore`).
+    var residentBytes: Int {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var resident = [UInt8](repeating: 0, count: (bytes + page - 1) / page)
+        guard mincore(entries, bytes, &resident) == 0 else { return bytes }
+        return resident.reduce(0) { $0 + Int($1 & 1) } * page
+    }
 
     subscript(position: Int) -> Int {
         @inline(__always) get {

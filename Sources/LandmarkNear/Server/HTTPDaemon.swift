@@ -52,16 +52,21 @@ package final class HTTPDaemon: Sendable {
             | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let cls = Unmanaged.passUnretained(context).toOpaque()
-        let daemon: OpaquePointer? = address.socketAddress.withUnsafeBytes { raw in
-            landmark_mhd_start(
-                MicroHTTPDLibrary.functions.start_daemon,
+        // Opened (on first use) before errno is cleared: the failing start's errno is its own.
+        let startDaemon = MicroHTTPDLibrary.functions.start_daemon
+        let (daemon, failure): (OpaquePointer?, Int32) = address.socketAddress.withUnsafeBytes { raw in
+            errno = 0
+            let daemon = landmark_mhd_start(
+                startDaemon,
                 flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
                 answerRequest, cls, requestCompleted, cls, connectionChanged, cls,
                 UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)),
                 UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 4096)
+            return (daemon, errno)
         }
         guard let daemon else {
-            throw .io("cannot listen on \(address): \(String(cString: strerror(errno)))")
+            let reason = failure == 0 ? "libmicrohttpd could not start a daemon" : String(cString: strerror(failure))
+            throw .io("cannot listen on \(address): \(reason)")
         }
         port = landmark_mhd_bound_port(MicroHTTPDLibrary.functions.get_daemon_info, daemon)
         handle = Mutex(daemon)

@@ -47,6 +47,14 @@ struct LibraryLoadingTests {
         #expect(metres > 400_000, "\(answer)")
     }
 
+    /// A long run must not find PROJ missing hours in: the engine opens it as it starts.
+    @Test func watchOpensPROJAsItsEngineStarts() async throws {
+        let (result, libraries) = try await Self.runWithLoaderReport(["watch"], stdin: "")
+        #expect(result.status == 0, "\(result.stderr.suffix(500))")
+        #expect(libraries.contains { $0.hasPrefix("libproj.") }, "\(libraries)")
+        #expect(!libraries.contains { $0.hasPrefix("libcurl.") || $0.hasPrefix("libmicrohttpd.") }, "\(libraries)")
+    }
+
     @Test func versionOpensPROJForItsRelease() async throws {
         let (result, libraries) = try await Self.runWithLoaderReport(["--version"], stdin: "")
         #expect(result.status == 0)
