@@ -1,14 +1,13 @@
 // libcurl (Debian: libcurl4-openssl-dev, built with nghttp2 for HTTP/2), opened on first use
 // rather than linked (SharedLibrary.swift says why). Its functions are reached through the table
 // below, each field declared with the type of the function in <curl/curl.h> (`__typeof__` of a
-// declaration does not link to it), filled by dlsym. curl_easy_setopt, curl_multi_setopt and
+// declaration does not link to it), filled by dlsym (LANDMARK_RESOLVE, ../CShared/landmark_resolve.h). curl_easy_setopt, curl_multi_setopt and
 // curl_easy_getinfo are variadic, which Swift can neither call nor type: their fields hold the
 // address as a number, and the typed wrappers below (given that number) pass each kind of
 // argument through.
+#include "../CShared/landmark_resolve.h"
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <stdint.h>
-#include <string.h>
 
 struct landmark_curl {
     __typeof__(curl_global_init) *_Nonnull global_init;
@@ -30,39 +29,31 @@ struct landmark_curl {
     uintptr_t multi_setopt;  // __typeof__(curl_multi_setopt) *
 };
 
-#define LANDMARK_CURL_RESOLVE(field, symbol)                        \
-    do {                                                            \
-        void *address = dlsym(library, #symbol);                    \
-        if (address == NULL) { *missing = #symbol; return table; }  \
-        table.field = (__typeof__(table.field))(uintptr_t)address;  \
-    } while (0)
-
 /// The table of `library` (a handle from dlopen); `*missing` names the first function it lacks
 /// (the table is then incomplete and must not be used), else is set to NULL.
 static inline struct landmark_curl landmark_curl_resolve(void *_Nonnull library, const char *_Nullable *_Nonnull missing) {
     struct landmark_curl table;
     memset(&table, 0, sizeof table);  // never used when incomplete, but not left undefined
     *missing = NULL;
-    LANDMARK_CURL_RESOLVE(global_init, curl_global_init);
-    LANDMARK_CURL_RESOLVE(version_info, curl_version_info);
-    LANDMARK_CURL_RESOLVE(easy_init, curl_easy_init);
-    LANDMARK_CURL_RESOLVE(easy_cleanup, curl_easy_cleanup);
-    LANDMARK_CURL_RESOLVE(easy_strerror, curl_easy_strerror);
-    LANDMARK_CURL_RESOLVE(slist_append, curl_slist_append);
-    LANDMARK_CURL_RESOLVE(slist_free_all, curl_slist_free_all);
-    LANDMARK_CURL_RESOLVE(multi_init, curl_multi_init);
-    LANDMARK_CURL_RESOLVE(multi_cleanup, curl_multi_cleanup);
-    LANDMARK_CURL_RESOLVE(multi_add_handle, curl_multi_add_handle);
-    LANDMARK_CURL_RESOLVE(multi_remove_handle, curl_multi_remove_handle);
-    LANDMARK_CURL_RESOLVE(multi_perform, curl_multi_perform);
-    LANDMARK_CURL_RESOLVE(multi_poll, curl_multi_poll);
-    LANDMARK_CURL_RESOLVE(multi_info_read, curl_multi_info_read);
-    LANDMARK_CURL_RESOLVE(easy_setopt, curl_easy_setopt);
-    LANDMARK_CURL_RESOLVE(easy_getinfo, curl_easy_getinfo);
-    LANDMARK_CURL_RESOLVE(multi_setopt, curl_multi_setopt);
+    LANDMARK_RESOLVE(global_init, curl_global_init);
+    LANDMARK_RESOLVE(version_info, curl_version_info);
+    LANDMARK_RESOLVE(easy_init, curl_easy_init);
+    LANDMARK_RESOLVE(easy_cleanup, curl_easy_cleanup);
+    LANDMARK_RESOLVE(easy_strerror, curl_easy_strerror);
+    LANDMARK_RESOLVE(slist_append, curl_slist_append);
+    LANDMARK_RESOLVE(slist_free_all, curl_slist_free_all);
+    LANDMARK_RESOLVE(multi_init, curl_multi_init);
+    LANDMARK_RESOLVE(multi_cleanup, curl_multi_cleanup);
+    LANDMARK_RESOLVE(multi_add_handle, curl_multi_add_handle);
+    LANDMARK_RESOLVE(multi_remove_handle, curl_multi_remove_handle);
+    LANDMARK_RESOLVE(multi_perform, curl_multi_perform);
+    LANDMARK_RESOLVE(multi_poll, curl_multi_poll);
+    LANDMARK_RESOLVE(multi_info_read, curl_multi_info_read);
+    LANDMARK_RESOLVE(easy_setopt, curl_easy_setopt);
+    LANDMARK_RESOLVE(easy_getinfo, curl_easy_getinfo);
+    LANDMARK_RESOLVE(multi_setopt, curl_multi_setopt);
     return table;
 }
-#undef LANDMARK_CURL_RESOLVE
 
 #define LANDMARK_CURL_EASY_SETOPT(setopt) ((__typeof__(curl_easy_setopt) *)(setopt))
 

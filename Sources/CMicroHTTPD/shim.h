@@ -3,13 +3,12 @@
 // GNU libmicrohttpd (Debian: libmicrohttpd-dev), opened on first use rather than linked
 // (SharedLibrary.swift says why). Its functions are reached through the table below, each field
 // declared with the type of the function in <microhttpd.h> (`__typeof__` of a declaration does
-// not link to it), filled by dlsym. Its start and info calls are variadic, which Swift can
+// not link to it), filled by dlsym (LANDMARK_RESOLVE, ../CShared/landmark_resolve.h). Its start and info calls are variadic, which Swift can
 // neither call nor type: their fields hold the address as a number, and the inline wrappers
 // below (given that number) fix the option lists serve uses.
-#include <dlfcn.h>
+#include "../CShared/landmark_resolve.h"
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/select.h>
@@ -31,35 +30,27 @@ struct landmark_mhd {
     uintptr_t get_connection_info;  // __typeof__(MHD_get_connection_info) *
 };
 
-#define LANDMARK_MHD_RESOLVE(field, symbol)                         \
-    do {                                                            \
-        void *address = dlsym(library, #symbol);                    \
-        if (address == NULL) { *missing = #symbol; return table; }  \
-        table.field = (__typeof__(table.field))(uintptr_t)address;  \
-    } while (0)
-
 /// The table of `library` (a handle from dlopen); `*missing` names the first function it lacks
 /// (the table is then incomplete and must not be used), else is set to NULL.
 static inline struct landmark_mhd landmark_mhd_resolve(void *_Nonnull library, const char *_Nullable *_Nonnull missing) {
     struct landmark_mhd table;
     memset(&table, 0, sizeof table);  // never used when incomplete, but not left undefined
     *missing = NULL;
-    LANDMARK_MHD_RESOLVE(quiesce_daemon, MHD_quiesce_daemon);
-    LANDMARK_MHD_RESOLVE(stop_daemon, MHD_stop_daemon);
-    LANDMARK_MHD_RESOLVE(lookup_connection_value, MHD_lookup_connection_value);
-    LANDMARK_MHD_RESOLVE(get_connection_values, MHD_get_connection_values);
-    LANDMARK_MHD_RESOLVE(create_response_from_buffer, MHD_create_response_from_buffer);
-    LANDMARK_MHD_RESOLVE(add_response_header, MHD_add_response_header);
-    LANDMARK_MHD_RESOLVE(queue_response, MHD_queue_response);
-    LANDMARK_MHD_RESOLVE(destroy_response, MHD_destroy_response);
-    LANDMARK_MHD_RESOLVE(suspend_connection, MHD_suspend_connection);
-    LANDMARK_MHD_RESOLVE(resume_connection, MHD_resume_connection);
-    LANDMARK_MHD_RESOLVE(start_daemon, MHD_start_daemon);
-    LANDMARK_MHD_RESOLVE(get_daemon_info, MHD_get_daemon_info);
-    LANDMARK_MHD_RESOLVE(get_connection_info, MHD_get_connection_info);
+    LANDMARK_RESOLVE(quiesce_daemon, MHD_quiesce_daemon);
+    LANDMARK_RESOLVE(stop_daemon, MHD_stop_daemon);
+    LANDMARK_RESOLVE(lookup_connection_value, MHD_lookup_connection_value);
+    LANDMARK_RESOLVE(get_connection_values, MHD_get_connection_values);
+    LANDMARK_RESOLVE(create_response_from_buffer, MHD_create_response_from_buffer);
+    LANDMARK_RESOLVE(add_response_header, MHD_add_response_header);
+    LANDMARK_RESOLVE(queue_response, MHD_queue_response);
+    LANDMARK_RESOLVE(destroy_response, MHD_destroy_response);
+    LANDMARK_RESOLVE(suspend_connection, MHD_suspend_connection);
+    LANDMARK_RESOLVE(resume_connection, MHD_resume_connection);
+    LANDMARK_RESOLVE(start_daemon, MHD_start_daemon);
+    LANDMARK_RESOLVE(get_daemon_info, MHD_get_daemon_info);
+    LANDMARK_RESOLVE(get_connection_info, MHD_get_connection_info);
     return table;
 }
-#undef LANDMARK_MHD_RESOLVE
 
 /// Starts a daemon (`start_daemon`: the table's `MHD_start_daemon`) on `address` (its port
 /// included) with an internal thread pool of `threads` threads, at most `connection_limit`
