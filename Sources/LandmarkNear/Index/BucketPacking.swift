@@ -42,9 +42,12 @@ enum BucketPacking {
         }
     }
 
+    /// Sets of at least this many points are packed on two threads.
+    static let parallelFrom = 65_536
+
     /// `parallelFrom`: sets of at least this many points are packed on two threads (the tests
     /// compare both ways).
-    static func pack(_ coordinates: [Coordinate], bucketSize: Int, parallelFrom: Int = 65_536) -> [Int32] {
+    static func pack(_ coordinates: [Coordinate], bucketSize: Int, parallelFrom: Int = BucketPacking.parallelFrom) -> [Int32] {
         precondition(bucketSize > 0)
         guard !coordinates.isEmpty else { return [] }
         var items = coordinates.enumerated().map { Item(latitude: $1.latitude, longitude: Float($1.longitude), index: Int32($0)) }

@@ -241,23 +241,3 @@ struct CatalogScanTail<State: Sendable>: Sendable {
 enum CatalogEntriesEnd {
     case closed, atSeam, refused
 }
-
-/// A value computed on a worker thread of Dispatch's global queue, waited for once.
-private final class OtherThread<Value: Sendable>: Sendable {
-    private let result = Mutex<Value?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ work: @escaping @Sendable () -> Value) {
-        DispatchQueue.global().async { [self] in
-            let value = work()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-    }
-
-    /// The value, taken out (this holds no copy of it afterwards: the caller's is unique).
-    func value() -> Value {
-        done.wait()
-        return result.withLock { $0.take()! }
-    }
-}

@@ -39,6 +39,38 @@ import Testing
         #expect(bytes >= 44 * points.count)  // the slots' coordinates, points and indices alone are 44
     }
 
+    /// From `parallelFrom` landmarks on, the index is built on two threads (the slots' tables in
+    /// halves, the directory and three tables beside the rest): its answers are those of the
+    /// index built on one, and both agree with brute force, on real places and on the hard set.
+    @Test(arguments: ["cities", "hard"])
+    func indexBuiltOnTwoThreadsAnswersAsBuiltOnOne(_ set: String) throws {
+        let points = set == "cities" ? try IndexTestSupport.citySample() : IndexTestSupport.hardLandmarks(count: 20_000, seed: 33)
+        let one = LandmarkIndex(coordinates: points, parallelFrom: .max)
+        let two = LandmarkIndex(coordinates: points, parallelFrom: 1_000)
+        #expect(one.approximateByteCount == two.approximateByteCount)
+        let reference = BruteForceReference(points)
+        var rng = IndexTestSupport.SeededGenerator(seed: 34)
+        var differences = 0
+        var wrong = 0
+        for k in 0..<1_500 {
+            // Half near a landmark (within about 20 km), half anywhere.
+            let near = points[Int.random(in: 0..<points.count, using: &rng)]
+            let query =
+                k % 2 == 0
+                ? Coordinate(
+                    latitude: max(-90, min(90, near.latitude + .random(in: -0.2...0.2, using: &rng))),
+                    longitude: max(-180, min(180, near.longitude + .random(in: -0.2...0.2, using: &rng))))
+                : Coordinate(latitude: .random(in: -90...90, using: &rng), longitude: .random(in: -180...180, using: &rng))
+            let nearest = two.nearest(to: query, limit: 3)
+            if nearest != one.nearest(to: query, limit: 3) { differences += 1 }
+            if two.within(8046.72, of: query) != one.within(8046.72, of: query) { differences += 1 }
+            if two.within(100_000, of: query) != one.within(100_000, of: query) { differences += 1 }
+            if k % 10 == 0, !IndexTestSupport.agree(nearest, reference.nearest(to: query, limit: 3)) { wrong += 1 }
+        }
+        #expect(differences == 0)
+        #expect(wrong == 0)
+    }
+
     @Test func packingKeepsEveryPointOnceInWholeBucketsSortedByLatitude() {
         let points = IndexTestSupport.hardLandmarks(count: 1000, seed: 9)
         let order = BucketPacking.pack(points, bucketSize: 8)
