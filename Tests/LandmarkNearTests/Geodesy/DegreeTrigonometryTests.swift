@@ -44,6 +44,28 @@ import Testing
         #expect(s == sin((1e7 + 30) * (Double.pi / 180)) && c == cos((1e7 + 30) * (Double.pi / 180)))
     }
 
+    /// A quarter turn more turns the pair exactly, to the bit and the sign of zero, in every
+    /// quadrant and on both sides of zero: (sin, cos) of x + 90k is (s, c), (c, −s), (−s, −c),
+    /// (−c, s) of x's for k mod 4 = 0 ... 3 (x on a grid of 1/64° inside ±45°, where x and x + 90k
+    /// reduce to the same angle: x + 90k is exact).
+    @Test(arguments: -5...5)
+    func quarterTurnsTurnThePairExactly(_ k: Int) {
+        func bits(_ pair: (Double, Double)) -> [UInt64] { [pair.0.bitPattern, pair.1.bitPattern] }
+        for step in -2_879...2_879 {
+            let x = Double(step) / 64
+            let (s, c) = DegreeTrigonometry.sinCos(degrees: x)
+            let turned: (Double, Double)
+            switch ((k % 4) + 4) % 4 {
+            case 0: turned = (s, c)
+            case 1: turned = (c, -s)
+            case 2: turned = (-s, -c)
+            default: turned = (-c, s)
+            }
+            let got = DegreeTrigonometry.sinCos(degrees: x + 90 * Double(k))
+            #expect(bits(got) == bits(turned), "x = \(x), k = \(k)")
+        }
+    }
+
     /// Multiples of 90° are exact, where the radian route leaves 6e-17 for cos 90°.
     @Test(arguments: [(0.0, 0.0, 1.0), (90, 1, 0), (-90, -1, 0), (180, 0, -1), (-180, 0, -1), (30, 0.5, 0.866_025_403_784_438_6)])
     func quadrantsAndAKnownValue(degrees: Double, sine: Double, cosine: Double) {
