@@ -34,6 +34,10 @@ struct CatalogByteScanner {
     private let start: Int
     /// The strings with escapes of the entry being read (emptied by `startEntry`).
     private(set) var decoded: [String] = []
+    /// The keys of the entries read so far by ordinal in the entry (`key()`; 16, a power of
+    /// two: ordinals wrap around), and the ordinal of the next (reset by `startEntry`).
+    private var rememberedKeys = InlineArray<16, RememberedKey>(repeating: RememberedKey())
+    private var keyOrdinal = 0
 
     /// Nesting the skipper follows before it leaves a document to the parser (whose limit is 512).
     static let maximumDepth = 64
@@ -50,6 +54,7 @@ struct CatalogByteScanner {
     var atEnd: Bool { i == bytes.count }
 
     @inline(__always) mutating func startEntry() {
+        keyOrdinal = 0
         if !decoded.isEmpty { decoded.removeAll(keepingCapacity: true) }
     }
 
@@ -176,7 +181,69 @@ struct CatalogByteScanner {
     /// A key: its range, or nil for a key with escapes (left to the parser). Keys are a few
     /// ASCII bytes: one look at the eight bytes after the quote usually finds the closing one
     /// (a byte-by-byte loop was a fifth of the instructions of loading a tutorial catalog).
+    ///
+    /// Before that, the key is looked for where the entry before had its key of the same
+    /// ordinal (`RememberedKey`): catalogs repeat one layout entry after entry, and the same
+    /// bytes from the opening quote through the blanks after the colon read as the same key,
+    /// whatever the context, so a match of those bytes is the answer the scan would give.
     @inline(__always) mutating func key() -> Range<Int>? {
+        skipSpace()
+        let ordinal = keyOrdinal & (rememberedKeys.count - 1)
+        keyOrdinal &+= 1
+        if i + 16 <= bytes.count {
+            let remembered = rememberedKeys[ordinal]
+            let here = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + i)
+            let low = here.loadUnaligned(as: UInt64.self)
+            let high = here.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            if remembered.length > 0, (low ^ remembered.low) & remembered.lowMask | (high ^ remembered.high) & remembered.highMask == 0 {
+                let start = i + 1
+                i += Int(remembered.length)
+                skipSpace()
+                return start..<(start + Int(remembered.keyLength))
+            }
+        }
+        return scannedKey(remembering: ordinal)
+    }
+
+    /// `key()` by scanning the bytes, remembered at `ordinal`. Not inlined: kept out of the
+    /// callers, the remembered path above needs no registers saved.
+    @inline(never) private mutating func scannedKey(remembering ordinal: Int) -> Range<Int>? {
+        let opening = i
+        guard let key = scannedKey() else { return nil }
+        let length = i - opening
+        if length <= 16, opening + 16 <= bytes.count {
+            rememberedKeys[ordinal] = RememberedKey(
+                at: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + opening), length: length, keyLength: key.count)
+        }
+        return key
+    }
+
+    /// The bytes of a key as last read at its ordinal in an entry, from the opening quote
+    /// through the blanks after the colon (at most 16), with masks for its length.
+    struct RememberedKey {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var lowMask: UInt64 = 0
+        var highMask: UInt64 = 0
+        /// 0: none remembered.
+        var length: Int32 = 0
+        var keyLength: Int32 = 0
+
+        init() {}
+
+        /// The `length` bytes at `start` (16 may be read).
+        init(at start: UnsafeRawPointer, length: Int, keyLength: Int) {
+            lowMask = length >= 8 ? ~0 : (1 << (8 * UInt64(length))) &- 1
+            highMask = length <= 8 ? 0 : length >= 16 ? ~0 : (1 << (8 * UInt64(length - 8))) &- 1
+            low = start.loadUnaligned(as: UInt64.self) & lowMask
+            high = start.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & highMask
+            self.length = Int32(length)
+            self.keyLength = Int32(keyLength)
+        }
+    }
+
+    /// `key()` by scanning the bytes.
+    @inline(__always) private mutating func scannedKey() -> Range<Int>? {
         skipSpace()
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = i
@@ -223,7 +290,10 @@ struct CatalogByteScanner {
 
     @inline(__always) mutating func literal(_ word: StaticString) -> Bool {
         let length = word.utf8CodeUnitCount
-        guard i + length <= bytes.count, memcmp(bytes.baseAddress! + i, word.utf8Start, length) == 0 else { return false }
+        guard i + length <= bytes.count else { return false }
+        // A loop over the few bytes, which the compiler unrolls (a call to `memcmp` cost more).
+        let here = bytes.baseAddress.unsafelyUnwrapped + i
+        for k in 0..<length where here[k] != word.utf8Start[k] { return false }
         i += length
         return true
     }
@@ -231,7 +301,47 @@ struct CatalogByteScanner {
     var isAtContainer: Bool { i < bytes.count && (bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[")) }
 
     /// A scalar value; nil for anything else (an object or array, bad syntax).
+    ///
+    /// The usual values (an ASCII string without escapes, a plain number, `true`, `false`) are
+    /// read here, inlined into the scanners; anything else by `anyScalar`, kept out of line so
+    /// that these paths need no registers saved (as a call, this was a seventh of the
+    /// instructions of loading a tutorial catalog).
     @inline(__always) mutating func scalar() -> Value? {
+        guard i < bytes.count else { return nil }
+        let first = bytes[i]
+        if first == UInt8(ascii: "\"") {
+            if let range = asciiString() { return .string(range) }
+        } else if first &- 0x30 < 10 || first == UInt8(ascii: "-") {
+            if let value = plainNumber() { return .number(value) }
+        } else if first == UInt8(ascii: "t") {
+            if literal("true") { return .bool(true) }
+        } else if first == UInt8(ascii: "f") {
+            if literal("false") { return .bool(false) }
+        }
+        return anyScalar()
+    }
+
+    /// A string from its opening quote whose bytes are all ASCII, none a control character or
+    /// a backslash: its contents' range (what `string()` gives it); nil, with nothing
+    /// consumed, for any other.
+    @inline(__always) private mutating func asciiString() -> Range<Int>? {
+        let start = i + 1
+        var j = start
+        while j + 8 <= bytes.count {
+            let flagged = flaggedBytes(at: j)
+            if flagged != 0 {
+                let at = j + flagged.trailingZeroBitCount / 8
+                guard bytes[at] == UInt8(ascii: "\"") else { return nil }
+                i = at + 1
+                return start..<at
+            }
+            j += 8
+        }
+        return nil
+    }
+
+    /// `scalar()` for any value.
+    @inline(never) private mutating func anyScalar() -> Value? {
         guard i < bytes.count else { return nil }
         switch bytes[i] {
         case UInt8(ascii: "\""):
@@ -290,9 +400,12 @@ struct CatalogByteScanner {
         return negative ? -value : value
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        (0..<exponent).reduce(1.0) { product, _ in product * 10 }
-    }
+    /// 10⁰ ... 10²² (each exact), written out: a table made by a closure was initialised
+    /// lazily, behind a check on every number read.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+        1e21, 1e22,
+    ]
 
     /// Any value, checked as the parser would and thrown away (unknown members may hold
     /// anything).

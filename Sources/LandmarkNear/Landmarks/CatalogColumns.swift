@@ -83,20 +83,22 @@ struct CatalogColumns: Sendable {
         ids.append(id)
         coordinates.append(coordinate)
         flags.append((isFavorite ? 1 : 0) | (isFeatured ? 2 : 0))
-        write(name)
         var mask: UInt8 = 0
         if category.isPresent { mask |= 1 }
         if city.isPresent { mask |= 2 }
         if state.isPresent { mask |= 4 }
         if park.isPresent { mask |= 8 }
         if imageName.isPresent { mask |= 16 }
-        text.append(mask)
-        if mask != 0 {
-            write(category)
-            write(city)
-            write(state)
-            write(park)
-            write(imageName)
+        if !appendRecord(name, mask, category, city, state, park, imageName) {
+            write(name)
+            text.append(mask)
+            if mask != 0 {
+                write(category)
+                write(city)
+                write(state)
+                write(park)
+                write(imageName)
+            }
         }
         if text.count > UInt32.max {
             isTooLarge = true
@@ -146,6 +148,51 @@ struct CatalogColumns: Sendable {
                 radii.append(contentsOf: other.radii)
             }
         }
+    }
+
+    /// The record of texts that are all bytes of the input (as the catalog scanners give
+    /// them), made on the stack and appended at once; false, with nothing appended, for a
+    /// String among them or a record over 1 KiB (`write` then appends it piece by piece).
+    /// Why: appending the record's pieces one by one (a length, its bytes, ...) was more than
+    /// a tenth of scanning a tutorial catalog, most of it each append's checks.
+    @inline(__always)
+    private mutating func appendRecord(
+        _ name: Text, _ mask: UInt8, _ category: Text, _ city: Text, _ state: Text, _ park: Text, _ imageName: Text
+    ) -> Bool {
+        @inline(__always) func size(_ value: Text) -> Int? {
+            switch value {
+            case .none: return 0
+            case .bytes(let bytes): return bytes.count < 0x80 ? 1 + bytes.count : nil
+            case .string: return nil
+            }
+        }
+        guard let nameSize = size(name), let a = size(category), let b = size(city), let c = size(state), let d = size(park),
+            let e = size(imageName)
+        else { return false }
+        let total = nameSize + 1 + a + b + c + d + e
+        guard total <= 1024 else { return false }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { record in
+            var at = 0
+            @inline(__always) func put(_ value: Text) {
+                guard case .bytes(let bytes) = value else { return }
+                record[at] = UInt8(bytes.count)  // under 0x80: one byte of LEB128
+                at += 1
+                if let source = bytes.baseAddress {
+                    UnsafeMutableRawPointer(record.baseAddress.unsafelyUnwrapped + at).copyMemory(from: source, byteCount: bytes.count)
+                }
+                at += bytes.count
+            }
+            put(name)
+            record[at] = mask
+            at += 1
+            put(category)
+            put(city)
+            put(state)
+            put(park)
+            put(imageName)
+            text.append(contentsOf: UnsafeBufferPointer(record))
+        }
+        return true
     }
 
     private mutating func write(_ value: Text) {

@@ -210,6 +210,62 @@ import Testing
         #expect(Self.scanned(Array(geoJSON.utf8))?.count == 1)
     }
 
+    /// Entries whose layouts change from one to the next (key order, blanks around the colon,
+    /// aliases, unknown keys, a key given twice, long and escaped texts): the scanners
+    /// remember each entry's keys for the next (`CatalogByteScanner.key()`) and write a
+    /// landmark's texts at once where they can (`CatalogColumns`), and must read every layout
+    /// as the parser does, however the entry before it was laid out.
+    @Test(arguments: [1, 2, 3])
+    func changingLayoutsReadAsTheParserReadsThem(seed: UInt64) throws {
+        var rng = IndexTestSupport.SeededGenerator(seed: seed)
+        func pick<T>(_ choices: [T]) -> T { choices[Int.random(in: 0..<choices.count, using: &rng)] }
+        let colons = [": ", ":", " : ", ":\n    ", "  :  "]
+        func member(_ key: String, _ value: String) -> String { "\"\(key)\"" + pick(colons) + value }
+        var tutorial: [String] = []
+        var features: [String] = []
+        for n in 1...300 {
+            let name = pick([
+                "Place \(n)", "Zürich \(n) 北京", "Tab\\t\(n)", String(repeating: "long ", count: 30) + "\(n)",
+                String(repeating: "é", count: 70) + "\(n)", "Q\\\"\(n)\\\"",
+            ])
+            let latitude = Double(n % 170) - 84.5 + Double(n) / 1000
+            let longitude = Double(n % 350) - 174.25
+            var members = [
+                member("id", "\(n)"), member("name", "\"\(name)\""),
+                pick([
+                    member("coordinates", "{" + member("latitude", "\(latitude)") + ", " + member("longitude", "\(longitude)") + "}"),
+                    member("coordinates", "{" + member("lat", "\(latitude)") + "," + member("lng", "\(longitude)") + "}"),
+                    member("lat", "\(latitude)") + ", " + member("lon", "\(longitude)"),
+                ]),
+            ]
+            if Bool.random(using: &rng) { members.append(member("isFavorite", pick(["true", "false", "1", "null"]))) }
+            if Bool.random(using: &rng) { members.append(member("category", pick(["\"Places\"", "\"\"", "5", "\"Caf\\u00e9s\""]))) }
+            if Bool.random(using: &rng) { members.append(member("imageName", "\"place\(n)\"")) }
+            if Bool.random(using: &rng) { members.append(member("anExtraKeyOfManyBytes", "[1, {\"x\": null}]")) }
+            if n % 7 == 0 { members.append(member("name", "\"Renamed \(n)\"")) }
+            if Bool.random(using: &rng) { members.shuffle(using: &rng) }
+            tutorial.append("{" + members.joined(separator: pick([", ", ",", " ,\n  "])) + "}")
+            var properties = [member("id", "\(n)"), member("name", "\"\(name)\"")]
+            if Bool.random(using: &rng) { properties.append(member("isFavorite", "true")) }
+            if Bool.random(using: &rng) { properties.shuffle(using: &rng) }
+            var feature = [
+                member("type", "\"Feature\""),
+                member("geometry", "{" + member("type", "\"Point\"") + ", " + member("coordinates", "[\(longitude), \(latitude)]") + "}"),
+                member("properties", "{" + properties.joined(separator: ", ") + "}"),
+            ]
+            if Bool.random(using: &rng) { feature.shuffle(using: &rng) }
+            features.append("{" + feature.joined(separator: pick([", ", ","])) + "}")
+        }
+        let documents = [
+            "[\n" + tutorial.joined(separator: ",\n") + "\n]\n",
+            "{\"type\": \"FeatureCollection\", \"features\": [\n" + features.joined(separator: ",\n") + "\n]}\n",
+        ]
+        for text in documents {
+            #expect(Self.scanned(Array(text.utf8))?.count == 300)
+            try Self.check(Array(text.utf8))
+        }
+    }
+
     /// Every fourth place of the city sample (5,163) written as tutorial JSON and as GeoJSON,
     /// some names with escaped quotes, through the mapped file too.
     @Test func citySample() throws {
