@@ -77,43 +77,78 @@ final class BucketDirectory {
     ///   - rows: latitude rows (columns are twice as many).
     ///   - findsWitnesses: false for a directory whose `witness(ofCell:)` is never asked (each
     ///     cell's is then -1).
-    init(
+    convenience init(
         boxes: [GeoBox], points: UnsafeBufferPointer<Double>, slotCoordinates: UnsafeBufferPointer<Coordinate>, rows: Int,
         findsWitnesses: Bool = true
     ) {
-        precondition(rows >= 1)
-        let grid = Grid(rows: rows)
-        self.grid = grid
-        let columns = grid.columns
-        let cellCount = rows * columns
-        // Lists, counted first, then filled (compressed rows: one array for all cells).
-        var counts = [Int32](repeating: 0, count: cellCount + 1)
-        var spans: [(rows: ClosedRange<Int>, columns: ClosedRange<Int>)] = []
-        spans.reserveCapacity(boxes.count)
-        for box in boxes {
-            let span = (
-                rows: grid.row(ofLatitude: box.minLatitude)...grid.row(ofLatitude: box.maxLatitude),
-                columns: grid.column(ofLongitude: box.minLongitude)...grid.column(ofLongitude: box.maxLongitude)
-            )
-            spans.append(span)
-            for r in span.rows {
-                for c in span.columns { counts[r * columns + c + 1] += 1 }
-            }
-        }
-        for k in 0..<cellCount { counts[k + 1] += counts[k] }
-        var fill = counts
-        var lists = [Int32](repeating: 0, count: Int(counts[cellCount]))
-        for (bucket, span) in spans.enumerated() {
-            for r in span.rows {
-                for c in span.columns {
-                    let k = r * columns + c
-                    lists[Int(fill[k])] = Int32(bucket)
-                    fill[k] += 1
+        self.init(
+            Lists(boxes: boxes, points: points, slotCoordinates: slotCoordinates, rows: rows, findsWitnesses: findsWitnesses))
+    }
+
+    /// What a directory is made of that takes time to make (its cells' lists and witnesses), as
+    /// plain arrays: a value another thread can make (`LandmarkIndex.init` makes it beside the
+    /// index's other tables).
+    struct Lists: Sendable {
+        let rows: Int
+        /// Cell k's buckets are `buckets[offsets[k] ..< offsets[k + 1]]`.
+        let offsets: [Int32]
+        let buckets: [Int32]
+        let witnesses: [Int32]
+
+        /// The parameters are those of `BucketDirectory.init(boxes:points:slotCoordinates:rows:findsWitnesses:)`.
+        init(
+            boxes: [GeoBox], points: UnsafeBufferPointer<Double>, slotCoordinates: UnsafeBufferPointer<Coordinate>, rows: Int,
+            findsWitnesses: Bool
+        ) {
+            precondition(rows >= 1)
+            let grid = Grid(rows: rows)
+            self.rows = rows
+            let columns = grid.columns
+            let cellCount = rows * columns
+            // Lists, counted first, then filled (compressed rows: one array for all cells).
+            var counts = [Int32](repeating: 0, count: cellCount + 1)
+            var spans: [(rows: ClosedRange<Int>, columns: ClosedRange<Int>)] = []
+            spans.reserveCapacity(boxes.count)
+            for box in boxes {
+                let span = (
+                    rows: grid.row(ofLatitude: box.minLatitude)...grid.row(ofLatitude: box.maxLatitude),
+                    columns: grid.column(ofLongitude: box.minLongitude)...grid.column(ofLongitude: box.maxLongitude)
+                )
+                spans.append(span)
+                for r in span.rows {
+                    for c in span.columns { counts[r * columns + c + 1] += 1 }
                 }
             }
+            for k in 0..<cellCount { counts[k + 1] += counts[k] }
+            var fill = counts
+            var lists = [Int32](repeating: 0, count: Int(counts[cellCount]))
+            for (bucket, span) in spans.enumerated() {
+                for r in span.rows {
+                    for c in span.columns {
+                        let k = r * columns + c
+                        lists[Int(fill[k])] = Int32(bucket)
+                        fill[k] += 1
+                    }
+                }
+            }
+            offsets = counts
+            buckets = lists
+            witnesses =
+                findsWitnesses
+                ? BucketDirectory.spreadWitnesses(grid: grid, points: points, slotCoordinates: slotCoordinates)
+                : [Int32](repeating: -1, count: cellCount)
         }
-        offsets = .ownedCopy(of: counts)
-        buckets = .ownedCopy(of: lists)
+    }
+
+    /// The directory of `lists`, in memory of its own.
+    init(_ lists: Lists) {
+        let grid = Grid(rows: lists.rows)
+        self.grid = grid
+        let rows = grid.rows
+        let columns = grid.columns
+        offsets = .ownedCopy(of: lists.offsets)
+        buckets = .ownedCopy(of: lists.buckets)
+        witnesses = .ownedCopy(of: lists.witnesses)
         let e2 = EllipsoidConstants.eccentricitySquared
         rowEdgeZ = .owned(count: rows + 1) { r in
             let phi = (Double(r) / grid.rowsPerDegree - 90) * (Double.pi / 180)
@@ -126,10 +161,6 @@ final class BucketDirectory {
                 edges[2 * c + 1] = cos(lambda)
             }
         }
-        witnesses = .ownedCopy(
-            of: findsWitnesses
-                ? BucketDirectory.spreadWitnesses(grid: grid, points: points, slotCoordinates: slotCoordinates)
-                : [Int32](repeating: -1, count: cellCount))
     }
 
     /// The same from arrays (the tests'); the directory keeps nothing of them.

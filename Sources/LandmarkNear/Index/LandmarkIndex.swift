@@ -119,10 +119,10 @@ public final class LandmarkIndex {
         count = coordinates.count
         let order = BucketPacking.pack(coordinates, bucketSize: size, parallelFrom: parallelFrom)
         // From here the work is split in two where the set is large (as the packing is): the
-        // slots' tables in halves, then the directory and three tables (the slots' coordinates
-        // and indices, the buckets' spheres) on the other thread beside the rest on this one.
-        // A million places: 138 ms on one thread (49 of tables, 42 of directory, 47 of the
-        // rest), 72–87 on two; the arrays and their copies cost 28 MB more at the peak.
+        // slots' tables in halves, then the directory's lists and the buckets' spheres on the
+        // other thread beside the rest on this one. A million places: 138 ms on one thread (49
+        // of tables, 42 of directory, 47 of the rest), about 80 on two; the arrays the other
+        // thread reads cost 28 MB more at the peak.
         let twoThreads = count >= parallelFrom
         let (slotArray, pointArray) = LandmarkIndex.slotTables(coordinates, order, twoThreads: twoThreads)
         var boxes: [GeoBox] = []
@@ -132,60 +132,56 @@ public final class LandmarkIndex {
         }
         // About `cellsPerBucket` cells a bucket, rows of at most 180° and at least 0.1°.
         let rows = Int((Double(boxes.count) * LandmarkIndex.cellsPerBucket / 2).squareRoot().rounded())
-        // The tables are made in the index's own memory (queries read them through pointers);
-        // those made on the other thread are handed over whole (`OtherThread` sends its value).
         let directoryRows = min(1800, max(1, rows))
+        // Only values cross: arrays in, arrays out.
         let side =
             twoThreads
-            ? OtherThread { [boxes] in
-                SideTables(boxes: boxes, points: pointArray, slots: slotArray, order: order, directoryRows: directoryRows)
-            } : nil
-        // One thread: made first, so that nothing here holds the arrays to the end.
-        let sideHere =
-            twoThreads
-            ? nil : SideTables(boxes: boxes, points: pointArray, slots: slotArray, order: order, directoryRows: directoryRows)
+            ? OtherThread { [boxes] in SideTables(boxes: boxes, points: pointArray, slots: slotArray, directoryRows: directoryRows) }
+            : nil
+        // The tables are made in the index's own memory (queries read them through pointers).
         let points = UnsafeBufferPointer.ownedCopy(of: pointArray)
         slotPoints = points
+        let slots = UnsafeBufferPointer.ownedCopy(of: slotArray)
+        slotCoordinates = slots
+        slotIndex = .ownedCopy(of: order)
         slotZ = .owned(count: count) { Float(points[3 * $0 + 2]) }
         hierarchy = BucketHierarchy(points: points, bucketSize: size)
         tree = GEOSBoxTree(boxes: boxes)
         bucketBoxes = .ownedCopy(of: boxes)
-        coarseDirectory = slotArray.withUnsafeBufferPointer { slots in
-            BucketDirectory(
-                boxes: boxes, points: points, slotCoordinates: slots, rows: max(1, min(1800, rows) / LandmarkIndex.coarseCellSide),
-                findsWitnesses: false)
-        }
-        let sideTables = side?.value() ?? sideHere!
-        directory = sideTables.directory
-        slotCoordinates = sideTables.slots
-        slotIndex = sideTables.slotIndex
-        bucketSpheres = sideTables.spheres
+        coarseDirectory = BucketDirectory(
+            boxes: boxes, points: points, slotCoordinates: slots, rows: max(1, min(1800, rows) / LandmarkIndex.coarseCellSide),
+            findsWitnesses: false)
+        let sideTables =
+            side?.value() ?? SideTables(boxes: boxes, points: pointArray, slots: slotArray, directoryRows: directoryRows)
+        directory = BucketDirectory(sideTables.directory)
+        bucketSpheres = .ownedCopy(of: sideTables.spheres)
         smallestWalk = 0.5 * Double.pi * EllipsoidConstants.equatorialRadius / Double(directory.grid.rows)
         let earthArea = 5.1e14
         firstRadius = (earthArea / Double(max(1, count)) / Double.pi).squareRoot()
     }
 
-    /// What `init` makes beside the rest, on another thread for a large set.
-    private struct SideTables {
-        var directory: BucketDirectory
-        var slots: UnsafeBufferPointer<Coordinate>
-        var slotIndex: UnsafeBufferPointer<Int32>
-        var spheres: UnsafeBufferPointer<Double>
+    /// What `init` makes beside the rest, on another thread for a large set: the directory's
+    /// lists and the buckets' spheres.
+    private struct SideTables: Sendable {
+        var directory: BucketDirectory.Lists
+        var spheres: [Double]
 
-        init(boxes: [GeoBox], points: [Double], slots: [Coordinate], order: [Int32], directoryRows: Int) {
-            directory = BucketDirectory.from(boxes: boxes, points: points, slotCoordinates: slots, rows: directoryRows)
-            self.slots = .ownedCopy(of: slots)
-            slotIndex = .ownedCopy(of: order)
+        init(boxes: [GeoBox], points: [Double], slots: [Coordinate], directoryRows: Int) {
+            directory = points.withUnsafeBufferPointer { points in
+                slots.withUnsafeBufferPointer { slots in
+                    BucketDirectory.Lists(boxes: boxes, points: points, slotCoordinates: slots, rows: directoryRows, findsWitnesses: true)
+                }
+            }
             spheres = points.withUnsafeBufferPointer { LandmarkIndex.bucketSpheres(points: $0, bucketSize: LandmarkIndex.bucketSize) }
         }
     }
 
     /// Each bucket's bounding sphere, centre x, y, z and radius after one another (as
     /// `bucketSpheres`), from the slots' Earth-centred points.
-    private static func bucketSpheres(points: UnsafeBufferPointer<Double>, bucketSize size: Int) -> UnsafeBufferPointer<Double> {
+    private static func bucketSpheres(points: UnsafeBufferPointer<Double>, bucketSize size: Int) -> [Double] {
         let count = points.count / 3
         let buckets = (count + size - 1) / size
-        return .owned(repeating: 0, count: 4 * buckets) { spheres in
+        return [Double](unsafeUninitializedCapacity: 4 * buckets) { spheres, initialized in
             for bucket in 0..<buckets {
                 let range = (bucket * size)..<min(count, (bucket + 1) * size)
                 var center = EarthCenteredPoint(x: 0, y: 0, z: 0)
@@ -204,6 +200,7 @@ public final class LandmarkIndex {
                 spheres[4 * bucket + 2] = center.z
                 spheres[4 * bucket + 3] = radius * (1 + 1e-12) + GeodesicBounds.margin
             }
+            initialized = 4 * buckets
         }
     }
 

@@ -151,8 +151,9 @@ struct CatalogColumns: Sendable {
     }
 
     /// The record of texts that are all bytes of the input (as the catalog scanners give
-    /// them), made on the stack and appended at once; false, with nothing appended, for a
-    /// String among them or a record over 1 KiB (`write` then appends it piece by piece).
+    /// them), made on the stack (at most 769 bytes) and appended at once; false, with nothing
+    /// appended, for a String among them or a text of 128 bytes or more, whose length takes
+    /// more than a byte (`write` then appends the record piece by piece).
     /// Why: appending the record's pieces one by one (a length, its bytes, ...) was more than
     /// a tenth of scanning a tutorial catalog, most of it each append's checks.
     @inline(__always)
@@ -170,7 +171,6 @@ struct CatalogColumns: Sendable {
             let e = size(imageName)
         else { return false }
         let total = nameSize + 1 + a + b + c + d + e
-        guard total <= 1024 else { return false }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { record in
             var at = 0
             @inline(__always) func put(_ value: Text) {
