@@ -122,7 +122,8 @@ public final class LandmarkIndex {
         // slots' tables in halves, then the directory's lists and the buckets' spheres on the
         // other thread beside the rest on this one. A million places: 138 ms on one thread (49
         // of tables, 42 of directory, 47 of the rest), about 80 on two; the arrays the other
-        // thread reads cost 28 MB more at the peak.
+        // thread reads, held beside the index's own tables, cost 40 MB more at the peak there
+        // (6 MB at 144k places).
         let twoThreads = count >= parallelFrom
         let (slotArray, pointArray) = LandmarkIndex.slotTables(coordinates, order, twoThreads: twoThreads)
         var boxes: [GeoBox] = []
