@@ -520,16 +520,21 @@ public final class LandmarkIndex {
     ) -> [LandmarkNeighbor] {
         let chordLimit = threshold + GeodesicBounds.margin
         let limitSquared = chordLimit * chordLimit
+        // Those within the limit moved to the front, in order, without a branch (which of a
+        // search's few gathered landmarks are within is a coin toss for the predictor).
         var count = 0
-        for (_, chordSquared) in reachable where chordSquared <= limitSquared { count += 1 }
+        for i in reachable.indices {
+            let gathered = reachable[i]
+            reachable[count] = gathered
+            count &+= gathered.1 <= limitSquared ? 1 : 0
+        }
         return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: max(1, count)) { found in
-            var n = 0
-            for (slot, chordSquared) in reachable where chordSquared <= limitSquared {
+            for (n, (slot, chordSquared)) in reachable[0..<count].enumerated() {
                 found.initializeElement(
                     at: n, to: measure(Int(slot), slotPoint(Int(slot)), chordSquared: chordSquared, from: query, point))
-                n += 1
             }
-            return answers(in: UnsafeMutableBufferPointer(rebasing: found[0..<n]), from: point, query, limit: limit, radius: cutoff)
+            return answers(
+                in: UnsafeMutableBufferPointer(rebasing: found[0..<count]), from: point, query, limit: limit, radius: cutoff)
         }
     }
 
