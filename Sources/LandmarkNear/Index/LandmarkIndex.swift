@@ -42,8 +42,9 @@ public final class LandmarkIndex {
     /// nearest search near a city and 1 % of a 5-mile search, for 1.3 MB more at 144k places
     /// and 6 MB at 1M, against a load's memory target that 8 is already near.)
     static let cellsPerBucket = 8.0
-    /// `nearest` finds where the sweeps of this many of a search's nearest buckets start before
-    /// sweeping any (`gatherReachable`), so that their first points' misses overlap.
+    /// `nearest` finds where the sweeps of a search's first this many buckets (the nearest, then
+    /// the others in the cap's order: `withRanked`) start before sweeping any
+    /// (`gatherReachable`), so that their first points' misses overlap.
     static let startsFound = 8
     /// A cap whose box spans more cells than this asks the coarse directory, and one that spans
     /// more of its cells GEOS's tree, for its buckets.
@@ -403,7 +404,7 @@ public final class LandmarkIndex {
             }
             return answers(&all, from: point, query, limit: limit, radius: cutoff)
         }
-        // First the point's own cell: its buckets (nearest first) and, for one answer, its
+        // First the point's own cell: its buckets (the nearest first) and, for one answer, its
         // witness usually give the `limit` smallest chords, and the cap that surely holds the
         // answers often lies in the cell: then its buckets hold every answer. Otherwise that
         // cap (or, where the cell holds too few, one of about the landmarks' mean spacing,
@@ -454,9 +455,9 @@ public final class LandmarkIndex {
         while true {
             let cover = cover(ofRadius: radius)
             let pass: NearestPass = withBuckets(meeting: cover) { buckets in
-                // Buckets that could hold a landmark within `radius`, nearest first (by the chord
-                // to their bounding sphere), so that the `limit` smallest chords come early and
-                // the farther buckets are skipped.
+                // Buckets that could hold a landmark within `radius`, the nearest first (by the
+                // chord to its bounding sphere), so that the bound is tight early and the farther
+                // buckets are skipped.
                 withRanked(buckets, from: query, within: radius + GeodesicBounds.margin) { ranked, someChord in
                     withReachable(ranked, from: query, limit: limit, knownChord: min(knownChord, someChord)) {
                         reachable, bound -> NearestPass in
@@ -514,6 +515,7 @@ public final class LandmarkIndex {
 
     /// The answers among `reachable` (every landmark within `threshold` of the point is there):
     /// those whose chord is <= threshold (a chord is never longer than its geodesic), measured.
+    /// `reachable` is reordered in place: those within come first.
     private func finish(
         _ reachable: UnsafeMutableBufferPointer<(Int32, Double)>, threshold: Double,
         from query: EarthCenteredPoint, _ point: Coordinate, limit: Int, cutoff: Double
@@ -821,11 +823,12 @@ public final class LandmarkIndex {
     /// (its chord), each with that lower bound of every chord to its landmarks, and with an upper
     /// bound of the chord to the nearest of their landmarks (a sphere's far side), the nearest
     /// one first, so that the scan's bound is tight from its start and prunes the rest by their
-    /// lower bounds; the rest in the order given. (A cell's handful of buckets was sorted: the
-    /// sort's and the pick's comparisons were a seventh of a search's mispredicted branches, more
-    /// than the order saved. Callgrind, the benchmark's mix, 40,000 nearest searches: branches
-    /// mispredicted 2.66 M -> 2.47 M, instructions 231.7 M -> 228.8 M; every bucket is still
-    /// weighed by its lower bound, so the answers are the same.)
+    /// lower bounds; the rest in the order given, but for the one that was first, which takes the
+    /// nearest's place. (A cell's handful of buckets was sorted: the sort's and the pick's
+    /// comparisons mispredicted 177 k of the 2.66 M branches that the benchmark's mix, 40,000
+    /// nearest searches, mispredicted (callgrind). Without the sort, and with the pick made by
+    /// selects: 2.34 M mispredicted, 224.8 M instructions instead of 231.7 M. Every bucket is
+    /// still weighed by its lower bound, so the answers are the same.)
     private func withRanked<R>(
         _ buckets: UnsafeBufferPointer<Int32>, from query: EarthCenteredPoint, within bound: Double,
         _ body: (UnsafeMutableBufferPointer<(Double, Int32)>, Double) -> R
@@ -1005,7 +1008,8 @@ public final class LandmarkIndex {
         _ zs: UnsafeBufferPointer<Float>, best: inout SmallestValues, _ gathering: inout Gathering,
         into out: UnsafeMutableBufferPointer<(Int32, Double)>
     ) -> Bool {
-        // The slot at `slot`: its chord, offered and gathered; false when `out` is full.
+        // The slot at `slot`: its chord, offered and gathered; false when it is within reach
+        // and `out` is full.
         @inline(__always) func visit(_ slot: Int) -> Bool {
             let p = EarthCenteredPoint(x: points[3 &* slot], y: points[3 &* slot &+ 1], z: points[3 &* slot &+ 2])
             let chordSquared = query.chordSquared(to: p)
