@@ -108,9 +108,9 @@ enum NearestStreamBenchmark {
                 var times: [Double] = []
                 var peak = 0
                 // One untimed run first: the row is the load itself, not this shared machine's
-                // first run after other work (the file's pages partly evicted, the CPU's caches
-                // cold; measured 108 ms against 64 for the runs after it at 144k places). Its
-                // time is in the note.
+                // first run after other work, which found part of the file and of the binary out
+                // of the page cache (20–25 major page faults; 108–112 ms against 63–66 ms for the
+                // runs after it at 144k places). Its time is in the note.
                 var first = 0.0
                 for rep in 0...reps {
                     let outcome = try ChildProcess.run(
@@ -135,9 +135,8 @@ enum NearestStreamBenchmark {
                         value: Double(peak) / 1_048_576, unit: "MiB", note: "VmHWM polled each ms, max of \(reps + 1) runs"))
                 Stderr.line(
                     String(
-                        format: "catalog %@ %@: %.1f ms (first run %.1f), %.1f MiB", format, name, Statistics.median(times) * 1000,
-                        first * 1000,
-                        Double(peak) / 1_048_576)
+                        format: "catalog %@ %@: %.1f ms (first run %.1f), %.1f MiB", format, name,
+                        Statistics.median(times) * 1000, first * 1000, Double(peak) / 1_048_576)
                 )
             }
         }
