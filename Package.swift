@@ -11,6 +11,11 @@ import PackageDescription
 let staticRuntime: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
 let staticRuntimeLink: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
 
+/// A library layer: a target under Sources/NAME, compiled as every Swift target of the package is.
+func layer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Sources/\(name)", swiftSettings: staticRuntime)
+}
+
 let package = Package(
     name: "LandmarkNear",
     products: [
@@ -84,12 +89,40 @@ let package = Package(
         ),
         // signalfd(2) and syncfs(2) from the C library (nothing to install).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+        // The library, in layers along the data flow; each target depends only on those below it, and
+        // SwiftPM refuses a cycle, so no arrow can run back up (docs/ARCHITECTURE.md draws the graph).
+        // Values at the bottom: coordinates, fixes, the catalog, device keys and tokens, times,
+        // lengths, errors, the byte-text and JSON toolkits, buffered output.
+        layer("LandmarkNearCore", ["CLinux"]),
+        // WGS84 geodesics (PROJ's geodesic.h), earth-centred points, cap boxes and distance bounds.
+        layer("LandmarkNearGeodesy", ["LandmarkNearCore", "CGeodesic"]),
+        // The spatial index: exact within and nearest over packed buckets, GEOS for wide searches.
+        layer("LandmarkNearIndex", ["LandmarkNearGeodesy", "CGEOS", "CLinux"]),
+        // The proximity engine: per-device state machines, favourites, profiles, cooldowns.
+        layer("LandmarkNearEngine", ["LandmarkNearIndex", "CLinux"]),
+        // Everything read: fixes in every format, catalogs, profiles, nearest queries.
+        layer("LandmarkNearReaders", ["LandmarkNearEngine", "CLibXML2", "CZlib"]),
+        // Everything written: event lines, payloads and .apns files, the state database, maps, answers.
+        layer("LandmarkNearOutputs", ["LandmarkNearReaders", "CSQLite", "CLinux"]),
+        // APNs over HTTP/2 and webhooks (libcurl, OpenSSL), on a thread of their own.
+        layer("LandmarkNearDelivery", ["LandmarkNearOutputs", "CCurl", "COpenSSL"]),
+        // HTTP for `serve` (libmicrohttpd): routes, client decoders, users, metrics, the engine queue.
+        layer("LandmarkNearServer", ["LandmarkNearDelivery", "CMicroHTTPD", "CCrypt"]),
+        // Payloads back into the watch app's notification view model.
+        layer("LandmarkNearParser", ["LandmarkNearOutputs"]),
+        // The sessions: the one pipeline (source -> engine -> outputs -> commit -> emitters) that
+        // `watch`, `serve` and `map` run, and the `nearest` stream.
+        layer("LandmarkNearSessions", ["LandmarkNearServer", "LandmarkNearParser", "CLinux"]),
+        // The library product: every layer under one import, and the versions of the C libraries.
         .target(
             name: "LandmarkNear",
-            dependencies: ["CGEOS", "CGeodesic", "CLibXML2", "CZlib", "CSQLite", "CLinux", "CMicroHTTPD", "CCrypt", "CCurl", "COpenSSL"],
+            dependencies: ["LandmarkNearSessions", "CGEOS", "CGeodesic", "CLibXML2"],
             path: "Sources/LandmarkNear",
             swiftSettings: staticRuntime
         ),
+        // Self-checks of the short-line distance bound, for the tests and `landmark-bench distance`
+        // (evidence, not part of the library).
+        layer("LandmarkNearChecks", ["LandmarkNearGeodesy"]),
         .executableTarget(
             name: "landmark-near",
             dependencies: ["LandmarkNear"],
@@ -99,7 +132,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "landmark-bench",
-            dependencies: ["LandmarkNear"],
+            dependencies: ["LandmarkNear", "LandmarkNearChecks"],
             path: "Benchmarks/Sources/landmark-bench",
             swiftSettings: staticRuntime,
             linkerSettings: staticRuntimeLink
@@ -109,7 +142,7 @@ let package = Package(
             // CGEOS: the map tests check GeoJSON geometries with GEOS's own validity test.
             // CZlib: the tests write gzip bombs with deflate.
             // CLinux: the tests spawn children with posix_spawn (ChildProcess).
-            dependencies: ["LandmarkNear", "CGEOS", "CZlib", "CLinux"],
+            dependencies: ["LandmarkNear", "LandmarkNearChecks", "CGEOS", "CZlib", "CLinux"],
             path: "Tests/LandmarkNearTests",
             resources: [.copy("Fixtures")],
             swiftSettings: staticRuntime,

@@ -1,5 +1,6 @@
 import Foundation
 import LandmarkNear
+import LandmarkNearChecks
 
 /// `landmark-bench distance`: `ShortGeodesic.distance` (and `MidpointGeodesic.distance`, `VincentyGeodesic.distance`) against `geod_inverse` over many seeded
 /// random pairs worldwide (poles, ±180°, every chord class up to `ShortGeodesic.longestChord`),

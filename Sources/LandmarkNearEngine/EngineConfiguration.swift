@@ -1,0 +1,77 @@
+import Foundation
+import LandmarkNearCore
+
+/// The proximity rules of SPEC §4 with their defaults.
+///
+///     var configuration = EngineConfiguration()
+///     configuration.radius = 8_000          // metres
+///     configuration.favorites = .ids([1001, 1003])
+public struct EngineConfiguration: Sendable {
+    /// "Within" means geodesic distance <= radius, in metres (default 5 mi).
+    public var radius: Double = Length.fiveMiles.meters
+    /// An `inside` landmark is left only beyond radius + hysteresis, in metres (default 0.25 mi).
+    public var hysteresis: Double = Length.quarterMile.meters
+    /// Minimum fix-time gap between two notifications of one device for one landmark, in
+    /// seconds; 0 disables (default 1 h).
+    public var cooldown: Double = 3600
+    /// Fixes with a known accuracy worse than this, in metres, are dropped (default 1000 m).
+    public var maxAccuracy: Double = 1000
+    /// Favourites of devices without a profile (or whose profile has no `favorites`).
+    public var favorites: FavoriteSelection = .catalogFlags
+    /// Per-device favourites and notification preference (`--profiles`).
+    public var profiles: DeviceProfiles = DeviceProfiles()
+
+    public init() {}
+}
+
+/// Which landmarks count as a device's favourites.
+public enum FavoriteSelection: Sendable, Equatable {
+    /// The catalog's `isFavorite` flags.
+    case catalogFlags
+    /// Every landmark of the catalog (`--favorites all`).
+    case all
+    /// These landmark ids (`--favorites 1001,1003`).
+    case ids([Int])
+
+    /// Parses the `--favorites` option: `all` or comma-separated ids.
+    public init(parsing text: String) throws(UnitParseError) {
+        let trimmed = ASCIIBlanks.spacesAndTabs.trimming(text)
+        if trimmed.lowercased() == "all" { self = .all; return }
+        var ids: [Int] = []
+        for part in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let id = Int(ASCIIBlanks.spacesAndTabs.trimming(part)) else {
+                throw UnitParseError("\"\(text)\" is not 'all' or a comma-separated list of landmark ids (e.g. 1001,1003)")
+            }
+            ids.append(id)
+        }
+        self = .ids(ids)
+    }
+
+    /// The catalog indices selected, in catalog order; unknown ids are an error.
+    public func indices(in catalog: LandmarkCatalog) throws(EngineConfigurationError) -> [Int] {
+        switch self {
+        case .catalogFlags: return catalog.favoriteIndices
+        case .all: return Array(catalog.landmarks.indices)
+        case .ids(let ids):
+            var indices: [Int] = []
+            for id in ids {
+                guard let index = catalog.index(ofID: id) else {
+                    throw EngineConfigurationError("favourite id \(id) is not in the landmark catalog")
+                }
+                indices.append(index)
+            }
+            return Array(Set(indices)).sorted()
+        }
+    }
+}
+
+/// A configuration that cannot run (e.g. a favourite id the catalog does not have): `.usage`
+/// for the default favourites, `.badData` for a device profile (it came from a file).
+public struct EngineConfigurationError: LandmarkNearError, Sendable, Equatable {
+    public var description: String
+    public var kind: ErrorKind
+    public init(_ description: String, kind: ErrorKind = .usage) {
+        self.description = description
+        self.kind = kind
+    }
+}

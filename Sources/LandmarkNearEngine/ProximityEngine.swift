@@ -1,0 +1,493 @@
+import LandmarkNearCore
+import LandmarkNearGeodesy
+import LandmarkNearIndex
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The state machine of SPEC §4: per device and favourite landmark, `outside` -> `inside`
+/// on a fix within the radius (an `enter`, notified unless suppressed by the cooldown or the
+/// device's profile), and back to `outside` beyond radius + hysteresis (an `exit`).
+///
+///     let engine = try ProximityEngine(catalog: .embedded, configuration: EngineConfiguration())
+///     var events: [ProximityEvent] = []
+///     let fix = Fix(device: "car", coordinate: Coordinate(latitude: 34.02, longitude: -116.16))
+///     engine.process(fix, into: &events)   // .used; events: [enter Turtle Rock]
+///
+/// Only favourites are indexed. Each device caches the favourites within radius + `slack`
+/// of where it last queried the index; until it moves `slack` away no other favourite can
+/// come within the radius, so most fixes of a moving device need no index query at all.
+public final class ProximityEngine {
+    public let catalog: LandmarkCatalog
+    public let configuration: EngineConfiguration
+
+    /// Catalog indices of every landmark that is someone's favourite, ascending.
+    private let favorites: [Int]
+    private let favoriteVectors: [UnitVector]
+    /// Per favourite, its coordinate and its Earth-centred point (for `ShortGeodesic`): the
+    /// coordinate read from the catalog copied a whole `Landmark` (its strings retained and
+    /// released) on every geodesic the engine computed.
+    private let favoriteCoordinates: [Coordinate]
+    private let favoritePoints: [EarthCenteredPoint]
+    private let favoriteIndex: LandmarkIndex
+    /// The candidate query of the per-device cache (the index answers when it cannot).
+    private let favoriteGrid: FavoriteGrid
+    /// (`@exclusivity(unchecked)`: see `deviceTable`.)
+    @exclusivity(unchecked) private var candidateScratch: [Int32] = []
+    /// Membership per favourite set; set 0 is the default, nil means "every favourite".
+    private let favoriteSets: [[Bool]?]
+    private let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool)]
+
+    // `@exclusivity(unchecked)`: the state touched on every fix. The engine is single-threaded
+    // and these are private, never accessed re-entrantly; their dynamic exclusivity checks
+    // (`swift_beginAccess`, which walks the accesses in progress) were 9 % of a `watch` run
+    // over 1M new devices, per `perf`.
+    /// Slots by name bytes, not Unicode equivalence (SPEC §3).
+    @exclusivity(unchecked) private var deviceTable = DeviceTable()
+    @exclusivity(unchecked) private var devices = DeviceStates()
+
+    /// Whether changed devices are collected for `takeChanges()` (on with `--state`).
+    public var tracksChanges = false
+    @exclusivity(unchecked) private var changed: [(device: String, slot: Int32)] = []
+    /// The device's number of the latest used fix (1 for its first): names `.apns` files of
+    /// untimed fixes.
+    @exclusivity(unchecked) public private(set) var lastFixNumber = 0
+    /// Whether the latest fix dropped as stale had the very time of its device's latest used
+    /// fix (a second report of one moment: NMEA's GGA after the RMC of the same second)
+    /// rather than an earlier one. The summary tells these apart.
+    @exclusivity(unchecked) package private(set) var lastStaleRepeatedTime = false
+
+    private let slack: Double
+    /// Per favourite (SPEC §1: a landmark's own `radius` replaces the run's): the radius, and
+    /// the squared chords beyond which a fix surely cannot enter, within which it surely stays.
+    private let favoriteRadii: [Double]
+    private let enterSurelyBeyond: [Double]
+    private let staySurelyWithin: [Double]
+    /// Per favourite, the squared chord beyond which it is surely no candidate (radius + slack);
+    /// empty when every favourite has the run's radius (the grid's own limit then suffices).
+    private let candidateChords: [Double]
+    /// The largest radius: candidates are looked up within it (+ slack).
+    private let largestRadius: Double
+    @exclusivity(unchecked) private var scratch: [ProximityEvent] = []
+
+    /// - Parameter slack: how far a device may move before its candidate cache is rebuilt.
+    public init(catalog: LandmarkCatalog, configuration: EngineConfiguration, slack: Double = 2_000) throws(EngineConfigurationError) {
+        self.catalog = catalog
+        self.configuration = configuration
+        self.slack = slack
+        // PROJ is opened on first use (`PROJLibrary`); an engine decides boundaries with it all
+        // run long, so it opens it now: a `watch` or `serve` on a system without PROJ stops at
+        // start, not hours into a run on whichever thread first needs a geodesic.
+        _ = Geodesic.wgs84
+
+        let defaultIndices = try configuration.favorites.indices(in: catalog)
+        var profileIndexSets: [DeviceKey: [Int]] = [:]
+        for (key, profile) in configuration.profiles.entries {
+            let device = key.name
+            guard let ids = profile.favorites else { continue }
+            var indices: [Int] = []
+            for id in ids {
+                guard let index = catalog.index(ofID: id) else {
+                    throw EngineConfigurationError(
+                        "profile of device \(JSONWriter.quoted(device)): favourite id \(id) is not in the landmark catalog", kind: .badData)
+                }
+                indices.append(index)
+            }
+            profileIndexSets[key] = indices
+        }
+        // The default indices are sorted and distinct: without profiles they are the favourites
+        // (a set of 144,563 and its sorting were a tenth of a `--favorites all` run).
+        var favorites = defaultIndices
+        if !profileIndexSets.isEmpty {
+            var union = Set(defaultIndices)
+            for indices in profileIndexSets.values { union.formUnion(indices) }
+            favorites = union.sorted()
+        }
+        guard favorites.count < FavoriteEntry.positionLimit else {
+            throw EngineConfigurationError("more than \(FavoriteEntry.positionLimit - 1) favourite landmarks", kind: .badData)
+        }
+        self.favorites = favorites
+        // Fields read from the columns: `catalog[i]` would make each whole `Landmark`.
+        let coordinates = favorites.map { catalog.coordinate(at: $0) }
+        favoriteVectors = coordinates.map { UnitVector($0) }
+        favoriteCoordinates = coordinates
+        favoritePoints = coordinates.map { EarthCenteredPoint($0) }
+        favoriteIndex = LandmarkIndex(coordinates: coordinates)
+        let radii = favorites.map { catalog.radius(at: $0)?.meters ?? configuration.radius }
+        let largest = radii.max() ?? configuration.radius
+        favoriteRadii = radii
+        largestRadius = largest
+        enterSurelyBeyond = radii.map { UnitVector.squaredChord(surelyBeyond: $0) }
+        staySurelyWithin = radii.map { UnitVector.squaredChord(surelyWithin: $0 + configuration.hysteresis) }
+        candidateChords = radii.allSatisfy({ $0 == largest }) ? [] : radii.map { UnitVector.squaredChord(surelyBeyond: $0 + slack) }
+        favoriteGrid = FavoriteGrid(
+            vectors: favoriteVectors, coordinates: coordinates,
+            reach: largest + slack)
+
+        // `indices`: distinct, all among the favourites.
+        func membership(_ indices: [Int]) -> [Bool]? {
+            if indices.count == favorites.count { return nil }
+            var member = [Bool](repeating: false, count: favorites.count)
+            for index in indices { member[Self.position(of: index, in: favorites)!] = true }
+            return member
+        }
+        var sets: [[Bool]?] = [membership(defaultIndices)]
+        var slots: [DeviceKey: (UInt16, Bool)] = [:]
+        // Profiles with the same favourites share one set (a device keeps a 16-bit set number).
+        var setOfIndices: [[Int]: UInt16] = [:]
+        for (device, profile) in configuration.profiles.entries {
+            if let indices = profileIndexSets[device] {
+                let key = Array(Set(indices)).sorted()
+                if setOfIndices[key] == nil {
+                    guard sets.count < Int(UInt16.max) else {
+                        throw EngineConfigurationError(
+                            "the profiles name more than \(UInt16.max - 1) different favourite sets", kind: .badData)
+                    }
+                    sets.append(membership(key))
+                    setOfIndices[key] = UInt16(sets.count - 1)
+                }
+                slots[device] = (setOfIndices[key]!, profile.prefersNotifications)
+            } else {
+                slots[device] = (0, profile.prefersNotifications)
+            }
+        }
+        favoriteSets = sets
+        profileSlots = slots
+    }
+
+    /// The favourite position of catalog landmark `index` (`favorites` is sorted), or nil.
+    private static func position(of index: Int, in favorites: [Int]) -> Int? {
+        var low = 0
+        var high = favorites.count
+        while low < high {
+            let middle = (low + high) / 2
+            if favorites[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        return low < favorites.count && favorites[low] == index ? low : nil
+    }
+
+    /// Devices seen so far.
+    public var deviceCount: Int { devices.count }
+
+    /// Number of landmarks some device may be notified about.
+    public var favoriteCount: Int { favorites.count }
+
+    /// Catalog indices of every landmark that is a favourite of some device (the defaults and
+    /// every profile's), ascending.
+    public var favoriteIndices: [Int] { favorites }
+
+    /// Runs one fix through the state machine, appending its events (ordered by distance,
+    /// then landmark index) to `events`.
+    @discardableResult
+    public func process(_ fix: Fix, into events: inout [ProximityEvent]) -> FixDisposition {
+        guard fix.coordinate.isValid else { return .dropped(.invalid) }
+        let slot = deviceSlot(for: fix.device, hash: fix.deviceHash)
+        if let accuracy = fix.accuracy, accuracy > configuration.maxAccuracy {
+            return .dropped(.accuracy)
+        }
+        return process(fix, slot: slot, state: &devices[slot], into: &events)
+    }
+
+    /// A hint that these fixes come soon (a reader's batch holds them a few records ahead):
+    /// their devices' table buckets, and the starts of their favourite-grid cells (which a new
+    /// or moved device reads), are fetched meanwhile. Changes nothing. A few at a time: each
+    /// call borrows the engine and its two tables once (one fix a call, those retains were a
+    /// quarter of the engine thread's retains with 1M new devices, per `perf`).
+    package func prefetchDevices(of upcoming: ArraySlice<FixLookahead>) {
+        deviceTable.prefetch(upcoming)
+        if favoriteGrid.isUsable { favoriteGrid.prefetch(near: upcoming) }
+    }
+
+    /// The state machine on one device's state, borrowed for the whole fix: one exclusive
+    /// access to `devices` a fix instead of one each time the state is touched (the dynamic
+    /// exclusivity checks of a class's stored properties were a tenth of a 1M-device run,
+    /// per `perf`). Nothing in here may touch `devices` itself.
+    private func process(_ fix: Fix, slot: Int, state: inout DeviceState, into events: inout [ProximityEvent]) -> FixDisposition {
+        let admission = state.admit(time: fix.time, at: fix.coordinate, slack: slack)
+        if admission == .stale || admission == .sameTime {
+            lastStaleRepeatedTime = admission == .sameTime
+            return .dropped(.stale)
+        }
+        // Used fixes only: a rerun of a timed input (its old fixes now stale) counts the same.
+        state.fixCount &+= 1
+        lastFixNumber = Int(state.fixCount)
+        if tracksChanges, state.markChanged(favorites: false) { changed.append((fix.device, Int32(slot))) }
+        guard !favorites.isEmpty else { return .used }
+        let cacheHolds: Bool
+        switch admission {
+        case .stale, .sameTime, .idle: return .used
+        case .active(let holds): cacheHolds = holds
+        }
+
+        let point = UnitVector(fix.coordinate)
+        let firstEvent = events.count
+        let hysteresis = configuration.hysteresis
+        var favoritesChanged = false
+        // The fix's Earth-centred point, made when first needed.
+        var fixPoint: EarthCenteredPoint?
+        func earthCentred() -> EarthCenteredPoint {
+            if let fixPoint { return fixPoint }
+            let made = EarthCenteredPoint(fix.coordinate)
+            fixPoint = made
+            return made
+        }
+
+        // Exits: every inside favourite is checked, cached or not.
+        for position in 0..<state.entryCount {
+            let entry = state[entry: position]
+            guard entry.isInside else { continue }
+            let favorite = Int(entry.favorite)
+            if point.squaredChord(to: favoriteVectors[favorite]) > staySurelyWithin[favorite] {
+                let limit = favoriteRadii[favorite] + hysteresis
+                let measured = shortMeasure(earthCentred(), favorite)
+                if let measured, measured.distance + measured.bound <= limit { continue }
+                let distance =
+                    measured.flatMap { $0.distance - $0.bound > limit ? ProximityEngine.reportable($0) : nil }
+                    ?? Geodesic.wgs84.distance(from: fix.coordinate, to: favoriteCoordinates[favorite])
+                if distance > limit {
+                    state[entry: position].isInside = false
+                    favoritesChanged = true
+                    events.append(ProximityEvent(kind: .exit, landmarkIndex: favorites[favorite], distance: distance))
+                }
+            }
+        }
+
+        // Enters, among the cached candidates.
+        if !cacheHolds {
+            refreshCandidates(state: &state, around: fix.coordinate, point: point)
+        } else if favoritesChanged {
+            state.compact()
+        }
+        var position = 0
+        while position < state.entryCount {
+            let entry = state[entry: position]
+            position += 1
+            guard entry.isCandidate, !entry.isInside,
+                point.squaredChord(to: favoriteVectors[Int(entry.favorite)]) <= enterSurelyBeyond[Int(entry.favorite)]
+            else { continue }
+            let favorite = Int(entry.favorite)
+            let radius = favoriteRadii[favorite]
+            let measured = shortMeasure(earthCentred(), favorite)
+            if let measured, measured.distance - measured.bound > radius { continue }
+            let landmarkIndex = favorites[favorite]
+            let distance =
+                measured.flatMap { $0.distance + $0.bound <= radius ? ProximityEngine.reportable($0) : nil }
+                ?? Geodesic.wgs84.distance(from: fix.coordinate, to: favoriteCoordinates[favorite])
+            guard distance <= radius else { continue }
+            state[entry: position - 1].isInside = true
+            favoritesChanged = true
+            events.append(
+                ProximityEvent(
+                    kind: .enter, landmarkIndex: landmarkIndex, distance: distance,
+                    suppression: suppression(state: &state, favorite: entry.favorite, time: fix.time)))
+        }
+        setQuietDisc(state: &state, at: fix.coordinate, state.entryCount > 0 ? earthCentred() : EarthCenteredPoint(x: 0, y: 0, z: 0))
+        if favoritesChanged, tracksChanges, state.markChanged(favorites: true) {
+            changed.append((fix.device, Int32(slot)))
+        }
+        if events.count - firstEvent > 1 {
+            // The order is the exact distances' (SPEC §5): two short-line distances within
+            // their bounds of each other could be in either order, so they are all measured.
+            for index in firstEvent..<events.count {
+                events[index].distance = Geodesic.wgs84.distance(
+                    from: fix.coordinate, to: catalog.coordinates[events[index].landmarkIndex])
+            }
+            events[firstEvent...].sort { ($0.distance, $0.landmarkIndex) < ($1.distance, $1.landmarkIndex) }
+        }
+        return .used
+    }
+
+    /// How far the device may move from this fix before its next fix could change anything:
+    /// the least, over its favourites inside, of R + H minus (an upper bound of) the distance,
+    /// and over its other candidates, of (a lower bound of) the distance minus R. By the
+    /// triangle inequality no fix nearer than that to this one can enter or leave any of them
+    /// (the candidate cache rules out the rest while it holds). Lower bound: the chord between
+    /// the Earth-centred points (no path on the surface is shorter); upper bound: `ShortGeodesic`
+    /// plus its error bound. 1 m off for rounding.
+    private func setQuietDisc(state: inout DeviceState, at coordinate: Coordinate, _ fixPoint: EarthCenteredPoint) {
+        let hysteresis = configuration.hysteresis
+        var budget = Double.infinity
+        var active = false
+        for position in 0..<state.entryCount {
+            let entry = state[entry: position]
+            guard entry.isActive else { continue }
+            active = true
+            let favorite = Int(entry.favorite)
+            let other = favoritePoints[favorite]
+            let chord = fixPoint.chordSquared(to: other).squareRoot()
+            if entry.isInside {
+                guard chord <= ShortGeodesic.longestChord else { return state.setQuiet(around: coordinate, cosine: 1, budget: 0) }
+                let upper = ShortGeodesic.distance(from: fixPoint, to: other) + ShortGeodesic.errorBound(chord: chord)
+                budget = min(budget, favoriteRadii[favorite] + hysteresis - upper)
+            } else {
+                budget = min(budget, chord - favoriteRadii[favorite])
+            }
+            if budget <= DeviceState.cacheRoundingMargin + 1 { return state.setQuiet(around: coordinate, cosine: 1, budget: 0) }
+        }
+        // With nothing to look at, the candidate cache alone makes the next fixes idle.
+        guard active else { return state.setQuiet(around: coordinate, cosine: 1, budget: 0) }
+        state.setQuiet(around: coordinate, cosine: cos(coordinate.latitude * .pi / 180), budget: budget - 1)
+    }
+
+    /// The fix's distance to `favorite` by `ShortGeodesic`, with its error bound (the
+    /// geodesic distance lies within `bound` of `distance`); nil for a chord too long for it.
+    /// Where the bound settles a decision (surely beyond or surely within a limit) it spares a
+    /// `geod_inverse` (~1 µs; with every landmark a favourite, a tenth of `watch`, per
+    /// `perf`); every decision the bound leaves open is made with `geod_inverse`'s distance.
+    @inline(__always)
+    private func shortMeasure(_ fixPoint: EarthCenteredPoint, _ favorite: Int) -> (distance: Double, bound: Double)? {
+        let other = favoritePoints[favorite]
+        let chord = fixPoint.chordSquared(to: other).squareRoot()
+        guard chord <= ShortGeodesic.longestChord else { return nil }
+        return (ShortGeodesic.distance(from: fixPoint, to: other), ShortGeodesic.errorBound(chord: chord))
+    }
+
+    /// The distance an event may report from a short-line measure: `distance` where it and
+    /// `geod_inverse`'s distance print alike (`distanceMeters` is rounded to the millimetre:
+    /// every value within twice the bound rounds to the same millimetre, and rounding is
+    /// monotone, so `geod_inverse`'s does too), nil where they might not (then `geod_inverse`
+    /// is asked). Events used to ask it every time: 6 % of a `watch` run over 1M new devices
+    /// with 122k notifications, per `perf`. Several events on one fix are measured again
+    /// exactly before they are ordered.
+    @inline(__always)
+    private static func reportable(_ measured: (distance: Double, bound: Double)) -> Double? {
+        let margin = 2 * measured.bound
+        let low = ReportedDistance.millimetres(measured.distance - margin)
+        return low == ReportedDistance.millimetres(measured.distance + margin) ? measured.distance : nil
+    }
+
+    /// Decides whether an enter notifies, and records it when it does.
+    private func suppression(state: inout DeviceState, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
+        if !state.prefersNotifications { return .profile }
+        let cooldown = configuration.cooldown
+        if cooldown > 0, let time {
+            let last = state.lastNotification(of: favorite)
+            if last.found, let lastTime = last.time, time.interval(since: lastTime) < cooldown {
+                return .cooldown
+            }
+        }
+        state.recordNotification(of: favorite, at: time)
+        return nil
+    }
+
+    private func refreshCandidates(state: inout DeviceState, around coordinate: Coordinate, point: UnitVector) {
+        candidateScratch.removeAll(keepingCapacity: true)
+        let membership = favoriteSets[Int(state.favoriteSet)]
+        if favoriteGrid.isUsable {
+            favoriteGrid.candidates(near: coordinate, point: point, vectors: favoriteVectors, into: &candidateScratch)
+            if let membership { candidateScratch.removeAll { !membership[Int($0)] } }
+            // The grid reaches the largest radius; a favourite with a smaller one is a
+            // candidate only within its own (+ slack).
+            if !candidateChords.isEmpty {
+                candidateScratch.removeAll { point.squaredChord(to: favoriteVectors[Int($0)]) > candidateChords[Int($0)] }
+            }
+        } else {
+            for neighbor in favoriteIndex.within(largestRadius + slack, of: coordinate)
+            where (membership?[neighbor.index] ?? true) && neighbor.distance <= favoriteRadii[neighbor.index] + slack {
+                candidateScratch.append(Int32(neighbor.index))
+            }
+        }
+        state.setCandidates(candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
+    }
+
+    private func deviceSlot(for device: String, hash: UInt64) -> Int {
+        let (slot, isNew) = deviceTable.slot(for: device, hash: hash)
+        if isNew {
+            let profile = profileSlots.isEmpty ? nil : profileSlots[DeviceKey(device)]
+            devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
+        }
+        return Int(slot)
+    }
+
+    /// For `--explain`: the device's nearest favourite to `coordinate`, and whether the
+    /// device is inside it.
+    package func nearestFavorite(of device: String, to coordinate: Coordinate) -> (landmarkIndex: Int, distance: Double, isInside: Bool)? {
+        guard !favorites.isEmpty, coordinate.isValid else { return nil }
+        let slot = deviceTable.existingSlot(for: device).map(Int.init)
+        let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[DeviceKey(device)]?.set ?? 0)]
+        var limit = 1
+        while true {
+            let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
+            if let hit = nearest.first(where: { membership?[$0.index] ?? true }) {
+                let inside =
+                    slot.map { slot in
+                        devices[slot].position(of: Int32(hit.index)).map { devices[slot][entry: $0].isInside } ?? false
+                    } ?? false
+                return (favorites[hit.index], hit.distance, inside)
+            }
+            if nearest.count < limit { return nil }
+            limit *= 4
+        }
+    }
+
+    // MARK: snapshots (--state, reloads)
+
+    /// The devices changed since the last call (every fix changes its device's counter), and
+    /// forgets that they changed. Only collected while `tracksChanges` is on.
+    public func takeChanges() -> [DeviceSnapshot] {
+        defer { changed.removeAll(keepingCapacity: true) }
+        return changed.map { device, slot in
+            var snapshot = snapshot(device: device, slot: Int(slot))
+            snapshot.favoritesChanged = devices[Int(slot)].favoritesChanged
+            devices[Int(slot)].clearChanged()
+            return snapshot
+        }
+    }
+
+    /// Every device's state, in no particular order.
+    public func snapshots() -> [DeviceSnapshot] {
+        deviceTable.names.indices.map { snapshot(device: deviceTable.names[$0], slot: $0) }
+    }
+
+    private func snapshot(device: String, slot: Int) -> DeviceSnapshot {
+        let state = devices[slot]
+        var favoritesOut: [FavoriteSnapshot] = []
+        for position in 0..<state.entryCount {
+            let entry = state[entry: position]
+            guard entry.isInside || entry.isNotified else { continue }
+            favoritesOut.append(
+                FavoriteSnapshot(
+                    landmarkID: catalog[favorites[Int(entry.favorite)]].id,
+                    isInside: entry.isInside, isNotified: entry.isNotified,
+                    notifiedTime: entry.notifiedTime))
+        }
+        return DeviceSnapshot(
+            device: device, latestTime: state.latestTime, fixCount: Int(state.fixCount),
+            favorites: favoritesOut)
+    }
+
+    /// Takes over a device's saved state (replacing what the engine has for it). Landmarks that
+    /// are not (or no longer) among the device's favourites are forgotten; returns false when
+    /// something was, and then counts the device as changed.
+    @discardableResult
+    public func restore(_ snapshot: DeviceSnapshot) -> Bool {
+        let slot = deviceSlot(for: snapshot.device, hash: 0)
+        let profile = profileSlots[DeviceKey(snapshot.device)]
+        var state = DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true)
+        state.latestTime = snapshot.latestTime
+        state.fixCount = UInt32(clamping: snapshot.fixCount)
+        let membership = favoriteSets[Int(state.favoriteSet)]
+        var complete = true
+        for favorite in snapshot.favorites {
+            guard let index = catalog.index(ofID: favorite.landmarkID), let position = Self.position(of: index, in: favorites),
+                membership?[position] ?? true
+            else {
+                complete = false
+                continue
+            }
+            let entry = state.positionCreating(Int32(position))
+            state[entry: entry].isInside = favorite.isInside
+            if favorite.isNotified {
+                state[entry: entry].isNotified = true
+                state[entry: entry].notifiedTime = favorite.notifiedTime
+            }
+        }
+        state.compact()
+        devices[slot] = state
+        if !complete, tracksChanges, devices[slot].markChanged(favorites: true) {
+            changed.append((snapshot.device, Int32(slot)))
+        }
+        return complete
+    }
+}

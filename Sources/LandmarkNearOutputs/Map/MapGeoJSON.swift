@@ -1,0 +1,92 @@
+import LandmarkNearCore
+
+/// The GeoJSON (RFC 7946) of a run, one feature a line: each favourite's radius as a geodesic
+/// circle (`Polygon`, or `MultiPolygon` when split at ±180°), each device's track (`LineString`,
+/// `MultiLineString` when split at ±180° or at a gap of more than 30 minutes between fixes,
+/// `Point` for a single position), each favourite as a
+/// `Point`, and each event as a `Point` with `event`, `device`, `landmark`, `time`,
+/// `distanceMeters`, `notified`. Every feature has a `kind`: `radius`, `track`, `favorite`, `event`.
+///
+///     let text = MapGeoJSON.document(for: drawing)
+///     // {"type":"FeatureCollection","features":[
+///     // {"type":"Feature","properties":{"kind":"radius",...},"geometry":{"type":"Polygon",...}},
+package enum MapGeoJSON {
+    package static func document(for drawing: MapDrawing) -> String {
+        var features: [String] = []
+        for favorite in drawing.favorites {
+            var properties = landmarkProperties(kind: "radius", favorite)
+            properties +=
+                ",\"enclosesPole\":"
+                + (favorite.circle.enclosedPole == 0 ? "null" : favorite.circle.enclosedPole > 0 ? "\"north\"" : "\"south\"")
+            let polygons = favorite.circle.polygons
+            // A circle holding both poles is the world less a cap: left unlocated (RFC 7946 §3.2).
+            let geometry =
+                polygons.isEmpty
+                ? "null"
+                : polygons.count == 1
+                    ? "{\"type\":\"Polygon\",\"coordinates\":[" + positions(polygons[0]) + "]}"
+                    : "{\"type\":\"MultiPolygon\",\"coordinates\":[" + polygons.map { "[" + positions($0) + "]" }.joined(separator: ",")
+                        + "]}"
+            features.append(feature(properties, geometry))
+        }
+        for track in drawing.tracks {
+            var properties = "\"kind\":\"track\",\"device\":" + JSONWriter.quoted(track.device)
+            properties += ",\"fixes\":\(track.fixCount),\"drawnFixes\":\(track.points.count)"
+            properties += ",\"thinningToleranceMeters\":" + (drawing.thinningTolerance.map(JSONWriter.number) ?? "null")
+            let parts = track.parts.flatMap(AntimeridianSplit.lines)
+            let geometry: String
+            if parts.isEmpty {
+                guard let only = track.points.first else { continue }
+                geometry = "{\"type\":\"Point\",\"coordinates\":" + position(only) + "}"
+            } else if parts.count == 1 {
+                geometry = "{\"type\":\"LineString\",\"coordinates\":" + positions(parts[0]) + "}"
+            } else {
+                geometry = "{\"type\":\"MultiLineString\",\"coordinates\":[" + parts.map(positions).joined(separator: ",") + "]}"
+            }
+            features.append(feature(properties, geometry))
+        }
+        for favorite in drawing.favorites {
+            features.append(
+                feature(
+                    landmarkProperties(kind: "favorite", favorite),
+                    "{\"type\":\"Point\",\"coordinates\":" + position(favorite.landmark.coordinate) + "}"))
+        }
+        for event in drawing.events {
+            var properties = "\"kind\":\"event\",\"event\":\"\(event.kind.rawValue)\",\"device\":"
+            properties += JSONWriter.quoted(drawing.tracks[event.device].device)
+            properties += ",\"landmark\":" + JSONWriter.quoted(event.landmark.name)
+            properties += ",\"landmarkId\":\(event.landmark.id),\"landmarkIndex\":\(event.landmarkIndex)"
+            properties += ",\"time\":" + (event.time.map { "\"" + $0.rfc3339 + "\"" } ?? "null")
+            properties += ",\"distanceMeters\":" + JSONWriter.number(ReportedDistance.millimetres(event.distance))
+            properties += ",\"notified\":\(event.notified)"
+            properties += ",\"reason\":" + (event.suppression.map { "\"\($0.rawValue)\"" } ?? "null")
+            features.append(feature(properties, "{\"type\":\"Point\",\"coordinates\":" + position(event.coordinate) + "}"))
+        }
+        return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    private static func landmarkProperties(kind: String, _ favorite: MapDrawing.Favorite) -> String {
+        "\"kind\":\"\(kind)\",\"landmark\":" + JSONWriter.quoted(favorite.landmark.name)
+            + ",\"landmarkId\":\(favorite.landmark.id),\"landmarkIndex\":\(favorite.landmarkIndex)"
+            + ",\"radiusMeters\":" + JSONWriter.number(favorite.radius)
+    }
+
+    private static func feature(_ properties: String, _ geometry: String) -> String {
+        "{\"type\":\"Feature\",\"properties\":{" + properties + "},\"geometry\":" + geometry + "}"
+    }
+
+    /// `[lon,lat]`, full precision (circle vertices must stay at the radius within 1 mm).
+    static func position(_ c: Coordinate) -> String {
+        "[" + JSONWriter.number(c.longitude) + "," + JSONWriter.number(c.latitude) + "]"
+    }
+
+    static func positions(_ cs: [Coordinate]) -> String {
+        var out = "["
+        out.reserveCapacity(cs.count * 40)
+        for (i, c) in cs.enumerated() {
+            if i > 0 { out += "," }
+            out += position(c)
+        }
+        return out + "]"
+    }
+}

@@ -1,0 +1,86 @@
+import LandmarkNearCore
+
+/// The self-contained HTML map of a run: `MapPageTemplate` with the run embedded as JSON in a
+/// `<script type="application/json">`. `<`, `>` and `&` in that JSON are written as `\u003c`,
+/// `\u003e`, `\u0026`, so no device or landmark name can close the script element; the page's
+/// script puts every name on screen with `textContent`.
+///
+///     let html = MapPage.html(for: drawing, title: "road-trip.nmea")
+package enum MapPage {
+    package static func html(for drawing: MapDrawing, title: String) -> String {
+        let data = embeddable(dataJSON(for: drawing, title: title))
+        return MapPageTemplate.head + data + MapPageTemplate.tail
+    }
+
+    /// The JSON text with `<`, `>` and `&` escaped (they occur only inside strings).
+    static func embeddable(_ json: String) -> String {
+        var out = ""
+        out.reserveCapacity(json.utf8.count + 64)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            // JSON allows them raw, but older script parsers end a line there.
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// What the page's script reads: devices with flat `[lon,lat,...]` arrays (6 decimals,
+    /// about 0.1 m), favourites with their unsplit circle ring, events pointing at devices.
+    static func dataJSON(for drawing: MapDrawing, title: String) -> String {
+        var out = "{\"title\":" + JSONWriter.quoted(title)
+        out += ",\"fixes\":\(drawing.fixCount),\"drawnFixes\":\(drawing.drawnPointCount)"
+        out += ",\"thinningToleranceMeters\":" + (drawing.thinningTolerance.map(JSONWriter.number) ?? "null")
+        out += ",\"omittedFavorites\":\(drawing.omittedFavorites)"
+        out += ",\n\"devices\":["
+        for (i, track) in drawing.tracks.enumerated() {
+            if i > 0 { out += ",\n" }
+            out += "{\"name\":" + JSONWriter.quoted(track.device) + ",\"fixes\":\(track.fixCount),\"coords\":"
+            out += flat(track.points) + ",\"breaks\":[" + track.breaks.map(String.init).joined(separator: ",") + "]}"
+        }
+        out += "],\n\"favorites\":["
+        for (i, favorite) in drawing.favorites.enumerated() {
+            if i > 0 { out += ",\n" }
+            out +=
+                "{\"index\":\(favorite.landmarkIndex),\"id\":\(favorite.landmark.id),\"name\":" + JSONWriter.quoted(favorite.landmark.name)
+            out += ",\"lon\":" + JSONWriter.number(favorite.landmark.coordinate.longitude)
+            out += ",\"lat\":" + JSONWriter.number(favorite.landmark.coordinate.latitude)
+            out += ",\"radiusMeters\":" + JSONWriter.number(favorite.radius)
+            out +=
+                ",\"pole\":\(favorite.circle.enclosedPole),\"ring\":" + flat(favorite.circle.coversBothPoles ? [] : favorite.circle.ring)
+                + "}"
+        }
+        out += "],\n\"events\":["
+        for (i, event) in drawing.events.enumerated() {
+            if i > 0 { out += ",\n" }
+            out += "{\"event\":\"\(event.kind.rawValue)\",\"device\":\(event.device)"
+            out += ",\"landmark\":" + JSONWriter.quoted(event.landmark.name) + ",\"landmarkId\":\(event.landmark.id)"
+            out += ",\"time\":" + (event.time.map { "\"" + $0.rfc3339 + "\"" } ?? "null")
+            out += ",\"distanceMeters\":" + JSONWriter.number(ReportedDistance.millimetres(event.distance))
+            out += ",\"notified\":\(event.notified),\"reason\":" + (event.suppression.map { "\"\($0.rawValue)\"" } ?? "null")
+            out +=
+                ",\"lon\":" + JSONWriter.number(event.coordinate.longitude) + ",\"lat\":" + JSONWriter.number(event.coordinate.latitude)
+                + "}"
+        }
+        return out + "]}"
+    }
+
+    private static func flat(_ points: [Coordinate]) -> String {
+        var out = "["
+        out.reserveCapacity(points.count * 24)
+        for (i, p) in points.enumerated() {
+            if i > 0 { out += "," }
+            out += rounded(p.longitude) + "," + rounded(p.latitude)
+        }
+        return out + "]"
+    }
+
+    private static func rounded(_ degrees: Double) -> String {
+        JSONWriter.number((degrees * 1e6).rounded() / 1e6)
+    }
+}

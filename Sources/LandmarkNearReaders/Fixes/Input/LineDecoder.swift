@@ -1,0 +1,31 @@
+import LandmarkNearCore
+
+/// Turns one line of a line-based format (NDJSON, CSV, NMEA) into a fix. Decoders keep state
+/// across lines where a format needs it (CSV's header, NMEA's latest RMC date).
+protocol LineDecoder: AnyObject {
+    /// Decodes `line` (without its line ending; never blank, never a `#` comment).
+    func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome
+    /// The format's words for "nothing was a fix" (`no NMEA sentence had a fix`), and what to
+    /// say when no line was skipped either (a CSV with only its header).
+    var noFixPrefix: String { get }
+    func noFixExplanation(linesDecoded: Int) -> String?
+}
+
+package enum LineOutcome {
+    case fix(Fix)
+    /// Not a fix, and not an error (another gpsd class, an NMEA GSV sentence, ...), of a kind
+    /// counted for the "no fix" warning; nil for structure (a CSV header).
+    case skip(String?)
+    /// A record that cannot be read, and why.
+    case invalid(String)
+}
+
+extension LineOutcome {
+    init(_ outcome: FixFields.Outcome) {
+        switch outcome {
+        case .fix(let fix): self = .fix(fix)
+        case .skip(let kind): self = .skip(kind)
+        case .invalid(let reason): self = .invalid(reason)
+        }
+    }
+}

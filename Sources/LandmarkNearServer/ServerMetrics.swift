@@ -1,0 +1,82 @@
+import Synchronization
+import LandmarkNearDelivery
+import LandmarkNearEngine
+import LandmarkNearOutputs
+
+/// The counters `GET /metrics` shows, in Prometheus' text format (version 0.0.4): the engine's
+/// (published by the engine thread after each batch), the HTTP side's (answers by status) and,
+/// with `--push`/`--webhook`, the delivery thread's (read when rendered).
+///
+///     let metrics = ServerMetrics(deliveries: session.deliveryStatisticsReader)
+///     metrics.count(status: 200)
+///     metrics.publish(session.statistics)
+///     metrics.render()   // "# HELP landmark_near_fixes_total ...\n..."
+package final class ServerMetrics: Sendable {
+    private struct Counters {
+        var engine = WatchStatistics()
+        var responses: [Int: Int] = [:]
+        var fixesAccepted = 0
+    }
+
+    private let counters = Mutex(Counters())
+    private let deliveries: (@Sendable () -> DeliveryStatistics)?
+
+    package init(deliveries: (@Sendable () -> DeliveryStatistics)? = nil) {
+        self.deliveries = deliveries
+    }
+
+    package func count(status: Int) {
+        counters.withLock { $0.responses[status, default: 0] += 1 }
+    }
+
+    package func publish(_ statistics: WatchStatistics) {
+        counters.withLock { $0.engine = statistics }
+    }
+
+    package var engineStatistics: WatchStatistics { counters.withLock { $0.engine } }
+
+    package func render() -> String {
+        let counters = counters.withLock { $0 }
+        let engine = counters.engine
+        var text = ""
+        func family(_ name: String, _ help: String, _ samples: [(labels: String, value: Int)]) {
+            text += "# HELP landmark_near_\(name) \(help)\n# TYPE landmark_near_\(name) counter\n"
+            for sample in samples {
+                text += "landmark_near_\(name)\(sample.labels.isEmpty ? "" : "{\(sample.labels)}") \(sample.value)\n"
+            }
+        }
+        family("records_total", "Records received (fixes and unreadable records).", [("", engine.recordsRead)])
+        family(
+            "fixes_total", "Fixes by what the engine did with them.",
+            [("result=\"used\"", engine.used)]
+                + DropReason.allCases.map { ("result=\"dropped_\($0.rawValue)\"", engine.dropped[$0, default: 0]) })
+        family(
+            "unreadable_records_total", "Records that could not be read (bad JSON, bad numbers, missing coordinates).",
+            [("", engine.unreadable)])
+        family("notifications_total", "Notifications (enters not suppressed).", [("", engine.notifications)])
+        family(
+            "enters_total", "Enter events, by suppression.",
+            [("suppressed=\"none\"", engine.notifications)]
+                + [ProximityEvent.Suppression.cooldown, .profile].map {
+                    ("suppressed=\"\($0.rawValue)\"", engine.suppressed[$0, default: 0])
+                })
+        family("exits_total", "Exit events.", [("", engine.exits)])
+        var deliverySamples = [("channel=\"apns_file\",status=\"written\"", engine.apnsFilesWritten)]
+        if let delivered = deliveries?() {
+            // push: the requests to APNs and to the webhooks (one per token or URL).
+            deliverySamples += [
+                ("delivered", delivered.delivered), ("retried", delivered.retried), ("failed", delivered.failed),
+                ("retired", delivered.retired), ("skipped", delivered.skipped),
+            ]
+            .map { ("channel=\"push\",status=\"\($0.0)\"", $0.1) }
+        }
+        family(
+            "deliveries_total", "Notification deliveries by channel (apns_file: .apns files; push: APNs and webhook requests) and status.",
+            deliverySamples)
+        family(
+            "http_responses_total", "HTTP answers by status code.",
+            counters.responses.sorted { $0.key < $1.key }.map { ("code=\"\($0.key)\"", $0.value) })
+        text += "# HELP landmark_near_devices Devices seen.\n# TYPE landmark_near_devices gauge\nlandmark_near_devices \(engine.devices)\n"
+        return text
+    }
+}

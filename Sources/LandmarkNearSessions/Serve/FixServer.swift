@@ -1,0 +1,252 @@
+import Dispatch
+import Synchronization
+
+import LandmarkNearCore
+import LandmarkNearDelivery
+import LandmarkNearOutputs
+import LandmarkNearServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `serve` is told besides the watch options.
+package struct ServeConfiguration: Sendable {
+    package var address: ListenAddress
+    package var limits = HTTPDaemonLimits()
+    /// `--users FILE`; without it only loopback addresses are allowed.
+    package var usersPath: String?
+
+    package init(address: ListenAddress) { self.address = address }
+}
+
+/// How a serve run ended.
+package struct ServeOutcome: Sendable {
+    package var statistics: WatchStatistics
+    /// The signal that stopped it (SIGTERM, SIGINT).
+    package var signal: Int32
+    /// With `--push`/`--webhook`: the delivery counts once the outstanding deliveries were
+    /// waited for.
+    package var deliveries: DeliveryStatistics?
+    /// The later signal that ended the wait for deliveries (what was left is not delivered; with
+    /// `--state` the next run sends it).
+    package var deliveryWaitInterruptedBy: Int32?
+}
+
+/// `landmark-near serve`: one engine (a `WatchSession`, so every watch option means the same)
+/// fed by HTTP. The libmicrohttpd threads decode requests and queue their records (the
+/// requests then wait suspended, holding no thread); the calling thread is the engine thread:
+/// it takes the queue's batches in arrival order, runs each record through the session,
+/// flushes stdout, stderr and `--apns-dir` once a batch, and only then answers the batch's
+/// requests.
+///
+/// With a state store (`--state`), the session first emits what an earlier run decided and did
+/// not mark done, commits each batch to the store before the requests are answered (so a 200
+/// means saved too), and finishes (the last done marks) when the server stops.
+///
+/// SIGTERM (or SIGINT): new requests get 503, the requests being handled finish, the daemon
+/// stops, the engine processes what was accepted, and then, with deliveries (`--push`,
+/// `--webhook`), the outstanding ones are waited for (each until delivered or expired; another
+/// SIGTERM or SIGINT ends the wait), and `run` returns. SIGHUP: the users file
+/// is read again, and `reload` is called on the engine thread (landmarks and profiles read
+/// again; the session keeps every device's state).
+///
+///     let server = try FixServer(configuration: configuration, session: session) { session in
+///         try session.reload(catalog: CatalogLoader.load(path: path), profiles: profiles)
+///     }
+///     let outcome = try server.run()
+package final class FixServer {
+    private let configuration: ServeConfiguration
+    private let reload: (WatchSession) throws(ServerError) -> Void
+    private let session: WatchSession
+
+    package init(
+        configuration: ServeConfiguration, session: WatchSession,
+        reload: @escaping (WatchSession) throws(ServerError) -> Void
+    ) throws(ServerError) {
+        if configuration.usersPath == nil && !configuration.address.isLoopback {
+            throw .usage(
+                "\(TerminalText.safe(configuration.address.text)) is not a loopback address: without users (and their passwords) only 127.0.0.1 or ::1 are allowed",
+                .listen)
+        }
+        self.configuration = configuration
+        self.session = session
+        self.reload = reload
+    }
+
+    /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread, so that the threads started
+    /// after (the daemon's, the deliveries') inherit the mask. Under SIG_IGN a signal the kernel
+    /// hands to a thread that has it unblocked is discarded, and the server never hears it: seen
+    /// under load, a SIGTERM that `serve` ignored while a client held a kept-alive connection.
+    /// Blocked everywhere, it waits for the signal sources. Call it before any thread starts.
+    package static func blockStopSignals() {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&blocked, number) }
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+    }
+
+    package func run() throws(ServerError) -> ServeOutcome {
+        FixServer.blockStopSignals()
+        let authenticator = try configuration.usersPath.map { path throws(ServerError) in
+            BasicAuthenticator(users: try ServerUsers.load(path: path))
+        }
+        let queue = EngineQueue()
+        let metrics = ServerMetrics(deliveries: session.deliveryStatisticsReader)
+        let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
+        let daemon = try HTTPDaemon(
+            address: configuration.address, limits: configuration.limits,
+            refused: { metrics.count(status: $0.status) },
+            handler: { request, responder in router.respond(to: request, responder) }
+        )
+        let stopSignal = Atomic<Int32>(0)
+        // Signals after the one that stopped the server (they end the wait for deliveries).
+        let laterSignal = Atomic<Int32>(0)
+        let stopper = Stopper(daemon: daemon, router: router, queue: queue)
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                guard stopSignal.compareExchange(expected: 0, desired: number, ordering: .acquiringAndReleasing).exchanged else {
+                    laterSignal.store(number, ordering: .releasing)
+                    return
+                }
+                stopper.stop()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        signal(SIGHUP, SIG_IGN)
+        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        let usersPath = configuration.usersPath
+        hangUp.setEventHandler {
+            if let usersPath, let authenticator {
+                do {
+                    authenticator.replace(try ServerUsers.load(path: usersPath))
+                    standardError("landmark-near serve: SIGHUP: users reloaded from \(usersPath)")
+                } catch {
+                    standardError("landmark-near serve: SIGHUP: keeping the users: \(TerminalText.safe("\(error)"))")
+                }
+            }
+            _ = queue.submit(EngineJob(.reload))
+        }
+        hangUp.resume()
+        sources.append(hangUp)
+        defer { for source in sources { source.cancel() } }
+
+        let scheme = "http://" + (configuration.address.isIPv6 ? "[\(configuration.address.host)]" : configuration.address.host)
+        standardError(
+            "landmark-near serve: listening on \(scheme):\(daemon.port)"
+                + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
+
+        var failure: ServerError?
+        let answering = DispatchQueue(label: "landmark-near.serve.answers")
+        do {
+            try session.resumeUndone()
+        } catch {
+            failure = ServerError(kind: error.kind, message: error.description)
+            stopSignal.store(SIGTERM, ordering: .releasing)
+            DispatchQueue.global().async { stopper.stop() }
+        }
+        // When no request comes for 50 ms after a batch that notified, its notifications are
+        // marked done in a small transaction of their own (as `watch` does when its input
+        // pauses), so a kill at a quiet moment repeats nothing; under load the next batch's
+        // commit marks them, with no transaction more.
+        while let batch = queue.nextBatch(waitingAtMost: session.hasUnmarkedEmissions ? 0.05 : nil) {
+            if batch.isEmpty {
+                do {
+                    try session.markEmittedDone()
+                } catch {
+                    standardError("landmark-near serve: \(TerminalText.safe(error.description))")
+                }
+                continue
+            }
+            var answers: [EngineAnswer] = []
+            answers.reserveCapacity(batch.count)
+            for job in batch {
+                switch job.work {
+                case .records(let records, let source):
+                    answers.append(process(records, source: source))
+                case .reload:
+                    reloadSession()
+                    answers.append(.processed(0))
+                }
+            }
+            do {
+                try session.commit()
+            } catch {
+                // stdout or the state is gone: say so to the clients and stop.
+                failure = ServerError(kind: error.kind, message: error.description)
+                answers = answers.map { _ in .failed("cannot write the outputs") }
+                if stopSignal.compareExchange(expected: 0, desired: SIGTERM, ordering: .acquiringAndReleasing).exchanged {
+                    DispatchQueue.global().async { stopper.stop() }
+                }
+            }
+            metrics.publish(session.statistics)
+            // Answering (resuming each connection wakes a daemon thread) runs beside the
+            // engine, which goes on with the next batch; answers keep the batches' order.
+            let given = answers
+            answering.async { for (job, answer) in zip(batch, given) { job.finish(answer) } }
+        }
+        answering.sync {}
+        do {
+            try session.finish()
+        } catch {
+            if failure == nil { failure = ServerError(kind: error.kind, message: error.description) }
+        }
+        // Deliveries run on their own thread; what was decided is saved, now they finish.
+        let deliveries = session.finishDeliveries { laterSignal.load(ordering: .acquiring) != 0 }
+        if let failure { throw failure }
+        var outcome = ServeOutcome(statistics: session.statistics, signal: stopSignal.load(ordering: .acquiring))
+        outcome.deliveries = deliveries?.statistics
+        if deliveries?.interrupted == true { outcome.deliveryWaitInterruptedBy = laterSignal.load(ordering: .acquiring) }
+        return outcome
+    }
+
+    private func process(_ records: [FixRecord], source: String) -> EngineAnswer {
+        do {
+            for record in records { try session.process(record, source: source, isLive: true) }
+            return .processed(records.count)
+        } catch {
+            return .failed(error.description)
+        }
+    }
+
+    private func reloadSession() {
+        do {
+            try session.commit()
+            try reload(session)
+            standardError("landmark-near serve: SIGHUP: landmarks and profiles reloaded")
+        } catch {
+            standardError("landmark-near serve: SIGHUP: keeping the landmarks and profiles: \(TerminalText.safe("\(error)"))")
+        }
+    }
+}
+
+/// The shutdown sequence, run once off the engine thread (which keeps answering meanwhile).
+private final class Stopper: Sendable {
+    let daemon: HTTPDaemon
+    let router: ServerRouter
+    let queue: EngineQueue
+
+    init(daemon: HTTPDaemon, router: ServerRouter, queue: EngineQueue) {
+        self.daemon = daemon
+        self.router = router
+        self.queue = queue
+    }
+
+    func stop() {
+        router.beginDraining()
+        daemon.stopListening()
+        // Requests already being handled get their answers (at most 10 s).
+        for _ in 0..<1000 where router.requestsInFlight > 0 { usleep(10_000) }
+        daemon.stop()
+        queue.close()
+    }
+}
+
+private func standardError(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
