@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearDelivery
 
 /// The delivery layer's parts, one at a time: ids, tokens, JWT pieces, answers, backoff.
 @Suite(.timeLimit(.minutes(1)))

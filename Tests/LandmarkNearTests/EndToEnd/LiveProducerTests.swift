@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
 
 /// `producer | landmark-near watch` with a producer process writing one line every 200 ms:
 /// detection settles on the first line that decides, so NDJSON and CSV flow at once. The

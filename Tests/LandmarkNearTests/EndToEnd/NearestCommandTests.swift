@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
+@testable import LandmarkNearServer
 
 /// `landmark-near nearest` run as a process.
 @Suite(.suiteTimeLimit) struct NearestCommandTests {

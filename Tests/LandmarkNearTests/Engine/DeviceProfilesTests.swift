@@ -1,6 +1,7 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearEngine
 
 @Suite(.suiteTimeLimit) struct DeviceProfilesTests {
     @Test func readsFavouritesAndPreference() throws {

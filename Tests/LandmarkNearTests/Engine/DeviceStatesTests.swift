@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearEngine
 
 @Suite(.suiteTimeLimit) struct DeviceStatesTests {
     /// States keep their slots across the chunk boundaries (65,536 a chunk; the first grows as

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearEngine
 
 /// The engine's device table: slots in order of first sight, names compared byte for byte,
 /// nothing lost when it grows.

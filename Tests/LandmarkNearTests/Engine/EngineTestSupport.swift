@@ -1,4 +1,6 @@
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearEngine
+@testable import LandmarkNearGeodesy
 
 /// Builders shared by the engine tests.
 enum EngineFixtures {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearEngine
+@testable import LandmarkNearGeodesy
 
 @Suite(.suiteTimeLimit) struct ProximityEngineTests {
     typealias F = EngineFixtures

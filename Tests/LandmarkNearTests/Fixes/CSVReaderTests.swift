@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
 
 @Suite(.suiteTimeLimit) struct CSVReaderTests {
     @Test func gpsLoggerExport() throws {

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearReaders
 
 @Suite(.suiteTimeLimit) struct FixTimeTests {
     @Test(arguments: [

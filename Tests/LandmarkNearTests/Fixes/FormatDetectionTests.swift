@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearReaders
 
 @Suite(.suiteTimeLimit) struct FormatDetectionTests {
     struct Case: Sendable, CustomTestStringConvertible {

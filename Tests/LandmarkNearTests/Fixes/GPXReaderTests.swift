@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearReaders
+@testable import LandmarkNearServer
 
 @Suite(.suiteTimeLimit) struct GPXReaderTests {
     @Test func gpx11TrackFromAnETrex() throws {

@@ -2,7 +2,8 @@ import CZlib
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearServer
 
 /// gzip inputs, with Debian's gzip(1) as the counterpart for real files and zlib's deflate for
 /// the hostile ones.

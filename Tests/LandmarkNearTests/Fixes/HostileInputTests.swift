@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearReaders
+@testable import LandmarkNearServer
 
 /// Input that must neither crash the reader nor lose the good records around it.
 @Suite(.suiteTimeLimit) struct HostileInputTests {

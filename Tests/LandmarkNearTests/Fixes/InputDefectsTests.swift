@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearEngine
+@testable import LandmarkNearReaders
 
 /// The stream defects found by fuzzing and by real gpsd (issue 9), each on an input shaped like
 /// the one that showed it.

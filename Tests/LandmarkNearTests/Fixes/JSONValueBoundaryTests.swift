@@ -1,6 +1,7 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearReaders
 
 /// `JSONValueBoundary` finds the end of a value exactly where the JSON parser does, whether the
 /// bytes come all at once or one at a time, and not a byte earlier.

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearReaders
+@testable import LandmarkNearServer
 
 /// On a live pipe (`gpspipe -w | landmark-near watch`) a record is delivered as soon as its
 /// line arrives, without waiting for more input.

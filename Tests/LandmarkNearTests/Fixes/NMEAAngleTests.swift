@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearReaders
+@testable import LandmarkNearServer
 
 /// NMEA `ddmm.mmmm` angles: the double nearest to degrees + minutes / 60, and in event lines
 /// the text of that quotient at the minutes' precision (degrees at max(k + 2, 7) decimals).

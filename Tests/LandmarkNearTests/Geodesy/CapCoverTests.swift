@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
 
 @Suite(.suiteTimeLimit) struct CapCoverTests {
     /// Points at the radius in every direction (and just inside) fall in the cover.

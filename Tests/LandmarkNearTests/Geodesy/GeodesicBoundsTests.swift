@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
 
 @Suite(.suiteTimeLimit) struct GeodesicBoundsTests {
     /// Pairs at every scale: close (metres to 100 km), far, nearly antipodal, across ±180° and at

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
 
 @Suite(.suiteTimeLimit) struct GeodesicTests {
     struct Reference: CustomTestStringConvertible, Sendable {

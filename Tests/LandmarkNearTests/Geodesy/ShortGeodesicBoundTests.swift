@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearChecks
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
+@testable import LandmarkNearIndex
 
 /// `ShortGeodesic` against `geod_inverse`: 100k seeded pairs worldwide in the normal suite (the
 /// release-build check of 1M+ pairs is `landmark-bench distance`), each within

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
+@testable import LandmarkNearIndex
+@testable import LandmarkNearServer
 
 /// `BucketHierarchy`'s walk against brute force over the buckets' points: it must reach every
 /// bucket holding a point within the bound (what makes `nearest` exact), each once, and none

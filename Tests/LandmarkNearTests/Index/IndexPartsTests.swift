@@ -1,6 +1,8 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
+@testable import LandmarkNearIndex
 
 @Suite(.suiteTimeLimit) struct IndexPartsTests {
     @Test(arguments: [1, 2, 3, 10, 64, 65, 150])

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
+@testable import LandmarkNearIndex
 
 @Suite(.suiteTimeLimit) struct LandmarkIndexEdgeTests {
     static let embedded = LandmarkCatalog.embedded.landmarks.map(\.coordinate)

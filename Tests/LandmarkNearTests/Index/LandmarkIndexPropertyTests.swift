@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearIndex
+@testable import LandmarkNearServer
 
 /// `LandmarkIndex` against a brute-force scan on many seeded random queries: a quarter anywhere,
 /// a quarter within 1° of the poles, a quarter within 1° of ±180°, a quarter on or near a

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearIndex
 
 /// `LocalityOrder` and the index's batch search that asks in its order.
 @Suite(.suiteTimeLimit) struct LocalityOrderTests {

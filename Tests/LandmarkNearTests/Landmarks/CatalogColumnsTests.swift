@@ -1,6 +1,8 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearReaders
+@testable import LandmarkNearServer
 
 /// The catalog's column storage gives back every field as it was given, and the byte-level
 /// CSV cell readers agree with the String ones they replace on the load path.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearReaders
 
 @Suite(.suiteTimeLimit) struct CatalogLoaderTests {
     static func parse(_ text: String) throws(CatalogError) -> LandmarkCatalog {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearReaders
+@testable import LandmarkNearServer
 
 /// The byte scanners (tutorial JSON, GeoJSON) against the full parser (JSONParser +
 /// TutorialCatalogFormat / GeoJSONCatalogFormat): on valid and invalid catalogs,

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearEngine
+@testable import LandmarkNearOutputs
+@testable import LandmarkNearReaders
 
 /// A landmark's own `radius` (SPEC §1) in each catalog format, in the engine and the payload.
 @Suite(.suiteTimeLimit) struct LandmarkRadiusTests {

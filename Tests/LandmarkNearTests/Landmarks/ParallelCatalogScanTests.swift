@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearReaders
+@testable import LandmarkNearServer
 
 /// The two-thread scan (`ParallelCatalogScan`) against the one-thread scan and the full
 /// parser: the same catalog, every field, or the same error message, for tutorial JSON,

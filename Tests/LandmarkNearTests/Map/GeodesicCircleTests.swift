@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
+@testable import LandmarkNearOutputs
 
 /// Geodesic circles: the direct problem's vertices at the radius, split at ±180°, closed around
 /// poles, counterclockwise, valid GeoJSON.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
 
 #if canImport(Glibc)
 import Glibc

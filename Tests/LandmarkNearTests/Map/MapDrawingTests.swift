@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearEngine
+@testable import LandmarkNearOutputs
+@testable import LandmarkNearServer
 
 /// Tracks split at ±180° and at gaps, thinned within a tolerance keeping every event's fix.
 @Suite(.suiteTimeLimit) struct MapDrawingTests {

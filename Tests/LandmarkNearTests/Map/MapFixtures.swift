@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearOutputs
 
 /// Runs for the map tests: the quick start's road trip, a ship across ±180°, a sled over the
 /// North Pole, and a device whose name tries to break out of the page.

@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearServer
 
 /// The hand-over between a `nearest` stream's threads: order, and the bound.
 @Suite(.suiteTimeLimit) struct BatchHandoffTests {

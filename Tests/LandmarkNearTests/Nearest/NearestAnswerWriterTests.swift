@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearIndex
+@testable import LandmarkNearOutputs
+@testable import LandmarkNearReaders
+@testable import LandmarkNearServer
 
 /// The byte-level `nearest` output against the String-based one it replaces, fed with exact
 /// (`geod_inverse`) distances: byte for byte the same text.

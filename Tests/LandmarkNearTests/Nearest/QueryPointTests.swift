@@ -1,6 +1,9 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearIndex
+@testable import LandmarkNearOutputs
+@testable import LandmarkNearReaders
 
 @Suite(.suiteTimeLimit) struct QueryPointTests {
     @Test(arguments: [

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearOutputs
 
 /// `ZeroedTable`: all zero at first, whatever is written reads back, and a large table takes
 /// memory only where written.

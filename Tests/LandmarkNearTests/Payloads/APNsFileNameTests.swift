@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearOutputs
+@testable import LandmarkNearServer
 
 @Suite(.suiteTimeLimit) struct APNsFileNameTests {
     static let time = Timestamp(rfc3339: "2026-05-01T12:00:02Z")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearOutputs
 
 @Suite(.suiteTimeLimit) struct APNsFileWriterTests {
     @Test func writesExactlyThePayloadAndLeavesNoTemporaryFiles() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearOutputs
 
 @Suite(.suiteTimeLimit) struct PayloadBuilderTests {
     static let tutorialNames: [(index: Int, name: String)] = [

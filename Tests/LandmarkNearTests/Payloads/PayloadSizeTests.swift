@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearOutputs
 
 /// The 4096-byte limit: long names are cut to whole grapheme clusters plus "…".
 @Suite(.suiteTimeLimit) struct PayloadSizeTests {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearServer
 
 /// The server's pieces on their own: addresses, users files, password hashes, the queue.
 @Suite("serve: parts", .suiteTimeLimit)

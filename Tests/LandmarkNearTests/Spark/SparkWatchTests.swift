@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
 
 /// `Scripts/spark-watch.py` in Spark's local mode against one `landmark-near watch` process over
 /// the same input: the notifications must be the same, per device and in order.

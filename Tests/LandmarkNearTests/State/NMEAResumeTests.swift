@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearEngine
+@testable import LandmarkNearOutputs
 
 /// SPEC 9, resume, on NMEA: a GGA (or GLL, GNS) has only a time of day, dated by the latest
 /// RMC before it in the stream (SPEC 3). Split after that RMC and run as two processes with

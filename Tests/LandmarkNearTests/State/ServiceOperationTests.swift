@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
 
 /// SPEC 5 "Live operation" and SPEC 9's lock, with the built tool run as a process.
 @Suite(.serialized, .suiteTimeLimit)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearOutputs
 
 /// SPEC 9, crash: `kill -9` at random moments, each time rerunning the whole timed input
 /// with the same `--state` file; then one run to the end. No notification is lost (every

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearOutputs
 
 /// SPEC 9, resume: a trace split at a record boundary and run as two processes with one
 /// `--state` file (the first stopped by the end of its input, SIGINT or SIGTERM) prints,

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearEngine
+@testable import LandmarkNearOutputs
+@testable import LandmarkNearReaders
+@testable import LandmarkNearServer
 
 /// The `--state` database on its own: what is committed reads back exactly, undone
 /// notifications are the decided ones, and files that are not usable say why.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearGeodesy
+@testable import LandmarkNearIndex
+@testable import LandmarkNearReaders
 
 /// Shared pieces of the index tests: a seeded generator, query-point makers and an independent
 /// brute-force reference.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearParser
 
 @Suite(.suiteTimeLimit) struct LocalizedStringsTests {
     @Test func readsEntriesCommentsAndEscapes() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearParser
 
 @Suite(.suiteTimeLimit) struct PayloadInputTests {
     static func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T {

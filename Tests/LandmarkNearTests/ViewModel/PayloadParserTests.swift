@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearOutputs
+@testable import LandmarkNearParser
 
 @Suite(.suiteTimeLimit) struct PayloadParserTests {
     static let catalog = LandmarkCatalog.embedded

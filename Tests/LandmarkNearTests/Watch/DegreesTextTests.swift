@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearServer
 
 /// Event-line coordinates: decimal inputs as written (the shortest round-trip form), NMEA
 /// minutes at their precision, anything else in full.

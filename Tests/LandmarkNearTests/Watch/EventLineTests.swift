@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearCore
+@testable import LandmarkNearEngine
+@testable import LandmarkNearOutputs
 
 @Suite(.suiteTimeLimit) struct EventLineTests {
     let landmark = LandmarkCatalog.embedded[1]

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNear
+@testable import LandmarkNearEngine
+@testable import LandmarkNearOutputs
 
 /// The summary line says when stale fixes are second reports of a moment already used (NMEA's
 /// RMC and GGA of one second are two fixes, SPEC §3), so that "500 stale" does not read as loss.
