@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// A point on the unit sphere, used for cheap, conservative distance bounds on the engine's
-/// hot path (one dot product instead of a ~1 µs geodesic inverse).
+/// hot path (one dot product instead of a geodesic inverse).
 ///
 /// Mapping WGS84 (φ, λ) to the sphere of mean radius R0 = 6,371,008.8 m scales lengths by
 /// between 0.9944 (meridian radius at the equator) and 1.0045 (radius of curvature at the
