@@ -20,8 +20,8 @@ struct UnitVector: Sendable {
 
     /// With `DegreeTrigonometry.sinCos`, within a few units in the last place of the C
     /// library's sines and cosines, which the 1 % margin of every bound made with these vectors
-    /// dwarfs; the four calls of the C library's `sin` and `cos` were 6 % of the engine's
-    /// thread in a `watch` of 1M new devices (per `perf`).
+    /// dwarfs; the C library's four calls of `sin` and `cos` are measured to matter on the
+    /// engine's thread (see Benchmarks/LOG.md).
     init(_ coordinate: Coordinate) {
         let (sinPhi, cosPhi) = DegreeTrigonometry.sinCos(degrees: coordinate.latitude)
         let (sinLambda, cosLambda) = DegreeTrigonometry.sinCos(degrees: coordinate.longitude)
