@@ -9,9 +9,9 @@ import Synchronization
 /// bucket may be short), so buckets need no table of their own.
 ///
 /// Why halving rather than sort-tile-recursive slices: slices are as wide in a city-dense
-/// region as anywhere, so its buckets were strips a slice wide and a few kilometres tall, whose
-/// bounding spheres (hundreds of kilometres across) pruned almost nothing; halved buckets are
-/// about as wide as tall wherever they are.
+/// region as anywhere, so its buckets would be strips a slice wide and a few kilometres tall,
+/// whose bounding spheres (hundreds of kilometres across) prune almost nothing; halved buckets
+/// are about as wide as tall wherever they are.
 ///
 ///     BucketPacking.pack(coordinates, bucketSize: 8)   // original indices, bucket by bucket
 enum BucketPacking {
