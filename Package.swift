@@ -3,9 +3,9 @@ import PackageDescription
 
 // Release builds link the Swift runtime and Foundation into the binary, as `swift build
 // --static-swift-stdlib` does: the dynamic loader's symbol lookups and relocations for a dozen
-// Swift libraries were a third of every start (`landmark-near --version` 22 -> 14 ms, `perf stat
-// -r 10`) and their pages 6 MiB of a 144k-place catalog load's peak memory (49.9 -> 43.8 MiB); the
-// installed binary also runs without a Swift runtime on the machine. Every Swift target of a
+// Swift libraries, and their pages, weigh on every start and on a catalog load's peak memory
+// (measured: a third of a start; see Benchmarks/LOG.md); the installed binary also runs
+// without a Swift runtime on the machine. Every Swift target of a
 // release build compiles against the static runtime's modules (their autolinked libraries must be
 // the static ones), and each linked product links it. Debug builds (the tests) stay dynamic.
 let staticRuntime: [SwiftSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]

@@ -17,8 +17,9 @@ struct DeviceState {
     /// The quiet disc: the fix where the engine last looked at the device's favourites, and how
     /// far (metres, a lower bound) the device may move from it before any of them can be
     /// entered or left (NaN latitude or budget 0: none). With every landmark a favourite, a
-    /// device in a city is inside or near dozens of them, and testing each on every fix was a
-    /// fifth of `watch --favorites all`, per `perf`; within the disc a fix costs one bound.
+    /// device in a city is inside or near dozens of them, and testing each on every fix is costly
+    /// (measured: a fifth of `watch --favorites all`; see Benchmarks/LOG.md); within the disc a
+    /// fix costs one bound.
     private var quietLatitude: Float = .nan
     private var quietLongitude: Float = .nan
     private var quietCosine: Float = 1

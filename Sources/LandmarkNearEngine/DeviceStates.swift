@@ -5,8 +5,8 @@
 ///     states[0].fixCount += 1      // in place: no copy of the state
 ///
 /// Why not one `[DeviceState]`: with a million devices it doubles its way to 72 MB, and each
-/// doubling copies every state into fresh memory, whose pages fault in as they are written:
-/// the copies and those faults were 6 % of a `watch` run over 1M new devices, per `perf`.
+/// doubling copies every state into fresh memory, whose pages fault in as they are written
+/// (measured; see Benchmarks/LOG.md).
 /// The first chunk grows as an array does (most runs have a few devices); the others are
 /// reserved whole (untouched pages cost no memory; `HugePages`) and filled in place, so a
 /// state is written once and its pages fault once.

@@ -16,8 +16,8 @@ import Glibc
 ///     table.existingSlot(for: "cafe\u{301}")   // nil: "café" spelled another way
 ///
 /// Written by hand rather than `[DeviceKey: Int32]` because it is the hot path of a stream of
-/// many devices (measured with `perf` on 1M distinct devices: `Dictionary`'s hashing, key
-/// comparisons and rehashing on growth were 29 % of `watch`'s time). `Dictionary` stores no
+/// many devices (measured: `Dictionary`'s hashing, key comparisons and rehashing on growth cost
+/// a large share of `watch`'s time; see Benchmarks/LOG.md). `Dictionary` stores no
 /// hash values, so each probe of an occupied bucket compares the names' bytes and each growth
 /// hashes every name again; here each bucket keeps the high half of the name's 64-bit hash
 /// (its tag) next to its slot, so a probe compares bytes only when the tags are equal, and
@@ -28,10 +28,10 @@ import Glibc
 /// arrive with it computed (`Fix.deviceHash`), so the name is hashed once a fix.
 struct DeviceTable {
     /// One bucket: the name's tag (0 = empty) and its slot, side by side so that a probe
-    /// touches one cache line (two arrays were two cache misses a lookup: `DeviceTable.slot`
-    /// was 11 % of a 1M-new-device run, per `perf`). Eight bytes, not the sixteen of a full
-    /// hash and a slot: with 1M devices the table is 16 MB, and every doubling wrote fresh
-    /// memory whose page faults (the kernel zeroing it) were 4 % of that run.
+    /// touches one cache line (two arrays are two cache misses a lookup). Eight bytes, not the
+    /// sixteen of a full hash and a slot: with 1M devices the table is 16 MB, and every doubling
+    /// writes fresh memory whose page faults (the kernel zeroing it) grow with its size (both
+    /// measured; see Benchmarks/LOG.md).
     private struct Bucket {
         var tag: UInt32 = 0
         var slot: Int32 = 0
@@ -102,8 +102,9 @@ struct DeviceTable {
     }
 
     /// Asks the CPU to fetch the first bucket a lookup of each hinted hash reads (a hint,
-    /// nothing else): with 1M devices the table is 16 MB, and its cache miss was most of a new
-    /// device's cost. Several hints at a time: the buckets are borrowed (retained) once.
+    /// nothing else): with 1M devices the table is 16 MB, and its cache miss is most of a new
+    /// device's cost (measured; see Benchmarks/LOG.md). Several hints at a time: the buckets are
+    /// borrowed (retained) once.
     func prefetch(_ upcoming: ArraySlice<FixLookahead>) {
         buckets.withUnsafeBufferPointer { buckets in
             for hint in upcoming where hint.deviceHash != 0 {

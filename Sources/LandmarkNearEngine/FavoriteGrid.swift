@@ -26,9 +26,9 @@ struct FavoriteGrid {
     static let maximumWideFavorites = 64
 
     /// The favourites of cell c are `lists[cellStarts[c] ..< cellStarts[c + 1]]`: one array of
-    /// 4 MB rather than a dictionary of the occupied cells, whose hashing was most of a new
-    /// device's candidate query (and whose arrays, one a cell, most of building the grid for
-    /// 144,563 favourites), per `perf`.
+    /// 4 MB rather than a dictionary of the occupied cells, whose hashing is most of a new
+    /// device's candidate query, and whose arrays, one a cell, most of building the grid
+    /// (measured; see Benchmarks/LOG.md).
     private var cellStarts: [Int32]
     private var lists: [Int32] = []
     private var wide: [Int32] = []
@@ -109,7 +109,7 @@ struct FavoriteGrid {
 
     /// Asks the CPU to fetch the start of each hinted coordinate's cell (a hint, nothing else).
     /// The 4 MB of cell starts outgrow the caches, and with many devices moving over the world
-    /// the load of a cell's start was 59 % of `candidates` (`perf annotate`, 1M new devices).
+    /// the load of a cell's start is most of `candidates` (measured; see Benchmarks/LOG.md).
     func prefetch(near upcoming: ArraySlice<FixLookahead>) {
         cellStarts.withUnsafeBufferPointer { starts in
             for hint in upcoming where hint.coordinate.isValid {

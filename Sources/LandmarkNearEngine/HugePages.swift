@@ -12,12 +12,11 @@ import Glibc
 ///     }
 ///
 /// Why: the tables of a million devices (32 MB of name buckets, 72 MB of states) are written
-/// as they grow and read at random. With 4 KB pages each first write faults (faults were
-/// about 8 % of a `watch` run over 1M new devices, per `perf`) and nearly every lookup also
-/// misses the TLB; a 2 MB page is one fault and one TLB entry for 512 of them. Only the
-/// 2 MB-aligned part of the range is advised, only for ranges of 4 MB or more; the advice
-/// is a hint (nothing changes where the kernel declines it), and memory that is never
-/// written is still not taken.
+/// as they grow and read at random. With 4 KB pages each first write faults (measured to matter;
+/// see Benchmarks/LOG.md) and nearly every lookup also misses the TLB; a 2 MB page is one fault and
+/// one TLB entry for 512 of them. Only the 2 MB-aligned part of the range is advised, only for
+/// ranges of 4 MB or more; the advice is a hint (nothing changes where the kernel declines it), and
+/// memory that is never written is still not taken.
 enum HugePages {
     static let pageBytes = 2 << 20
 

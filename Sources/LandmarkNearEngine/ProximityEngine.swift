@@ -25,9 +25,9 @@ public final class ProximityEngine {
     /// Catalog indices of every landmark that is someone's favourite, ascending.
     private let favorites: [Int]
     private let favoriteVectors: [UnitVector]
-    /// Per favourite, its coordinate and its Earth-centred point (for `ShortGeodesic`): the
-    /// coordinate read from the catalog copied a whole `Landmark` (its strings retained and
-    /// released) on every geodesic the engine computed.
+    /// Per favourite, its coordinate and its Earth-centred point (for `ShortGeodesic`), at hand
+    /// for every geodesic the engine computes, without going to the catalog (see
+    /// Benchmarks/LOG.md).
     private let favoriteCoordinates: [Coordinate]
     private let favoritePoints: [EarthCenteredPoint]
     private let favoriteIndex: LandmarkIndex
@@ -41,8 +41,8 @@ public final class ProximityEngine {
 
     // `@exclusivity(unchecked)`: the state touched on every fix. The engine is single-threaded
     // and these are private, never accessed re-entrantly; their dynamic exclusivity checks
-    // (`swift_beginAccess`, which walks the accesses in progress) were 9 % of a `watch` run
-    // over 1M new devices, per `perf`.
+    // (`swift_beginAccess`, which walks the accesses in progress) cost a tenth of a `watch` run
+    // (measured; see Benchmarks/LOG.md).
     /// Slots by name bytes, not Unicode equivalence (SPEC §3).
     @exclusivity(unchecked) private var deviceTable = DeviceTable()
     @exclusivity(unchecked) private var devices = DeviceStates()
@@ -97,7 +97,8 @@ public final class ProximityEngine {
             profileIndexSets[key] = indices
         }
         // The default indices are sorted and distinct: without profiles they are the favourites
-        // (a set of 144,563 and its sorting were a tenth of a `--favorites all` run).
+        // (making a set of them and sorting it costs a tenth of a `--favorites all` run:
+        // measured, see Benchmarks/LOG.md).
         var favorites = defaultIndices
         if !profileIndexSets.isEmpty {
             var union = Set(defaultIndices)
@@ -192,17 +193,17 @@ public final class ProximityEngine {
     /// A hint that these fixes come soon (a reader's batch holds them a few records ahead):
     /// their devices' table buckets, and the starts of their favourite-grid cells (which a new
     /// or moved device reads), are fetched meanwhile. Changes nothing. A few at a time: each
-    /// call borrows the engine and its two tables once (one fix a call, those retains were a
-    /// quarter of the engine thread's retains with 1M new devices, per `perf`).
+    /// call borrows the engine and its two tables once, so their retains are paid once for a
+    /// few fixes (measured; see Benchmarks/LOG.md).
     package func prefetchDevices(of upcoming: ArraySlice<FixLookahead>) {
         deviceTable.prefetch(upcoming)
         if favoriteGrid.isUsable { favoriteGrid.prefetch(near: upcoming) }
     }
 
     /// The state machine on one device's state, borrowed for the whole fix: one exclusive
-    /// access to `devices` a fix instead of one each time the state is touched (the dynamic
-    /// exclusivity checks of a class's stored properties were a tenth of a 1M-device run,
-    /// per `perf`). Nothing in here may touch `devices` itself.
+    /// access to `devices` a fix instead of one each time the state is touched (measured: the
+    /// dynamic exclusivity checks of a class's stored properties cost a tenth of a run; see
+    /// Benchmarks/LOG.md). Nothing in here may touch `devices` itself.
     private func process(_ fix: Fix, slot: Int, state: inout DeviceState, into events: inout [ProximityEvent]) -> FixDisposition {
         let admission = state.admit(time: fix.time, at: fix.coordinate, slack: slack)
         if admission == .stale || admission == .sameTime {
@@ -333,8 +334,9 @@ public final class ProximityEngine {
     /// The fix's distance to `favorite` by `ShortGeodesic`, with its error bound (the
     /// geodesic distance lies within `bound` of `distance`); nil for a chord too long for it.
     /// Where the bound settles a decision (surely beyond or surely within a limit) it spares a
-    /// `geod_inverse` (~1 µs; with every landmark a favourite, a tenth of `watch`, per
-    /// `perf`); every decision the bound leaves open is made with `geod_inverse`'s distance.
+    /// `geod_inverse` (measured: with every landmark a favourite, a tenth of `watch`; see
+    /// Benchmarks/LOG.md); every decision the bound leaves open is made with `geod_inverse`'s
+    /// distance.
     @inline(__always)
     private func shortMeasure(_ fixPoint: EarthCenteredPoint, _ favorite: Int) -> (distance: Double, bound: Double)? {
         let other = favoritePoints[favorite]
@@ -347,9 +349,8 @@ public final class ProximityEngine {
     /// `geod_inverse`'s distance print alike (`distanceMeters` is rounded to the millimetre:
     /// every value within twice the bound rounds to the same millimetre, and rounding is
     /// monotone, so `geod_inverse`'s does too), nil where they might not (then `geod_inverse`
-    /// is asked). Events used to ask it every time: 6 % of a `watch` run over 1M new devices
-    /// with 122k notifications, per `perf`. Several events on one fix are measured again
-    /// exactly before they are ordered.
+    /// is asked; asking it for every event is measured to matter, see Benchmarks/LOG.md).
+    /// Several events on one fix are measured again exactly before they are ordered.
     @inline(__always)
     private static func reportable(_ measured: (distance: Double, bound: Double)) -> Double? {
         let margin = 2 * measured.bound

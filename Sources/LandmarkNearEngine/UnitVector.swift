@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// A point on the unit sphere, used for cheap, conservative distance bounds on the engine's
-/// hot path (one dot product instead of a ~1 µs geodesic inverse).
+/// hot path (one dot product instead of a geodesic inverse).
 ///
 /// Mapping WGS84 (φ, λ) to the sphere of mean radius R0 = 6,371,008.8 m scales lengths by
 /// between 0.9944 (meridian radius at the equator) and 1.0045 (radius of curvature at the
@@ -23,8 +23,8 @@ struct UnitVector: Sendable {
 
     /// With `DegreeTrigonometry.sinCos`, within a few units in the last place of the C
     /// library's sines and cosines, which the 1 % margin of every bound made with these vectors
-    /// dwarfs; the four calls of the C library's `sin` and `cos` were 6 % of the engine's
-    /// thread in a `watch` of 1M new devices (per `perf`).
+    /// dwarfs; the C library's four calls of `sin` and `cos` are measured to matter on the
+    /// engine's thread (see Benchmarks/LOG.md).
     init(_ coordinate: Coordinate) {
         let (sinPhi, cosPhi) = DegreeTrigonometry.sinCos(degrees: coordinate.latitude)
         let (sinLambda, cosLambda) = DegreeTrigonometry.sinCos(degrees: coordinate.longitude)

@@ -2,8 +2,8 @@ import Foundation
 
 /// The sine and cosine of an angle in degrees, within a few units in the last place of the C
 /// library's, without its call: every query turns its coordinate into an Earth-centred point
-/// with two of them, and glibc's `sincos` (ready for any radian argument, with the reduction
-/// that takes) was an eighth of a 5-mile search here (cachegrind).
+/// with two of them, and glibc's `sincos` is ready for any radian argument, with the reduction
+/// that takes (measured: an eighth of a 5-mile search; see Benchmarks/LOG.md).
 ///
 /// How: degrees reduce exactly to the nearest multiple of 90° (x − 90k is a difference of two
 /// doubles on x's grid, smaller than x, so it is representable), which leaves |r| <= 45° (a
@@ -23,7 +23,7 @@ package enum DegreeTrigonometry {
             return (sin(radians), cos(radians))
         }
         // The nearest whole number of quarter turns by truncation of x/90 ± 0.5 (`rounded()` is
-        // a call to the C library's `round` here, a sixth of this function).
+        // a call to the C library's `round` here, measured to matter; see Benchmarks/LOG.md).
         let quarters = Int(degrees * (1.0 / 90) + (degrees < 0 ? -0.5 : 0.5))
         let turns = Double(quarters)
         let theta = (degrees - 90 * turns) * (Double.pi / 180)
@@ -50,8 +50,7 @@ package enum DegreeTrigonometry {
         // The quadrant turns the pair: (s, c), (c, −s), (−s, −c), (−c, s) for k mod 4 = 0 ... 3;
         // without branches (selects, and signs as factors ±1, which change nothing but the
         // sign, as negation does): a switch on k mispredicts for points all over the world
-        // (the benchmark's mix on 144,563 places, in turn, 3 runs each: a 5-mile search 0.496
-        // -> 0.458 µs, nearest 1.077 -> 1.044 µs).
+        // (measured; see Benchmarks/LOG.md).
         let odd = quarters & 1 != 0
         let sineSign = Double(1 - (quarters & 2))
         let cosineSign = Double(1 - ((quarters &+ 1) & 2))

@@ -31,8 +31,9 @@ package enum GeodesicBounds {
     /// x = (c/ρ)² <= 0.1: every term is positive and each is less than x/4 times the one before
     /// (the n-th coefficient of asin(y)/y in y² = x/4 is (2n)! / (4ⁿ n!² (2n + 1)), and
     /// (2n + 1)² < (2n + 2)(2n + 3)), so twice the x³ term bounds all from there on up to 400 km,
-    /// twice the x⁵ term beyond (no `asin`: it was a tenth of a nearest query, called at each
-    /// improvement of the bound; far from land the bounds are of hundreds of kilometres).
+    /// twice the x⁵ term beyond (no `asin`, which is called at each improvement of the bound,
+    /// where far from land the bounds are of hundreds of kilometres: measured to matter in a
+    /// nearest query; see Benchmarks/LOG.md).
     @inline(__always)
     package static func upper(chord: Double) -> Double {
         guard chord < 12_000_000 else { return EllipsoidConstants.longestGeodesic }

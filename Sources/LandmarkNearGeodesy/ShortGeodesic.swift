@@ -1,8 +1,9 @@
 import Foundation
 
-/// The WGS84 geodesic distance of a short line from its two Earth-centred points, in about 20 ns
-/// instead of `geod_inverse`'s 600–1000 ns, with an error bound against `geod_inverse` that the
-/// tests establish (`ShortGeodesicBoundTests`, and `landmark-bench distance` over 1M+ pairs).
+/// The WGS84 geodesic distance of a short line from its two Earth-centred points, at a small
+/// fraction of `geod_inverse`'s cost (measured; see Benchmarks/LOG.md), with an error bound
+/// against `geod_inverse` that the tests establish (`ShortGeodesicBoundTests`, and
+/// `landmark-bench distance` over 1M+ pairs).
 ///
 /// How: over a short line the geodesic is very nearly an arc of a circle whose radius is the
 /// ellipsoid's radius of curvature R in the line's direction at its middle (Euler's formula,

@@ -2,8 +2,8 @@ import Foundation
 import LandmarkNearCore
 
 /// The WGS84 geodesic distance by Vincenty's inverse method (1975), for the lines too long for
-/// `ShortGeodesic`'s error bound to be small: about 0.4 µs here against `geod_inverse`'s
-/// 1.0–1.5 µs, with an error bound against `geod_inverse` that the tests establish
+/// `ShortGeodesic`'s error bound to be small: cheaper than `geod_inverse` (measured; see
+/// Benchmarks/LOG.md), with an error bound against `geod_inverse` that the tests establish
 /// (`VincentyBoundTests`, and `landmark-bench distance` over millions of pairs).
 ///
 /// How: with reduced latitudes U (tan U = (1 − f) tan φ), the longitude difference λ on the

@@ -6,11 +6,11 @@ import LandmarkNearGeodesy
 /// boxes meet it, and names one landmark near the cell ("its witness"): the small-cap side of
 /// `LandmarkIndex`, in front of GEOS's tree.
 ///
-/// Why: a query's cost was mostly GEOS's — building a query geometry and walking the tree cost
-/// 300–480 ns a query here (measured with the C API directly, 4,500 boxes), more than the whole
-/// 0.5 µs target of a 5-mile search. A cap that spans a few cells takes its buckets from those
-/// cells' lists instead, in a few nanoseconds each; larger caps still ask the tree, which stays
-/// the index of record (every bucket box is in it, and any cap can be asked of it).
+/// Why: building a GEOS query geometry and walking the tree costs a query about as much as the
+/// whole target time of a 5-mile search (measured; see Benchmarks/LOG.md). A cap that spans a few
+/// cells takes its buckets from those cells' lists instead, a few loads a cell; larger caps still
+/// ask the tree, which stays the index of record (every bucket box is in it, and any cap can be
+/// asked of it).
 ///
 /// Exactness: a bucket is listed in every cell its box meets (`row(of:)` and `column(of:)` are
 /// the same monotone functions for boxes and queries), so a box that meets a cap box meets it in
@@ -29,7 +29,7 @@ import LandmarkNearGeodesy
 ///     directory.cell(latitude: 48.85, longitude: 2.35)   // the cell's number
 ///
 /// A class, not a struct: the index holds it by one reference, where a struct's three arrays
-/// were retained and released on every use (7 % of a 5-mile search).
+/// are retained and released on every use (measured; see Benchmarks/LOG.md).
 final class BucketDirectory {
     /// Rows of `180 / rows` degrees from the south pole, columns of as many degrees from -180°.
     struct Grid {
@@ -190,8 +190,9 @@ final class BucketDirectory {
 
     /// Whether every surface point within `chord` (straight-line distance) of `query`, a point
     /// of cell `k`, lies in cell `k`, by a millimetre at least: then every landmark there is in a
-    /// bucket the cell lists. Cheaper than the test it replaced (the cap's cover, `CapCover`,
-    /// within the cell: its trigonometry was 5 % of a search near a city), and a little coarser.
+    /// bucket the cell lists. Cheaper than testing the cap's cover (`CapCover`) within the cell,
+    /// whose trigonometry costs a search near a city (measured; see Benchmarks/LOG.md), and a
+    /// little coarser.
     ///
     /// Why it holds: a cell is a band between two parallels and a wedge between two meridians.
     /// Latitude grows with z (z = N(1 − e²) sin φ), so a point whose z is on the same side of the
@@ -277,8 +278,8 @@ final class BucketDirectory {
         let lastColumn = span.lastColumn
         if other == nil, firstColumn == lastColumn, span.firstRow == span.lastRow {
             // One cell (most 5-mile caps): each of its buckets is listed once, and one that meets
-            // the box meets it in this cell, so no corner needs finding (3 % of a 5-mile search's
-            // instructions, cachegrind).
+            // the box meets it in this cell, so no corner needs finding (measured; see
+            // Benchmarks/LOG.md).
             let k = span.firstRow * columns + firstColumn
             let lists = buckets
             for entry in Int(offsets[k])..<Int(offsets[k + 1]) {
@@ -327,7 +328,7 @@ final class BucketDirectory {
     ///
     /// Each cell keeps its witness's point beside it, and the sweeps read only those cells: read
     /// from the points table (megabytes, in packing order), almost every neighbour's witness
-    /// missed the cache, and the sweeps were 5 % of loading a catalog of 144k places.
+    /// misses the cache (measured; see Benchmarks/LOG.md).
     private static func spreadWitnesses(
         grid: Grid, points: UnsafeBufferPointer<Double>, slotCoordinates: UnsafeBufferPointer<Coordinate>
     ) -> [Int32] {
@@ -380,9 +381,8 @@ final class BucketDirectory {
             @inline(__always) func cell(_ r: Int, _ c: Int) -> Int {
                 r * columns + (c < 0 ? c + columns : (c >= columns ? c - columns : c))
             }
-            // One sweep each way: a second pair cost as much again (8 million instructions of loading 144k
-            // places) and saved 0.2 % of a nearest query's instructions near places, 0.06 % far
-            // from them (cachegrind, the benchmark's mix).
+            // One sweep each way: a second pair costs a load as much again and saves a query
+            // almost nothing (measured; see Benchmarks/LOG.md).
             for r in 0..<rows {
                 for c in 0..<columns {
                     let k = r * columns + c

@@ -9,11 +9,10 @@ import LandmarkNearGeodesy
 ///
 /// Why: far from land (most of the sea) the bound from the point's cell is hundreds of kilometres,
 /// and the cap of that radius spans many directory cells or asks the tree; listing its buckets and
-/// testing their spheres took most of such a search. The walk opens only the nodes whose boxes
-/// come within the bound, which shrinks as the nearest buckets are swept first (cachegrind, the
-/// sea half of the benchmark's mix: 8,640 instructions a query before, 7,240 with the walk).
-/// Spheres over the children's spheres were tried as the nodes' bounds first: they grow with each
-/// level, and the walk opened so many nodes that it cost 5,200 instructions alone.
+/// testing their spheres is most of such a search. The walk opens only the nodes whose boxes
+/// come within the bound, which shrinks as the nearest buckets are swept first. Boxes, not spheres
+/// over the children's spheres: those grow with each level, and the walk would open too many
+/// nodes (both measured; see Benchmarks/LOG.md).
 ///
 /// The nodes follow `BucketPacking`'s cuts: a set of B buckets was cut into its first ⌊B/2⌋
 /// buckets and the rest, each side a region of its own, so each node's buckets are near one another

@@ -10,20 +10,20 @@ import LandmarkNearCore
 /// bucket may be short), so buckets need no table of their own.
 ///
 /// Why halving rather than sort-tile-recursive slices: slices are as wide in a city-dense
-/// region as anywhere, so its buckets were strips a slice wide and a few kilometres tall, whose
-/// bounding spheres (hundreds of kilometres across) pruned almost nothing; halved buckets are
-/// about as wide as tall wherever they are.
+/// region as anywhere, so its buckets would be strips a slice wide and a few kilometres tall,
+/// whose bounding spheres (hundreds of kilometres across) prune almost nothing; halved buckets
+/// are about as wide as tall wherever they are.
 ///
 ///     BucketPacking.pack(coordinates, bucketSize: 8)   // original indices, bucket by bucket
 enum BucketPacking {
     /// A point being packed: its keys beside it, so that the selections read no other array
-    /// (through an index array, they were a sixth of loading 144k places, mostly cache misses).
+    /// (through an index array they mostly miss the cache: measured, see Benchmarks/LOG.md).
     ///
     /// 16 bytes, not 24: the longitude is kept as a `Float` (to about a metre), since it only
     /// steers cuts (any cut is correct: a bucket's bounds come from its points' coordinates),
-    /// and the selections, passes over the whole set, are bound by memory (a million places
-    /// loaded and indexed 7 % faster). The latitude stays exact: it orders each bucket, and
-    /// the index's sweeps rely on that order.
+    /// and the selections, passes over the whole set, are bound by memory (measured; see
+    /// Benchmarks/LOG.md). The latitude stays exact: it orders each bucket, and the index's sweeps
+    /// rely on that order.
     private struct Item {
         var latitude: Double
         var longitude: Float
@@ -65,8 +65,9 @@ enum BucketPacking {
             return items.map(\.index)
         }
         // The first cut here, then its two sides on two threads: the sides are independent,
-        // and packing was a fifth of loading a catalog. Each thread packs an array of its own
-        // (the second side is copied out: 8 MB at a million places), so no memory is shared.
+        // and packing is a fifth of loading a catalog (measured; see Benchmarks/LOG.md). Each
+        // thread packs an array of its own (the second side is copied out: 8 MB at a million
+        // places), so no memory is shared.
         // (No scratch: the first cut selects in place; either way gives the same cut.)
         let cut = items.withUnsafeMutableBufferPointer { cutOnce($0, 0..<$0.count, bucketSize: bucketSize, scratch: nil) }
         let second = Array(items[cut...])
@@ -117,9 +118,9 @@ enum BucketPacking {
         let sample = sampled ? self.sample(items, range) : []
         var extent = Extent()
         // A large set's extent is its sample's: the side only steers the cut (either cut is
-        // correct), and a full pass for it was a fifth of the packing. (The exact extent also
-        // made slower buckets: nearest on the benchmark's mix 1.095 against 1.036 µs, six runs
-        // each in turn; likely because a sample leaves out stray points far from the rest.)
+        // correct), and a full pass for it costs a fifth of the packing. The sample's cuts also
+        // make faster buckets, likely because a sample leaves out stray points far from the rest
+        // (both measured; see Benchmarks/LOG.md).
         if sampled {
             for item in sample { extent.add(item) }
         } else {
@@ -255,12 +256,12 @@ enum BucketPacking {
 
     /// Reorders `items[range]` so that every element before `cut` precedes every element from
     /// `cut` on, by (key, index): quickselect, expected linear time. The partitions are without
-    /// branches on the data (Hoare's branchy partition mispredicted about every other
-    /// comparison, and selections were a quarter of loading a million places): Lomuto's in
-    /// place (each element swapped into place, the boundary moved by the comparison's 0 or 1),
-    /// or, given `scratch` (at least the range's size), out of place (`partition(_:_:through:_:)`:
-    /// packing 144k places on two threads took 10 ms instead of 14). The two leave the items in
-    /// different orders, which matters where a sample of the order steers later cuts
+    /// branches on the data (a branchy partition, as Hoare's, mispredicts about every other
+    /// comparison, and selections are a quarter of loading a million places; see
+    /// Benchmarks/LOG.md): Lomuto's in place (each element swapped into place, the boundary moved
+    /// by the comparison's 0 or 1), or, given `scratch` (at least the range's size), out of place
+    /// (`partition(_:_:through:_:)`, faster: measured, see Benchmarks/LOG.md). The two leave the
+    /// items in different orders, which matters where a sample of the order steers later cuts
     /// (`cutOnce`).
     private static func select(
         _ items: UnsafeMutableBufferPointer<Item>, _ range: Range<Int>, _ cut: Int, byLongitude: Bool,

@@ -17,12 +17,12 @@ import LandmarkNearGeodesy
 /// from the same boxes), and asks the tree for larger caps. It ranks and skips buckets by their
 /// bounding sphere, finds each bucket's landmarks near the query's z by a branch-free count,
 /// rejects landmarks by their chord (`GeodesicBounds`), and measures the rest with
-/// `ShortGeodesic` (20 ns, from the Earth-centred points kept in the index) where the chord is
+/// `ShortGeodesic` (from the Earth-centred points kept in the index) where the chord is
 /// short, `geod_inverse` beyond. Where a measured distance lies within its error bound of the
 /// radius, or of another answer's distance (the order could flip), a closer measurement decides:
-/// `MidpointGeodesic` (lines up to 2,000 km, 0.2 µm–0.2 mm, 0.1 µs) or `VincentyGeodesic` (1 mm,
-/// 0.33 µs) where that settles it, else `geod_inverse`; an answer's distance is refined until its
-/// bound is within `tolerance(ofDistance:)` of it. `nearest` starts in the
+/// `MidpointGeodesic` (lines up to 2,000 km, 0.2 µm–0.2 mm) or `VincentyGeodesic` (1 mm), each
+/// cheaper than the next, where that settles it, else `geod_inverse`; an answer's distance is
+/// refined until its bound is within `tolerance(ofDistance:)` of it. `nearest` starts in the
 /// point's cell: the chord to the cell's witness and its buckets bound the answer, and the cap of
 /// that bound often lies in the cell (done); else a small cap is searched from the directory, and
 /// a larger one by walking `BucketHierarchy` (boxes over the buckets) nearest first within the
@@ -40,9 +40,8 @@ public final class LandmarkIndex {
     /// test and cache misses, and the tree and the directory hold a 32nd of the landmarks.
     static let bucketSize = 32
     /// Directory cells per bucket: enough that a 5-mile cap usually spans one or two cells whose
-    /// lists hold a handful of buckets. (Cachegrind, the benchmark's mix: 16 saved 4 % of a
-    /// nearest search near a city and 1 % of a 5-mile search, for 1.3 MB more at 144k places
-    /// and 6 MB at 1M, against a load's memory target that 8 is already near.)
+    /// lists hold a handful of buckets. More cells save a few per cent of a search for megabytes
+    /// more, and a load's memory target is already near (measured; see Benchmarks/LOG.md).
     static let cellsPerBucket = 8.0
     /// `nearest` finds where the sweeps of a search's first this many buckets (the nearest, then
     /// the others in the cap's order: `withRanked`) start before sweeping any
@@ -53,8 +52,8 @@ public final class LandmarkIndex {
     static let directoryCellLimit = 24
     /// The coarse directory's cells are this many cells of the directory a side.
     static let coarseCellSide = 8
-    /// A cap whose coarse cells list more buckets than this asks GEOS's tree (cachegrind, the
-    /// far half of the benchmark's mix: 96 saved 4.5 % of a query, 256 7 %, 1,024 6 %).
+    /// A cap whose coarse cells list more buckets than this asks GEOS's tree (the best of the
+    /// limits tried on the far half of the benchmark's mix; see Benchmarks/LOG.md).
     static let coarseEntryLimit = 256
 
     /// The largest difference between an answer's distance and `geod_inverse`'s at any
@@ -98,8 +97,8 @@ public final class LandmarkIndex {
     /// The cells in front of the tree: small caps take their buckets from it.
     private let directory: BucketDirectory
     /// The same over cells `coarseCellSide` times larger a side: for caps of hundreds of
-    /// kilometres (mostly `nearest` far from land), which asked GEOS's tree before, at about a
-    /// fifth of such a search (the tree's walk and its allocations).
+    /// kilometres (mostly `nearest` far from land), so that they need not ask GEOS's tree, whose
+    /// walk and allocations are a fifth of such a search (measured; see Benchmarks/LOG.md).
     private let coarseDirectory: BucketDirectory
     /// Boxes over groups of buckets: `nearest` walks them once it has a bound from the point's cell.
     private let hierarchy: BucketHierarchy
@@ -123,10 +122,9 @@ public final class LandmarkIndex {
         let order = BucketPacking.pack(coordinates, bucketSize: size, parallelFrom: parallelFrom)
         // From here the work is split in two where the set is large (as the packing is): the
         // slots' tables in halves, then the directory's lists and the buckets' spheres on the
-        // other thread beside the rest on this one. A million places: 138 ms on one thread (49
-        // of tables, 42 of directory, 47 of the rest), about 80 on two; the arrays the other
-        // thread reads, held beside the index's own tables, cost 40 MB more at the peak there
-        // (6 MB at 144k places).
+        // other thread beside the rest on this one. The price is memory: the arrays the other
+        // thread reads are held beside the index's own tables at the peak (the time saved and
+        // the memory: Benchmarks/LOG.md).
         let twoThreads = count >= parallelFrom
         let (slotArray, pointArray) = LandmarkIndex.slotTables(coordinates, order, twoThreads: twoThreads)
         var boxes: [GeoBox] = []
@@ -238,7 +236,7 @@ public final class LandmarkIndex {
 
     /// The tables of the slots in `range` (the gather from `coordinates` reads at random; the
     /// trigonometry of each point is most of the time), written in place: appending element by
-    /// element took twice as long.
+    /// element is slower (measured; see Benchmarks/LOG.md).
     private static func slotTables(
         _ coordinates: [Coordinate], _ order: [Int32], _ range: Range<Int>
     ) -> (slots: [Coordinate], points: [Double]) {
@@ -299,7 +297,8 @@ public final class LandmarkIndex {
 
     /// Indexes a catalog's coordinates; neighbours' indices are `landmarkIndex`es.
     public convenience init(catalog: LandmarkCatalog) {
-        // The coordinate column as it is (making every `Landmark` cost 14 % of a load).
+        // The coordinate column as it is: making every `Landmark` weighs on a load (measured; see
+        // Benchmarks/LOG.md).
         self.init(coordinates: catalog.coordinates)
     }
 
@@ -309,8 +308,8 @@ public final class LandmarkIndex {
         guard count > 0, radius >= 0, point.isValid else { return [] }
         let (query, latitudeSine, latitudeCosine) = EarthCenteredPoint.withLatitudeTrigonometry(point)
         let cover = CapCover(center: point, radius: radius, latitudeSine: latitudeSine, latitudeCosine: latitudeCosine)
-        // Answers go to a stack buffer of 40 (a malloc'd array was a tenth of a search), and
-        // only beyond it to an array.
+        // Answers go to a stack buffer of 40 (measured: a malloc'd array costs a tenth of a
+        // search; see Benchmarks/LOG.md), and only beyond it to an array.
         return withUnsafeTemporaryAllocation(of: Candidate.self, capacity: 40) { room in
             var kept = 0
             var spilled: [Candidate] = []
@@ -443,8 +442,8 @@ public final class LandmarkIndex {
         case .answered(let neighbors): return neighbors
         case .searchAgain(let sureRadius, let chord):
             // A cap of less than half a cell's height (a point near its cell's edge) takes its
-            // few cells' lists, a larger one the hierarchy's walk (cachegrind, the benchmark's
-            // mix: 1.5 % fewer instructions than walking for all).
+            // few cells' lists, a larger one the hierarchy's walk (fewer instructions than
+            // walking for all: measured; see Benchmarks/LOG.md).
             if sureRadius >= smallestWalk,
                 let neighbors = nearest(to: point, query, limit: limit, cutoff: cutoff, chordBound: chord)
             {
@@ -706,8 +705,8 @@ public final class LandmarkIndex {
         return result
     }
 
-    /// Sorts `items`: by insertion when they are few (a search finds two or three; the
-    /// library's sort cost 200 instructions a search for them), else by the library's sort.
+    /// Sorts `items`: by insertion when they are few (a search finds two or three, for which the
+    /// library's sort costs more; see Benchmarks/LOG.md), else by the library's sort.
     @inline(__always)
     private func sortSmall(_ items: UnsafeMutableBufferPointer<Candidate>, by precedes: (Candidate, Candidate) -> Bool) {
         guard items.count <= 16 else {
@@ -826,11 +825,9 @@ public final class LandmarkIndex {
     /// bound of the chord to the nearest of their landmarks (a sphere's far side), the nearest
     /// one first, so that the scan's bound is tight from its start and prunes the rest by their
     /// lower bounds; the rest in the order given, but for the one that was first, which takes the
-    /// nearest's place. (A cell's handful of buckets was sorted: the sort's and the pick's
-    /// comparisons mispredicted 177 k of the 2.66 M branches that the benchmark's mix, 40,000
-    /// nearest searches, mispredicted (callgrind). Without the sort, and with the pick made by
-    /// selects: 2.34 M mispredicted, 224.8 M instructions instead of 231.7 M. Every bucket is
-    /// still weighed by its lower bound, so the answers are the same.)
+    /// nearest's place. No sort, and the pick made by selects: a sort's and a branchy pick's
+    /// comparisons mispredict (measured; see Benchmarks/LOG.md). Every bucket is still weighed
+    /// by its lower bound, so the answers are those of a sorted ranking.
     private func withRanked<R>(
         _ buckets: UnsafeBufferPointer<Int32>, from query: EarthCenteredPoint, within bound: Double,
         _ body: (UnsafeMutableBufferPointer<(Double, Int32)>, Double) -> R
@@ -873,11 +870,12 @@ public final class LandmarkIndex {
     /// from `knownChord`, a landmark's chord known beforehand) and, in the same walk, gathers
     /// every landmark that may still be an answer, then calls `body` with them and the bound:
     /// the `limit`-th smallest chord (infinity when `ranked` holds fewer). Squared chords are
-    /// compared with the squared bound, so only a chord below it costs a square root (a square
-    /// root a landmark was a fifth of a query here). The landmarks gathered are those whose
-    /// chord is within `GeodesicBounds.upper` of the bound at the time it was met (the bound
-    /// only shrinks, so this holds all that are within it of the final bound), with their
-    /// squared chords. One walk instead of two: the second was a tenth of a query.
+    /// compared with the squared bound, so only a chord below it costs a square root (measured: a
+    /// square root a landmark costs a fifth of a query; see Benchmarks/LOG.md). The landmarks
+    /// gathered are those whose chord is within `GeodesicBounds.upper` of the bound at the time it
+    /// was met (the bound only shrinks, so this holds all that are within it of the final bound),
+    /// with their squared chords. One walk instead of two (measured: a second walk costs a tenth of
+    /// a query; see Benchmarks/LOG.md).
     @inline(__always)
     private func withReachable<R>(
         _ ranked: UnsafeMutableBufferPointer<(Double, Int32)>, from query: EarthCenteredPoint,
@@ -890,8 +888,9 @@ public final class LandmarkIndex {
         }
         var slotCount = 0
         for (_, bucket) in ranked { slotCount += slots(ofBucket: Int(bucket)).count }
-        // A room of 64 gathered landmarks first (1 KiB: on the stack; a larger room came from
-        // malloc, a tenth of a query near a city), the whole room only when that overflows.
+        // A room of 64 gathered landmarks first (1 KiB: on the stack; a larger room comes from
+        // malloc, measured to matter near a city; see Benchmarks/LOG.md), the whole room only when
+        // that overflows.
         let small = min(slotCount, 64)
         if let done = withUnsafeTemporaryAllocation(
             of: (Int32, Double).self, capacity: max(1, small),
@@ -921,8 +920,8 @@ public final class LandmarkIndex {
         withSlots { points, zs in
             // Where the sweeps of the first few buckets start, found at once (their z were
             // asked for by `withRanked`), and the points there and just below asked for: the
-            // sweeps' first loads, which missed the cache, were the hottest lines of a search
-            // (perf), and now their misses overlap.
+            // sweeps' first loads miss the cache (measured: the hottest lines of a search; see
+            // Benchmarks/LOG.md), and asked for together their misses overlap.
             let early = min(ranked.count, LandmarkIndex.startsFound)
             withUnsafeTemporaryAllocation(of: Int.self, capacity: LandmarkIndex.startsFound) { starts in
                 for i in 0..<early where ranked[i].0 <= gathering.farthest {
@@ -997,13 +996,12 @@ public final class LandmarkIndex {
     ///
     /// The slots near the query's z come first, so that the bound shrinks early and the sweep
     /// stops soon (a bucket's slots are sorted by z): a slot above and a slot below in turn, each
-    /// side until its next slot is beyond reach in z. (Taking the nearer of the two in z first was
-    /// a branch a slot, the search's most mispredicted line; callgrind, the benchmark's
-    /// mix, 40,000 nearest searches: branches mispredicted 2.23 M -> 2.00 M, instructions
-    /// +0.8 %.) `slotZ` orders and stops it: Float(z) is within 0.25 m of z here, so a slot more
-    /// than `farthest` + 1 m away in Float(z) is beyond `farthest`; `farthest` only shrinks, so a
-    /// side stopped holds no slot within the final reach, and every slot within it is met while
-    /// the reach is at least as large, and gathered.
+    /// side until its next slot is beyond reach in z. (Not the nearer of the two in z first: that
+    /// is a branch a slot, which mispredicts; measured, see Benchmarks/LOG.md.) `slotZ` orders and
+    /// stops it: Float(z) is within 0.25 m of z here, so a slot more than `farthest` + 1 m away in
+    /// Float(z) is beyond `farthest`; `farthest` only shrinks, so a side stopped holds no slot
+    /// within the final reach, and every slot within it is met while the reach is at least as
+    /// large, and gathered.
     @inline(__always)
     private func sweep(
         _ range: Range<Int>, from start: Int, _ query: EarthCenteredPoint, _ points: UnsafeBufferPointer<Double>,
@@ -1015,14 +1013,14 @@ public final class LandmarkIndex {
         @inline(__always) func visit(_ slot: Int) -> Bool {
             let p = EarthCenteredPoint(x: points[3 &* slot], y: points[3 &* slot &+ 1], z: points[3 &* slot &+ 2])
             let chordSquared = query.chordSquared(to: p)
-            // Written always, counted only within reach: whether a slot is within reach was
-            // the sweep's second most mispredicted branch.
+            // Written always, counted only within reach: a branch on whether a slot is within
+            // reach mispredicts (measured; see Benchmarks/LOG.md).
             let reached = chordSquared <= gathering.farthestSquared
             guard gathering.count < out.count else { return !reached }
             out.initializeElement(at: gathering.count, to: (Int32(truncatingIfNeeded: slot), chordSquared))
             gathering.count &+= reached ? 1 : 0
-            // `measure` reads its index (`finish`): that miss was 8 % of a search near a city,
-            // when it came only there.
+            // `measure` reads its index (`finish`): asked for here, that cache miss overlaps the
+            // sweep instead of stalling `finish` (measured; see Benchmarks/LOG.md).
             landmark_prefetch(slotIndex.baseAddress.unsafelyUnwrapped + slot)
             if chordSquared < gathering.boundSquared {
                 best.offer(chordSquared.squareRoot())
@@ -1071,8 +1069,8 @@ public final class LandmarkIndex {
     /// branches, then the smallest (for one answer; each below the bound for more) offered to
     /// `best`, then every slot within the reach of the tightened bound gathered. The same
     /// landmarks as `sweep`'s or fewer, and never one fewer within the reach of the final bound
-    /// (the bound only shrinks). Cachegrind, the far half of the benchmark's mix: `sweep`
-    /// cost about 30 instructions a slot here, its order in z buying nothing when all are reached.
+    /// (the bound only shrinks). `sweep`'s order in z buys nothing when all are reached, and
+    /// costs instructions a slot (measured; see Benchmarks/LOG.md).
     @inline(__always)
     private func scanWhole(
         _ range: Range<Int>, _ query: EarthCenteredPoint, _ points: UnsafeBufferPointer<Double>,
@@ -1129,8 +1127,8 @@ public final class LandmarkIndex {
     /// there and stop past z_query + c, skipping the rest of the bucket.
     ///
     /// It counts the bucket's `slotZ` (z as `Float`) below `Float(z)` with two 16-lane compares:
-    /// no branch, two cache lines. A binary search over the points themselves waited on five
-    /// dependent loads from five cache lines, mostly misses (a third of a query near a city). The
+    /// no branch, two cache lines, where a binary search over the points themselves waits on five
+    /// dependent loads from five cache lines, mostly misses (measured; see Benchmarks/LOG.md). The
     /// count is safe: `Float(zᵢ) < Float(z)` implies zᵢ < z (rounding is monotone), so no slot at
     /// or above `z` is skipped; a slot just below it may be kept, and the chord test rejects it.
     @inline(__always)

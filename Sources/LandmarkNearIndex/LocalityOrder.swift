@@ -7,19 +7,18 @@ import LandmarkNearCore
 /// (near land, or far at sea). The answers are the same in any order (the index only reads);
 /// only the time differs.
 ///
-/// Why: the benchmark's queries alternate between places and the open sea. Asked in this order
-/// within batches of 4,096, the searches of the mix missed the first-level cache two thirds
-/// less often and mispredicted a fifth fewer branches (callgrind's cache and branch simulation),
-/// for the same instructions; in time, a 1M-line `nearest` stream took about 7 % less, the
-/// batch search in process a few per cent (this machine's noise is larger). A batch holds a few
-/// thousand queries over 65,536 cells, so finer cells would change almost nothing.
+/// Why: queries one after another may alternate between places and the open sea (the benchmark's
+/// do). Asked in this order, searches one after another read the same cache lines and take the same
+/// branches: they miss the cache and mispredict less, for the same instructions (measured; see
+/// Benchmarks/LOG.md). A batch holds a few thousand queries over 65,536 cells, so finer cells would
+/// change almost nothing.
 ///
 ///     let order = LocalityOrder.positions(of: [paris, sydney, london])
 ///     order   // [1, 2, 0]: Sydney's southern cell first, then London's and Paris's
 package enum LocalityOrder {
     /// The positions 0..<coordinates.count, sorted by their cells along the curve (ties by
-    /// position): a radix sort of the 16-bit cell keys, two passes of a byte each (about 110
-    /// instructions a query, keys included; the library's sort of packed keys cost 290).
+    /// position): a radix sort of the 16-bit cell keys, two passes of a byte each (cheaper than
+    /// the library's sort of packed keys; see Benchmarks/LOG.md).
     package static func positions(of coordinates: [Coordinate]) -> [Int] {
         var keys = [UInt16](repeating: 0, count: coordinates.count)
         for (position, coordinate) in coordinates.enumerated() {

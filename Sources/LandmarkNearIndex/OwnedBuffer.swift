@@ -1,9 +1,9 @@
 /// Read-only memory that one object owns: the index's tables.
 ///
 /// Why not arrays: the hot paths of a query touch a dozen tables, and each use of an array held
-/// by a class retained and released its buffer and checked its bounds (about 7 % of a 5-mile
-/// search). A buffer is a plain pointer; its owner (a final class) copies the table in once
-/// and frees it in `deinit`.
+/// by a class retains and releases its buffer and checks its bounds (measured; see
+/// Benchmarks/LOG.md). A buffer is a plain pointer; its owner (a final class) copies the table in
+/// once and frees it in `deinit`.
 ///
 ///     let table = UnsafeBufferPointer.ownedCopy(of: [1.0, 2.0])
 ///     defer { table.freeOwned() }

@@ -108,9 +108,8 @@ enum NearestStreamBenchmark {
                 var times: [Double] = []
                 var peak = 0
                 // One untimed run first: the row is the load itself, not this shared machine's
-                // first run after other work, which found part of the file and of the binary out
-                // of the page cache (20–25 major page faults; 108–112 ms against 63–66 ms for the
-                // runs after it at 144k places). Its time is in the note.
+                // first run after other work, which finds part of the file and of the binary out
+                // of the page cache (measured; see Benchmarks/LOG.md). Its time is in the note.
                 var first = 0.0
                 for rep in 0...reps {
                     let outcome = try ChildProcess.run(

@@ -1,10 +1,9 @@
 /// The landmarks of a catalog, column by column: ids, coordinates, flags, and every text of a
 /// landmark packed into one byte record. A `Landmark` is made only when one is asked for.
 ///
-/// Why: a `Landmark` value is 160 bytes plus a heap String for each text over 15 bytes; 144,563
-/// places held as `[Landmark]` took 23 MB of the 85 MiB that loading them peaked at. Here they
-/// take about 45 bytes each (issue 10: 144k places in <= 48 MB peak RSS, of which the process
-/// itself, its libraries mapped, is 34 MB).
+/// Why: a `Landmark` value is 160 bytes plus a heap String for each text over 15 bytes, and
+/// issue 10 bounds a 144k-place load at 48 MB peak RSS, most of it the process itself. Here a
+/// landmark takes about 45 bytes (the figures: Benchmarks/LOG.md).
 ///
 /// A record is the name (a LEB128 length, then its UTF-8), a byte whose bits say which of
 /// category, city, state, park and imageName follow, and each of those (length, UTF-8).
@@ -154,8 +153,8 @@ package struct CatalogColumns: Sendable {
     /// them), made on the stack (at most 769 bytes) and appended at once; false, with nothing
     /// appended, for a String among them or a text of 128 bytes or more, whose length takes
     /// more than a byte (`write` then appends the record piece by piece).
-    /// Why: appending the record's pieces one by one (a length, its bytes, ...) was more than
-    /// a tenth of scanning a tutorial catalog, most of it each append's checks.
+    /// Why: appending the record's pieces one by one (a length, its bytes, ...) pays each
+    /// append's checks (measured: a tenth of scanning a tutorial catalog; see Benchmarks/LOG.md).
     @inline(__always)
     private mutating func appendRecord(
         _ name: Text, _ mask: UInt8, _ category: Text, _ city: Text, _ state: Text, _ park: Text, _ imageName: Text

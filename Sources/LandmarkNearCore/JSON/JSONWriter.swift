@@ -52,7 +52,7 @@ package enum JSONWriter {
             return String(Int64(value))
         }
         // `description` is what interpolation writes, without going through a
-        // TextOutputStream (which made this a tenth of writing an event line, per `perf`).
+        // TextOutputStream (measured: a tenth of writing an event line; see Benchmarks/LOG.md).
         return value.description
     }
 

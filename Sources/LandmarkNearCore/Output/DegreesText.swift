@@ -26,7 +26,7 @@ package enum DegreesText {
     /// Digits of `text` (a `JSONWriter.number`) from its first non-zero one, before any exponent.
     static func significantDigits(_ text: String) -> Int {
         var text = text
-        // Over the contiguous bytes: iterating `utf8` was 1.5 % of a 1M-device `watch` (per `perf`).
+        // Over the contiguous bytes: iterating `utf8` is slower (measured; see Benchmarks/LOG.md).
         return text.withUTF8 { bytes in
             var count = 0
             for byte in bytes {

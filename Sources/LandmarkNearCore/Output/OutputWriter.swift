@@ -16,8 +16,7 @@ public final class OutputWriter {
     /// The bytes not yet written are the first `count` of `room`, a block this writer owns.
     /// Not a `[UInt8]`: `writeLine(maximumBytes:_:)` writes a line straight into it, which an
     /// array cannot take without the bytes made elsewhere first (a `String` for each event
-    /// line: its allocation, copy and release were 8 % of a `watch` run over 1M new devices,
-    /// per `perf`).
+    /// line, whose allocation, copy and release are measured to matter; see Benchmarks/LOG.md).
     private var room: UnsafeMutableBufferPointer<UInt8>
     private var count = 0
     private let capacity: Int

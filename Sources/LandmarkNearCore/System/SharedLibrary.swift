@@ -3,10 +3,9 @@ import Glibc
 #endif
 
 /// A C library opened with `dlopen` when first needed, instead of linked: PROJ, libcurl and
-/// libmicrohttpd, which most runs never call but which brought 36 of the 53 shared libraries
-/// the program loaded at start-up (GnuTLS, Kerberos, LDAP, libtiff, …) and most of the time
-/// it took to start (`perf stat -r 60` on an empty C program linked with all of LandmarkNear's
-/// libraries: 12.1 ms; without these three: 5.6 ms; with none: 1.5 ms).
+/// libmicrohttpd, which most runs never call but which, linked, bring most of the shared
+/// libraries the program loads at start-up (GnuTLS, Kerberos, LDAP, libtiff, …) and most of
+/// the time it takes to start (measured; see Benchmarks/LOG.md).
 ///
 /// Each library's functions are reached through a table that its C module's shim declares
 /// (each field typed with `__typeof__` of the header's declaration, so no prototype is written

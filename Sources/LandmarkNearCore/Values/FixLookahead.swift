@@ -1,7 +1,7 @@
 /// What the engine will look up for a record before it comes: its fix's device hash and
 /// coordinate, copied out of the record so that a hint costs no retain (the fix's device name
-/// is a `String`; reading it out of a `FixRecord` retained and released it, and the hint
-/// loop's copies were among the engine thread's retains in a 1M-new-device `watch`, per `perf`).
+/// is a `String`, which reading it out of a `FixRecord` retains and releases; measured to
+/// matter, see Benchmarks/LOG.md).
 ///
 ///     let hints = records.map(FixLookahead.init)
 ///     engine.prefetchDevices(of: hints[8..<12])

@@ -1,5 +1,6 @@
 /// Numbers written as ASCII digits straight into a byte buffer, without Foundation's
-/// `String(format:)` (half the cost of a `nearest` answer before) and without a String:
+/// `String(format:)` (measured: half the cost of a `nearest` answer; see Benchmarks/LOG.md) and
+/// without a String:
 ///
 /// - `appendFixed3`: the digits C's `printf("%.3f")` gives for a non-negative double, i.e. the
 ///   exact binary value rounded to three decimals, exact ties to even. The rounding is decided

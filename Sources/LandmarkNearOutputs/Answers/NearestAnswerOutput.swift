@@ -6,9 +6,9 @@ import LandmarkNearReaders
 
 /// Formats and writes `nearest` answers on a thread of its own, batch after batch, while the
 /// caller's thread reads the next lines and asks the index: on two cores a stream then takes
-/// about the index's time instead of the index's plus the formatting's (formatting and writing
-/// were a third of a stream's time, per `perf`). The index stays on the caller's thread; only
-/// values cross (`NearestAnswerBatch`).
+/// about the index's time instead of the index's plus the formatting's (measured: formatting and
+/// writing are a third of a one-thread stream; see Benchmarks/LOG.md). The index stays on the
+/// caller's thread; only values cross (`NearestAnswerBatch`).
 ///
 ///     let output = NearestAnswerOutput(catalog: catalog, query: query, json: false, descriptor: 1) { line, reason in
 ///         print("<stdin>:\(line): \(reason)")

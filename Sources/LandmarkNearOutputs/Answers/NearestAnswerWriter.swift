@@ -27,8 +27,8 @@ package final class NearestAnswerWriter {
     let catalog: LandmarkCatalog
     package let json: Bool
     // `@exclusivity(unchecked)` on the buffers every answer touches: a writer is used from one
-    // thread and never re-entrantly, and their dynamic exclusivity checks were 2 % of a
-    // `nearest` stream (`swift_beginAccess`, per `perf`).
+    // thread and never re-entrantly, and their dynamic exclusivity checks (`swift_beginAccess`)
+    // are measured to matter in a `nearest` stream (see Benchmarks/LOG.md).
 
     /// The answers written so far (the caller hands them out and empties it).
     @exclusivity(unchecked) package var bytes: [UInt8] = []

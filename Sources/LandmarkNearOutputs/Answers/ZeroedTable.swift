@@ -7,10 +7,10 @@ import Glibc
 /// `deinit`.
 ///
 /// Why: `NearestAnswerWriter` keeps offsets for every landmark of the catalog, made on the
-/// landmark's first answer. As arrays filled with -1 and 0, a catalog of a million places wrote
-/// 24 MB before the first answer (6,000 page faults, on the stream's path even for an empty
-/// input), most of it never read again. Not `calloc`: once a large block is freed, glibc serves
-/// blocks of up to 32 MB from its heap, and clears them.
+/// landmark's first answer. Arrays filled with -1 and 0 would write them all before the first
+/// answer (megabytes and their page faults, on the stream's path even for an empty input; see
+/// Benchmarks/LOG.md), most of it never read again. Not `calloc`: once a large block is freed,
+/// glibc serves blocks of up to 32 MB from its heap, and clears them.
 ///
 ///     let table = ZeroedTable(count: 1_000_000)
 ///     table[7] = 42      // one page taken

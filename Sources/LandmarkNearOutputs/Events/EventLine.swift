@@ -9,19 +9,18 @@ import LandmarkNearEngine
 /// With `--events all`, enters carry `"notified"` (and `"reason"` when suppressed); only
 /// notifications carry the payload.
 ///
-/// Written byte by byte into the string's own storage, sized once: the line used to be made
-/// with `JSONWriter.appendString` and string interpolation (3.9 µs a line), then with a
-/// score of `String` appends (2.9 µs a line: the appends' bookkeeping and copies were 40 %
-/// of it, and lines were 15 % of a `watch` run over 1M new devices with 122k notifications,
-/// per `perf`). Strings that need no escape — nearly every device and landmark name — are
-/// copied as they are; the others are escaped by `JSONWriter` first. Numbers are the texts of
-/// `DegreesText` and `JSONWriter.number`, integers and times written digit by digit.
+/// Written byte by byte into the string's own storage, sized once: interpolation and `String`
+/// appends pay bookkeeping and copies on every piece, and lines are a large share of a `watch`
+/// run that notifies much (measured; see Benchmarks/LOG.md). Strings that need no escape — nearly
+/// every device and landmark name — are copied as they are; the others are escaped by `JSONWriter`
+/// first. Numbers are the texts of `DegreesText` and `JSONWriter.number`, integers and times
+/// written digit by digit.
 package enum EventLine {
     /// The line as a `String`.
     ///
     /// The landmark comes as its id and name, the two fields a line shows (`LandmarkCatalog.id(at:)`,
-    /// `name(at:)`): a whole `Landmark` read every column of a random landmark, each a cache
-    /// miss, and made its strings (5 % of a `watch` run over 1M new devices, per `perf`).
+    /// `name(at:)`): a whole `Landmark` reads every column of a random landmark, each a cache
+    /// miss, and makes its strings (measured; see Benchmarks/LOG.md).
     package static func make(
         event: ProximityEvent, fix: Fix, landmarkID: Int, landmarkName: String, payload: String?, includeNotified: Bool
     ) -> String {
@@ -32,8 +31,8 @@ package enum EventLine {
     }
 
     /// The line (and a newline) written straight into `output`'s buffer: no `String` is made
-    /// (for a run that only prints, its allocation, copy and release were 8 % of a `watch`
-    /// run over 1M new devices, per `perf`).
+    /// (for a run that only prints, its allocation, copy and release are measured to matter;
+    /// see Benchmarks/LOG.md).
     package static func write(
         event: ProximityEvent, fix: Fix, landmarkID: Int, landmarkName: String, payload: String?, includeNotified: Bool,
         to output: OutputWriter
@@ -243,11 +242,11 @@ private struct LineBytes {
     }
 
     /// `JSONWriter.number(Double(millimetres) / 1000)` for 0 <= millimetres < 10^15 (16
-    /// bytes at most), without the `Double.description` it asks (a third of an event line,
-    /// per `perf`). Why the texts are the same: the double x is n / 1000 correctly rounded,
-    /// so the decimal D = n / 1000 (3 decimals at most) reads back as x. Below 10^12 the
-    /// spacing of doubles (ulp) is under 2^-13 < 0.001, so any other decimal with 3 decimals
-    /// or fewer is at least 0.001 - ulp/2 > ulp/2 from x and reads back as another double.
+    /// bytes at most), without the `Double.description` it asks (measured: a third of an event
+    /// line; see Benchmarks/LOG.md). Why the texts are the same: the double x is n / 1000 correctly
+    /// rounded, so the decimal D = n / 1000 (3 decimals at most) reads back as x. Below 10^12 the
+    /// spacing of doubles (ulp) is under 2^-13 < 0.001, so any other decimal with 3 decimals or
+    /// fewer is at least 0.001 - ulp/2 > ulp/2 from x and reads back as another double.
     /// A shorter decimal near x has its last digit no further right than D's (its first digit
     /// is D's, or one left of it, as 1000 is of 999.999), so it has 3 decimals or fewer: D,
     /// trailing zeros dropped, is the shortest round-trip form, which `description` writes

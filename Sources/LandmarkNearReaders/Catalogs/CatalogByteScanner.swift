@@ -4,10 +4,8 @@ import LandmarkNearCore
 /// The byte-level reading shared by the catalog scanners (tutorial JSON, GeoJSON): JSON
 /// values straight from the bytes, no document tree, strings kept as ranges of the input.
 ///
-/// Hand-written because it is a measured hot path (issue 10): through `JSONParser`'s tree,
-/// loading and indexing 144,563 tutorial places took 250 ms and 85 MiB as a process (GeoJSON:
-/// 652 ms, 169 MiB); with the scanners 116 ms and 47 MiB (GeoJSON 108 ms, 44 MiB), of which
-/// the scan itself is about 55 ms.
+/// Hand-written because it is a measured hot path: `JSONParser`'s tree costs a catalog load a
+/// large share of its time and memory (see Benchmarks/LOG.md).
 ///
 /// It decides nothing it is not sure of: any method returns nil or false where the full
 /// parser might answer differently (an escape it cannot decode, bad syntax, nesting past
@@ -59,7 +57,8 @@ struct CatalogByteScanner {
         if !decoded.isEmpty { decoded.removeAll(keepingCapacity: true) }
     }
 
-    /// Lets go of the pages read, every megabyte (a 4 MB step cost 3 MB more of peak memory).
+    /// Lets go of the pages read, every megabyte (a coarser step holds more pages at the peak;
+    /// see Benchmarks/LOG.md).
     @inline(__always) package mutating func releaseBehind() {
         guard let file, i - released >= 1 << 20 else { return }
         file.release(from: bytes.baseAddress! + start, before: bytes.baseAddress! + i)
@@ -181,7 +180,8 @@ struct CatalogByteScanner {
 
     /// A key: its range, or nil for a key with escapes (left to the parser). Keys are a few
     /// ASCII bytes: one look at the eight bytes after the quote usually finds the closing one
-    /// (a byte-by-byte loop was a fifth of the instructions of loading a tutorial catalog).
+    /// (measured: a byte-by-byte loop costs a fifth of the instructions of loading a tutorial
+    /// catalog; see Benchmarks/LOG.md).
     ///
     /// Before that, the key is looked for where the entry before had its key of the same
     /// ordinal (`RememberedKey`): catalogs repeat one layout entry after entry, and the same
@@ -305,8 +305,7 @@ struct CatalogByteScanner {
     ///
     /// The usual values (an ASCII string without escapes, a plain number, `true`, `false`) are
     /// read here, inlined into the scanners; anything else by `anyScalar`, kept out of line so
-    /// that these paths need no registers saved (as a call, this was a seventh of the
-    /// instructions of loading a tutorial catalog).
+    /// that these paths need no registers saved (measured; see Benchmarks/LOG.md).
     @inline(__always) mutating func scalar() -> Value? {
         guard i < bytes.count else { return nil }
         let first = bytes[i]
@@ -401,7 +400,7 @@ struct CatalogByteScanner {
         return negative ? -value : value
     }
 
-    /// 10⁰ ... 10²² (each exact), written out: a table made by a closure was initialised
+    /// 10⁰ ... 10²² (each exact), written out: a table made by a closure is initialised
     /// lazily, behind a check on every number read.
     private static let powersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,

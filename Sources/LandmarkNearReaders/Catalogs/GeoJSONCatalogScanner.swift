@@ -3,8 +3,8 @@ import LandmarkNearCore
 /// The fast path of GeoJSON catalogs (`{"type": "FeatureCollection", "features": [{"type":
 /// "Feature", "geometry": {"type": "Point", "coordinates": [lon, lat]}, "properties": {"id":
 /// 1, "name": …}}, …]}`): one pass over the bytes into the catalog's columns, as
-/// `TutorialCatalogScanner` does for the tutorial shape (issue 10: 144k features took 652 ms
-/// and 169 MiB through the parser's tree).
+/// `TutorialCatalogScanner` does for the tutorial shape (the parser's tree costs a load a large
+/// share of its time and memory; see Benchmarks/LOG.md).
 ///
 /// It returns nil wherever `GeoJSONCatalogFormat` over `JSONParser`'s tree might answer
 /// otherwise or refuse: bad syntax, a second `features` member, a feature that is not an

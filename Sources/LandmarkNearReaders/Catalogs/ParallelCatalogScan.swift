@@ -7,8 +7,8 @@ import LandmarkNearCore
 /// where an entry seems to start, the second half is scanned on a worker thread while the
 /// calling thread scans the first, and the second half's columns are appended to the first's.
 ///
-/// Why: the byte scan was about half of loading a catalog as a process (issue 10, `perf` of
-/// `nearest` on 144k tutorial places), and the machines it runs on have two cores or more.
+/// Why: the byte scan is about half of loading a catalog as a process (measured; see
+/// Benchmarks/LOG.md), and the machines it runs on have two cores or more.
 ///
 /// The answer is always the one-thread scan's, by construction:
 /// - JSON (tutorial array, GeoJSON `features`): the seam is only a guess (`},{` may be inside
@@ -32,17 +32,14 @@ import LandmarkNearCore
 enum ParallelCatalogScan {
     typealias Bytes = UnsafeBufferPointer<UInt8>
 
-    /// Below this size a catalog is scanned on one thread. The split saves half the scan,
-    /// about 1 ms a megabyte of tutorial JSON; measured on this shared 2-core machine
-    /// (release, the 144k file cut short, `nearest` as a process), files of 1.9 and 3.8 MB
-    /// loaded no faster split than on one thread (within the noise of a few ms), so the
-    /// threshold stays above them.
+    /// Below this size a catalog is scanned on one thread. The split saves half the scan, which
+    /// on smaller files is lost in the noise of a load: they loaded no faster split (measured;
+    /// see Benchmarks/LOG.md).
     static let minimumBytes = 4 << 20
 
     /// The size from which the loader splits: `minimumBytes`, or never when this process may
     /// run on one core only (its CPU affinity: `taskset -c 0`, a one-CPU container), where two
-    /// threads take turns and only add the merge (on one core, 1M CSV places loaded 3–18 %
-    /// slower split).
+    /// threads take turns and only add the merge (measured; see Benchmarks/LOG.md).
     static var loaderThreshold: Int { availableCores >= 2 ? minimumBytes : .max }
 
     /// The CPUs this process may run on: the bits of `Cpus_allowed` in `/proc/self/status`

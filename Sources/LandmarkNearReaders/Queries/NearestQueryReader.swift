@@ -14,8 +14,8 @@ import LandmarkNearCore
 ///         return true    // false: stop reading
 ///     }
 ///
-/// (Reading on a thread of its own as well, ahead of the index's, gained nothing measurable on
-/// two cores: it is a tenth of a stream's time, and the third thread competes with the other two.)
+/// (Not on a thread of its own as well, ahead of the index's: reading is a tenth of a stream's
+/// time, and on two cores a third thread competes with the other two; see Benchmarks/LOG.md.)
 package enum NearestQueryReader {
     /// Reads `lines` into batches, handing each to `deliver` (which returns false to stop).
     package static func read(_ lines: LineStream, queriesPerBatch: Int, deliver: (NearestAnswerBatch) -> Bool) {

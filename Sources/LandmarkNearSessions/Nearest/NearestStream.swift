@@ -9,8 +9,8 @@ import LandmarkNearReaders
 /// Batches of a few thousand queries go from one to the other and end early whenever no
 /// further line is waiting, so a live producer sees each answer at once, and a file or a fast
 /// pipe is answered in writes of 64 KiB. On two cores a stream then takes about the time of
-/// reading and the index (formatting and writing were a third of a one-thread stream, per
-/// `perf`); the index stays on one thread, and only values cross.
+/// reading and the index (measured: formatting and writing are a third of a one-thread stream;
+/// see Benchmarks/LOG.md); the index stays on one thread, and only values cross.
 ///
 ///     let bad = try NearestStream.run(
 ///         input: 0, output: 1, index: index, catalog: catalog, query: NearestQuery(limit: 1), json: false

@@ -34,8 +34,8 @@ import Glibc
 /// marked done at once (`markEmittedDone()`), without waiting for the next one.
 public final class WatchSession {
     // `@exclusivity(unchecked)` on what every record touches: the session runs on one thread,
-    // and these are never accessed re-entrantly; their dynamic exclusivity checks were a tenth
-    // of a `watch` run over 1M new devices (`swift_beginAccess`, per `perf`).
+    // and these are never accessed re-entrantly; their dynamic exclusivity checks
+    // (`swift_beginAccess`) cost a tenth of a `watch` run (measured; see Benchmarks/LOG.md).
     @exclusivity(unchecked) public private(set) var catalog: LandmarkCatalog
     public private(set) var options: WatchOptions
     private var engine: ProximityEngine
@@ -296,8 +296,8 @@ public final class WatchSession {
             // these are processed, once the device table has outgrown the caches (below, it
             // only costs).
             let prefetching = engine.deviceCount >= 1 << 16
-            // Retained once a batch, not once a fix (as a stored `var`, which SIGHUP replaces
-            // between batches, it was retained around each call: 2 % of the engine thread).
+            // Retained once a batch, not once a fix: as a stored `var` (SIGHUP replaces it
+            // between batches) it is retained around each call (measured; see Benchmarks/LOG.md).
             let engine = self.engine
             for index in records.indices {
                 if prefetching, index & 3 == 0, index + 8 < records.count {

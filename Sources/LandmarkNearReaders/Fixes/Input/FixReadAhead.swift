@@ -10,8 +10,8 @@ import Glibc
 
 /// Reads the records of a regular file on a thread of its own, in batches, while the caller
 /// (the engine's thread) works on the batches before: the two cores of a `watch` replay then
-/// share the work instead of one core reading, parsing and deciding in turn (reading and
-/// parsing NDJSON were half of a replay's time, per `perf`).
+/// share the work instead of one core reading, parsing and deciding in turn (measured: reading
+/// and parsing NDJSON are half of a replay's time; see Benchmarks/LOG.md).
 ///
 ///     let ahead = FixReadAhead(input: .file("drive.ndjson"), format: nil)
 ///     while true {

@@ -28,7 +28,7 @@ public final class FixReader {
     private let forced: FixFormat?
     private var opened: Opened?
     /// `opened.source`, kept apart so that `next()` does not copy (and retain) the whole
-    /// `Opened` for every record (3 retains and releases a fix, per `perf`).
+    /// `Opened` for every record (measured; see Benchmarks/LOG.md).
     private var openedSource: (any FixRecordSource)?
     private var reportedGzipProblem = false
     /// The NMEA date to start from, until the NMEA decoder exists (see `nmeaLatestRMCTime`).
