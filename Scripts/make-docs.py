@@ -126,7 +126,7 @@ def man_page(version, top_help, helps):
     for name, text in helps:
         out.append(f".SS {roff(name)}")
         out.extend(line for block in parse_help(text) for line in render(block))
-    out.extend([".SH SEE ALSO", "The README of the project, and its SPEC for the formats and semantics."])
+    out.extend([".SH SEE ALSO", "The README of the project, and its reference of formats and behaviour in docs/reference/."])
     return "\n".join(out) + "\n"
 
 
