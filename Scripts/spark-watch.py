@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""spark-watch: `landmark-near watch` over Apache Spark, partitioned by device (SPEC 13).
+"""spark-watch: `landmark-near watch` over Apache Spark, partitioned by device (docs/reference/spark.md).
 
     python3 Scripts/spark-watch.py fixes/ --out notes/ --partitions 8
     python3 Scripts/spark-watch.py 'logs/2026-*.ndjson' --out notes/ --merged -- --landmarks places.csv
@@ -13,7 +13,7 @@ device and in order. How:
    times, ...) and prints every fix as one canonical NDJSON line, device first. Unreadable
    records are reported there, by the tool, with the file's own name and line. The tool stays
    the single source of parsing truth: this script parses nothing but the device name out of
-   the tool's canonical lines, so no rule of SPEC 3 is written twice and none can drift.
+   the tool's canonical lines, so no rule of docs/reference/fixes.md is written twice and none can drift.
 2. Shuffle: each fix is keyed by (device, file number, position in the file) and sent to
    partition crc32(device's UTF-8 bytes) mod N, sorted there by that key: every device's fixes
    are in one partition, in arrival order.

@@ -24,7 +24,7 @@ Peers (all single-threaded: OMP_NUM_THREADS=1, as LandmarkNear's queries are):
   over the poles: a few edge answers can be missed); nearest = query_nearest, which is PLANAR
   nearest in degrees (not great-circle), shown for the cost only. Batched.
 - plain-Python watch: json.loads per NDJSON line, a BallTree (haversine, favourites only)
-  query_radius(R + H) per fix, and SPEC §4's enter/exit/cooldown state machine with default
+  query_radius(R + H) per fix, and docs/reference/engine.md's enter/exit/cooldown state machine with default
   settings (R = 5 mi, H = 0.25 mi, max accuracy 1000 m, cooldown 1 h, stale-time drop;
   favourites = every 50th landmark, the catalog's isFavorite), one NDJSON line with the APNs
   payload per notification written to /dev/null. Subsampled: the first --watch-fixes lines.
@@ -53,7 +53,7 @@ HYSTERESIS = 402.336
 MAX_ACCURACY = 1000.0
 COOLDOWN = 3600.0
 
-EMBEDDED = [  # SPEC §1: (lat, lon) of the tutorial's twelve landmarks
+EMBEDDED = [  # docs/reference/catalogs.md: (lat, lon) of the tutorial's twelve landmarks
     (34.011286, -116.166868), (59.980167, -152.665167), (59.560551, -135.334571),
     (48.69423, -113.536248), (60.641684, -153.849883), (48.56002, -113.934831),
     (65.350021, -143.122586), (60.089917, -141.518167), (61.694334, -150.086103),
@@ -215,7 +215,7 @@ def bench_strtree(name, landmarks, queries, reps):
 
 
 class PythonWatch:
-    """SPEC §4 with default settings, one fix at a time."""
+    """docs/reference/engine.md with default settings, one fix at a time."""
 
     def __init__(self, catalog_path):
         self.names, fav_rows, fav_latlon = [], [], []
@@ -307,7 +307,7 @@ def bench_watch(out, fixes_limit, reps):
             samples.append((time.perf_counter() - t1, startup))
     run, startup = sorted(samples)[len(samples) // 2]
     record("watch.ndjson", "plain Python", len(lines) / run, "fixes/s",
-           f"json.loads + BallTree per fix + SPEC §4; first {len(lines):,} fixes, lines in memory, start-up excluded; {w.counts['notifications']:,} notifications")
+           f"json.loads + BallTree per fix + docs/reference/engine.md; first {len(lines):,} fixes, lines in memory, start-up excluded; {w.counts['notifications']:,} notifications")
     record("watch.startup", "plain Python", startup * 1e3, "ms", "catalog read + favourites' BallTree")
 
 

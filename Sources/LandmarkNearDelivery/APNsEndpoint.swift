@@ -1,6 +1,6 @@
 import LandmarkNearCore
 
-/// Where APNs requests go and what they carry besides the payload (SPEC §10).
+/// Where APNs requests go and what they carry besides the payload (docs/reference/delivery.md).
 ///
 ///     let endpoint = APNsEndpoint(environment: .sandbox, topic: "com.example.Landmarks.watchkitapp")
 ///     endpoint.baseURL   // "https://api.sandbox.push.apple.com"
@@ -59,7 +59,7 @@ package struct APNsRequest: Equatable {
 
 extension APNsRequest {
     /// The payload as APNs gets it: without the `"Simulator Target Bundle"` key that
-    /// `--bundle-id` puts first (SPEC §10).
+    /// `--bundle-id` puts first (docs/reference/delivery.md).
     ///
     ///     APNsRequest.body(fromPayload: #"{"Simulator Target Bundle":"a.b","aps":{}}"#)   // {"aps":{}}
     package static func body(fromPayload payload: String) -> String {
@@ -80,7 +80,7 @@ extension APNsRequest {
     }
 }
 
-/// How an APNs answer is handled (SPEC §10).
+/// How an APNs answer is handled (docs/reference/delivery.md).
 enum APNsAnswer: Equatable {
     case delivered
     /// Retire the token: 410, or 400 BadDeviceToken / DeviceTokenNotForTopic.

@@ -1,4 +1,4 @@
-/// Delays between tries of a temporary failure (SPEC §10): 1 s, doubling, at most 5 minutes,
+/// Delays between tries of a temporary failure (docs/reference/delivery.md): 1 s, doubling, at most 5 minutes,
 /// with "equal jitter" (half the delay fixed, half random) so that many deliveries failing
 /// together do not come back together.
 ///

@@ -63,7 +63,7 @@ package struct DeliveryJob: Sendable, Hashable {
 }
 
 /// Which event a delivery belongs to: device, landmark and fix (its time, or its number in the
-/// run when it has none), as the `.apns` file names are keyed (SPEC §6), plus the event kind.
+/// run when it has none), as the `.apns` file names are keyed (docs/reference/payloads.md), plus the event kind.
 package struct NotificationKey: Sendable, Hashable {
     package var device: String
     package var landmarkID: Int

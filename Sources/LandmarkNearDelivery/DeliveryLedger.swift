@@ -1,4 +1,4 @@
-/// Where deliveries are made durable (SPEC §9–10): the `--state` store's notification log
+/// Where deliveries are made durable (docs/reference/state.md, docs/reference/delivery.md): the `--state` store's notification log
 /// implements it. The seam between the delivery layer and the state store:
 ///
 /// - `record(pending:)` is called on the engine thread for every job before it is queued

@@ -1,4 +1,4 @@
-/// What `--push apns`, `--webhook` and their options say (SPEC §10). Everything here is a
+/// What `--push apns`, `--webhook` and their options say (docs/reference/delivery.md). Everything here is a
 /// value: the delivery thread builds its own key, token cache and transport from it.
 ///
 ///     var options = DeliveryOptions()

@@ -1,7 +1,7 @@
 import LandmarkNearCore
 
 /// The delivery thread's loop: takes jobs from the `DeliveryQueue`, sends them through one
-/// `CurlTransport` (HTTP/2 streams, up to `maximumInFlight` at once), applies SPEC §10's rules
+/// `CurlTransport` (HTTP/2 streams, up to `maximumInFlight` at once), applies docs/reference/delivery.md's rules
 /// to the answers, retries with `Backoff`, retires tokens, records every outcome in the ledger
 /// and counts it. Lives and dies on its own thread; nothing here is shared.
 final class DeliveryWorker {

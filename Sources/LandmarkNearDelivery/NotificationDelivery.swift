@@ -61,7 +61,7 @@ package final class NotificationDelivery {
         }
     }
 
-    /// The jobs of one notification: its payload to every token of the device (SPEC §10; the
+    /// The jobs of one notification: its payload to every token of the device (docs/reference/delivery.md; the
     /// payload without "Simulator Target Bundle"). Blocks while the queue is full.
     package func submitNotification(_ key: NotificationKey, payload: String, notificationID: Int64? = nil) {
         guard options.apns != nil, !stopped, let deviceTokens = tokens[DeviceKey(key.device)] else { return }

@@ -1,7 +1,7 @@
 import LandmarkNearCore
 
 /// The APNs provider authentication token: a JWT signed ES256 with the team's `.p8` key,
-/// header `{"alg":"ES256","kid":KEY_ID}`, claims `{"iss":TEAM_ID,"iat":SECONDS}` (SPEC §10).
+/// header `{"alg":"ES256","kid":KEY_ID}`, claims `{"iss":TEAM_ID,"iat":SECONDS}` (docs/reference/delivery.md).
 /// Apple refuses tokens older than an hour and renewals more often than every 20 minutes, so a
 /// token is reused and renewed once it is 40 minutes old, or at once after `ExpiredProviderToken`.
 ///

@@ -2,7 +2,7 @@ import Synchronization
 import LandmarkNearCore
 import LandmarkNearOutputs
 
-/// The `--state` database as the delivery log (SPEC §9–10): one row a delivery in its
+/// The `--state` database as the delivery log (docs/reference/state.md, docs/reference/delivery.md): one row a delivery in its
 /// `deliveries` table — pending when queued, then retried (with the tries so far), delivered,
 /// failed (with the reason) or retired. Its own SQLite connection (WAL: it writes beside the
 /// engine's commits), used from the engine thread (pending) and the delivery thread (outcomes)

@@ -22,7 +22,7 @@ public struct DeviceProfiles: Sendable, Equatable {
         }
     }
 
-    /// By device name bytes: "café" (U+00E9) and "cafe" + U+0301 are two devices (SPEC §3).
+    /// By device name bytes: "café" (U+00E9) and "cafe" + U+0301 are two devices (docs/reference/fixes.md).
     package private(set) var entries: [DeviceKey: Profile] = [:]
     /// Keys of a profile that mean nothing here (a misspelt `"favourites"`, say): ignored, and
     /// told, with the closest known key when there is one.

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The engine's device table: device name -> slot number (0, 1, 2, … in order of first fix),
-/// names compared byte for byte (UTF-8), never by Unicode equivalence (SPEC §3).
+/// names compared byte for byte (UTF-8), never by Unicode equivalence (docs/reference/fixes.md).
 ///
 ///     var table = DeviceTable()
 ///     table.slot(for: "alice")        // (slot: 0, isNew: true)

@@ -1,7 +1,7 @@
 import Foundation
 import LandmarkNearCore
 
-/// The proximity rules of SPEC §4 with their defaults.
+/// The proximity rules of docs/reference/engine.md with their defaults.
 ///
 ///     var configuration = EngineConfiguration()
 ///     configuration.radius = 8_000          // metres

@@ -6,7 +6,7 @@ import LandmarkNearIndex
 import Glibc
 #endif
 
-/// The state machine of SPEC §4: per device and favourite landmark, `outside` -> `inside`
+/// The state machine of docs/reference/engine.md: per device and favourite landmark, `outside` -> `inside`
 /// on a fix within the radius (an `enter`, notified unless suppressed by the cooldown or the
 /// device's profile), and back to `outside` beyond radius + hysteresis (an `exit`).
 ///
@@ -43,7 +43,7 @@ public final class ProximityEngine {
     // and these are private, never accessed re-entrantly; their dynamic exclusivity checks
     // (`swift_beginAccess`, which walks the accesses in progress) cost a tenth of a `watch` run
     // (measured; see Benchmarks/LOG.md).
-    /// Slots by name bytes, not Unicode equivalence (SPEC §3).
+    /// Slots by name bytes, not Unicode equivalence (docs/reference/fixes.md).
     @exclusivity(unchecked) private var deviceTable = DeviceTable()
     @exclusivity(unchecked) private var devices = DeviceStates()
 
@@ -59,7 +59,7 @@ public final class ProximityEngine {
     @exclusivity(unchecked) package private(set) var lastStaleRepeatedTime = false
 
     private let slack: Double
-    /// Per favourite (SPEC §1: a landmark's own `radius` replaces the run's): the radius, and
+    /// Per favourite (docs/reference/catalogs.md: a landmark's own `radius` replaces the run's): the radius, and
     /// the squared chords beyond which a fix surely cannot enter, within which it surely stays.
     private let favoriteRadii: [Double]
     private let enterSurelyBeyond: [Double]
@@ -288,7 +288,7 @@ public final class ProximityEngine {
             changed.append((fix.device, Int32(slot)))
         }
         if events.count - firstEvent > 1 {
-            // The order is the exact distances' (SPEC §5): two short-line distances within
+            // The order is the exact distances' (docs/reference/output.md): two short-line distances within
             // their bounds of each other could be in either order, so they are all measured.
             for index in firstEvent..<events.count {
                 events[index].distance = Geodesic.wgs84.distance(

@@ -37,7 +37,7 @@ public enum FixDisposition: Sendable, Equatable {
     case dropped(DropReason)
 }
 
-/// Why a fix was not used (SPEC §4); counted in the summary, not errors.
+/// Why a fix was not used (docs/reference/engine.md); counted in the summary, not errors.
 public enum DropReason: String, Sendable, CaseIterable {
     /// Its coordinate is not a valid WGS84 position (readers normally reject these first).
     case invalid

@@ -1,7 +1,7 @@
 import LandmarkNearCore
 
 /// `watch` prints one event line a notification, with the payload under `"payload"`
-/// (SPEC §5): `{"event":"enter","device":"d1",...,"payload":{"aps":{...},"landmarkIndex":1}}`.
+/// (docs/reference/output.md): `{"event":"enter","device":"d1",...,"payload":{"aps":{...},"landmarkIndex":1}}`.
 /// `parse` and `validate` take such lines as they take bare payloads, so `watch | parse
 /// --ndjson` shows the notifications rather than "Unknown Landmark".
 ///

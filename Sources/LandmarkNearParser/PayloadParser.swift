@@ -1,7 +1,7 @@
 import LandmarkNearCore
 import LandmarkNearOutputs
 
-/// Turns a notification payload into the view model the tutorial's watch app shows (SPEC §7):
+/// Turns a notification payload into the view model the tutorial's watch app shows (docs/reference/parse.md):
 /// `aps.alert.title` or "Unknown Landmark", `aps.alert.body` (or a plain-string `aps.alert`) or
 /// "You are within 5 miles of one of your favorite landmarks.", and the landmark that
 /// `landmarkIndex` selects from the catalog. Localized alerts (`title-loc-key`, `loc-key`)

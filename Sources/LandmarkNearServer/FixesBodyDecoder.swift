@@ -1,7 +1,7 @@
 import LandmarkNearCore
 import LandmarkNearReaders
 
-/// `POST /fixes`: NDJSON in the shapes of SPEC 3 (plain fixes, gpsd TPV reports, OwnTracks
+/// `POST /fixes`: NDJSON in the shapes of docs/reference/fixes.md (plain fixes, gpsd TPV reports, OwnTracks
 /// messages), one object a line. Blank lines and `#` comments are skipped, as are objects that
 /// are not fixes (other gpsd classes, other OwnTracks types); every other line is a fix or a
 /// rejection with its 1-based line number.

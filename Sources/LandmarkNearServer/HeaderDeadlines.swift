@@ -7,7 +7,7 @@ import LandmarkNearDelivery
 import Glibc
 #endif
 
-/// The time a connection has for the headers of its next request (SPEC 11: idle or slow
+/// The time a connection has for the headers of its next request (docs/reference/serve.md: idle or slow
 /// connections are closed after 30 s). libmicrohttpd's own timeout is for inactivity, and it
 /// calls no handler before the headers are whole, so a client that trickles a header byte every
 /// few seconds (slowloris) would hold its connection for ever. Each connection is entered here

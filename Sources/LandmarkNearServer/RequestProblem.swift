@@ -17,7 +17,7 @@ package struct RequestProblem: Error, Sendable, Equatable {
 /// How deep a phone's JSON body may nest (OwnTracks and Traccar Client send two levels).
 let requestJSONDepth = 32
 
-/// The record a flat JSON object describes, by the NDJSON rules of SPEC 3 (`lat`, `lon`,
+/// The record a flat JSON object describes, by the NDJSON rules of docs/reference/fixes.md (`lat`, `lon`,
 /// `tst`/`timestamp`, `acc`, `tid`/`id`/`device`), as line `line` of `source`.
 func record(of object: JSONObject, line: Int, source: String) -> FixRecord? {
     switch NDJSONLineDecoder.outcome(of: object, devices: DeviceNames()) {

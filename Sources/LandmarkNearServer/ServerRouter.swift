@@ -1,7 +1,7 @@
 import Synchronization
 import LandmarkNearCore
 
-/// The endpoints of SPEC 11, called on the HTTP threads: it authenticates, decodes each
+/// The endpoints of docs/reference/serve.md, called on the HTTP threads: it authenticates, decodes each
 /// client's request shape into fix records, names the devices and hands the records to the
 /// engine queue; the engine thread answers the client once they are processed (and saved).
 /// No HTTP thread waits for the engine meanwhile.

@@ -10,7 +10,7 @@ import Testing
         #expect(catalog.favoriteIndices.map { catalog[$0].id } == [1001, 1003, 1004])
     }
 
-    /// SPEC 1's table of the tutorial's `landmarkData.json`, row by row (index = position).
+    /// docs/reference/catalogs.md's table of the tutorial's `landmarkData.json`, row by row (index = position).
     static let specTable = """
         0 | 1001 | Turtle Rock | 34.011286 | -116.166868 | true | true | Rivers | Twentynine Palms | California | Joshua Tree National Park | turtlerock
         1 | 1002 | Silver Salmon Creek | 59.980167 | -152.665167 | false | false | Lakes | Port Alsworth | Alaska | Lake Clark National Park and Preserve | silversalmoncreek

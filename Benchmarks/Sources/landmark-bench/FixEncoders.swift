@@ -1,6 +1,6 @@
 import LandmarkNear
 
-/// One fix as a line (or element) of each input format of SPEC §3.
+/// One fix as a line (or element) of each input format of docs/reference/fixes.md.
 enum FixEncoders {
     /// `{"device":"dev0042","lat":..,"lon":..,"time":"...","acc":5}`
     static func ndjson(_ out: ByteWriter, device: [UInt8], at point: Coordinate, time: [UInt8]) {
@@ -47,7 +47,7 @@ enum FixEncoders {
     }
 
     /// `$GPRMC` then `$GPGGA` for one fix (the GGA repeats the RMC's second; the engine drops
-    /// it as stale, as SPEC §3 says).
+    /// it as stale, as docs/reference/fixes.md says).
     static func nmea(_ out: ByteWriter, at point: Coordinate, time: [UInt8], speed: Double, heading: Double) {
         // time: yyyy-mm-ddThh:mm:ssZ
         let hhmmss = [time[11], time[12], time[14], time[15], time[17], time[18]]

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `watch --state` on a live pipe: how long a notification takes to reach stdout after the
-/// line of the fix that causes it was written (SPEC 9: within 100 ms). A producer writes one
+/// line of the fix that causes it was written (docs/reference/state.md: within 100 ms). A producer writes one
 /// fix every 100 ms, alternately inside and far from Turtle Rock (the embedded catalog), so
 /// every other fix notifies; the figure is the median delay, with the maximum in the note.
 enum LiveLatency {

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// `landmark-bench serve`: HTTP capacity of `landmark-near serve` (SPEC 11: >= 20,000 fixes/s
+/// `landmark-bench serve`: HTTP capacity of `landmark-near serve` (docs/reference/serve.md: >= 20,000 fixes/s
 /// over HTTP/1.1 keep-alive with 64 concurrent clients). Debian's `wrk` drives it with
 /// `Benchmarks/serve/osmand.lua` (one Traccar Client OsmAnd fix a request, 1,000 devices per
 /// wrk thread driving in and out of Turtle Rock's radius). Afterwards the server's own counters

@@ -12,7 +12,7 @@ public struct CatalogError: LandmarkNearError, Sendable, Equatable {
     public var kind: ErrorKind
     /// Where the entry is in the file: `line 5` (CSV), `line 3, column 5` (JSON).
     public var location: String?
-    /// The catalog's other problems (SPEC §1: up to 20 are listed in all), and how many more
+    /// The catalog's other problems (docs/reference/catalogs.md: up to 20 are listed in all), and how many more
     /// there were beyond those.
     public var otherProblems: [CatalogError] = []
     public var unlistedProblems = 0

@@ -1,5 +1,5 @@
 /// The problems of a catalog being loaded, gathered instead of stopping at the first: a refused
-/// catalog lists up to `listed` of them (SPEC §1), each naming its entry, id and place in the
+/// catalog lists up to `listed` of them (docs/reference/catalogs.md), each naming its entry, id and place in the
 /// file, then says how many more there were.
 package struct CatalogProblems {
     static let listed = 20

@@ -1,6 +1,6 @@
 extension LandmarkCatalog {
     /// The twelve landmarks of Apple's SwiftUI "Landmarks" tutorial (favourites 1001, 1003,
-    /// 1004), every field as its `landmarkData.json` has them (SPEC 1's table; "Eaking" is the
+    /// 1004), every field as its `landmarkData.json` has them (docs/reference/catalogs.md's table; "Eaking" is the
     /// tutorial's spelling), compiled in so the tool works with no catalog file at hand.
     public static let embedded: LandmarkCatalog = {
         func landmark(

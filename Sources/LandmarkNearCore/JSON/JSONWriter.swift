@@ -1,4 +1,4 @@
-/// Writes compact JSON text byte for byte as the SPEC asks: no spaces, raw UTF-8, `/` not
+/// Writes compact JSON text byte for byte as the payload format asks (docs/reference/payloads.md): no spaces, raw UTF-8, `/` not
 /// escaped, control characters as `\n`, `\t`, ... or `\u00XX`. Objects keep the order given.
 ///
 ///     var out = ""

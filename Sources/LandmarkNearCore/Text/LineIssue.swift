@@ -1,4 +1,4 @@
-/// A problem at one line of an input: an unreadable fix record (SPEC §3), a bad line of a
+/// A problem at one line of an input: an unreadable fix record (docs/reference/fixes.md), a bad line of a
 /// `Localizable.strings` file. Printed as `<source>:<line>: <reason>`.
 ///
 ///     LineIssue(source: "trace.ndjson", line: 7, reason: "latitude 91.0 is outside [-90, 90]")

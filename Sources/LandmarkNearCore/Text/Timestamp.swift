@@ -1,7 +1,7 @@
 import Foundation
 
 /// A point in time as whole seconds since the Unix epoch plus nanoseconds, so that fix times
-/// compare exactly and print back with the fraction they were given (SPEC §5).
+/// compare exactly and print back with the fraction they were given (docs/reference/output.md).
 ///
 ///     let t = Timestamp(rfc3339: "2026-05-01T12:00:02.5+02:00")
 ///     t?.rfc3339   // "2026-05-01T10:00:02.5Z"

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A duration written as a number with `s`, `m`, `h` or `d` (`90s`, `30m`, `1h`); `0` alone
-/// means none (SPEC §4, `--cooldown`).
+/// means none (docs/reference/engine.md, `--cooldown`).
 ///
 ///     try TimeSpan(parsing: "30m").seconds   // 1800
 public struct TimeSpan: Sendable, Hashable, CustomStringConvertible {

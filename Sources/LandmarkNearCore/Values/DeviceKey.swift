@@ -1,6 +1,6 @@
 /// A device name as a dictionary key compared byte for byte (UTF-8), never by Unicode
 /// equivalence as `String`'s `==` does: "café" written with U+00E9 and "cafe" + U+0301 are two
-/// devices (SPEC §3), each with its own state and notifications.
+/// devices (docs/reference/fixes.md), each with its own state and notifications.
 ///
 ///     DeviceKey("caf\u{E9}") == DeviceKey("cafe\u{301}")   // false
 package struct DeviceKey: Hashable, Sendable {

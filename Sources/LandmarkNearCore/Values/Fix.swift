@@ -1,4 +1,4 @@
-/// One location report of one device (SPEC §3).
+/// One location report of one device (docs/reference/fixes.md).
 ///
 ///     let fix = Fix(device: "d1", coordinate: Coordinate(latitude: 34.0, longitude: -116.1),
 ///                   time: Timestamp(seconds: 1_777_636_802), accuracy: 12)

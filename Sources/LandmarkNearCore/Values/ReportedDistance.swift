@@ -1,4 +1,4 @@
-/// A distance as events report it (`distanceMeters`, SPEC §5): metres rounded to the
+/// A distance as events report it (`distanceMeters`, docs/reference/output.md): metres rounded to the
 /// millimetre. The engine owns it because it decides, per event, whether a short-line
 /// measure rounds as `geod_inverse`'s distance would; event lines, the map page and its
 /// GeoJSON write what it gives.

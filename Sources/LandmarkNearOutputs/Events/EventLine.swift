@@ -1,7 +1,7 @@
 import LandmarkNearCore
 import LandmarkNearEngine
 
-/// The NDJSON line `watch` prints for an event (SPEC §5):
+/// The NDJSON line `watch` prints for an event (docs/reference/output.md):
 ///
 ///     {"event":"enter","device":"d1","time":"2026-05-01T12:00:02Z","fix":{"lat":59.98,"lon":-152.66},
 ///      "landmark":{"index":1,"id":1002,"name":"Silver Salmon Creek"},"distanceMeters":1234.5,"payload":{...}}

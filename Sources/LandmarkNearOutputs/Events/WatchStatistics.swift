@@ -18,8 +18,8 @@ public struct WatchStatistics: Sendable, Equatable {
     /// sentences of other types: skipped, not errors.
     public var sentencesWithoutFix = 0
     /// Stale fixes (counted in `dropped[.stale]` too) from NMEA whose time is that of the
-    /// device's latest used fix: the RMC, GGA, GLL and GNS of one second are each a fix (SPEC
-    /// §3), so all but the first of each second are dropped as stale, and the summary says that
+    /// device's latest used fix: the RMC, GGA, GLL and GNS of one second are each a fix
+    /// (docs/reference/fixes.md), so all but the first of each second are dropped as stale, and the summary says that
     /// nothing was lost.
     public var nmeaSameSecond = 0
     /// Stale fixes of other inputs whose time is that of the device's latest used fix.

@@ -30,7 +30,7 @@ public struct APNsFileWriter: Sendable {
     public let removedLeftovers: Int
 
     /// Creates the directory (and its parents) when it is missing, and removes the temporary
-    /// files (`.NAME.apns.tmp-HEX`) a killed run left there (SPEC 5).
+    /// files (`.NAME.apns.tmp-HEX`) a killed run left there (docs/reference/output.md).
     public init(directory: String, synchronizes: Bool = true) throws(APNsWriteError) {
         self.synchronizes = synchronizes
         let trimmed = directory.isEmpty ? "." : directory

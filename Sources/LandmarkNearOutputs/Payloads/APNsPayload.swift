@@ -1,6 +1,6 @@
 import LandmarkNearCore
 
-/// The APNs payload for "near landmark L at index i", byte for byte as SPEC §6 writes it:
+/// The APNs payload for "near landmark L at index i", byte for byte as docs/reference/payloads.md writes it:
 ///
 ///     APNsPayload.json(for: LandmarkCatalog.embedded[1], index: 1, options: PayloadOptions())
 ///     // {"aps":{"alert":{"title":"Silver Salmon Creek","body":"You are within 5 miles of Silver Salmon Creek."},"category":"LandmarkNear","thread-id":"5280"},"landmarkIndex":1}
@@ -23,7 +23,7 @@ public enum APNsPayload {
     }
 
     /// Like `json(for:index:options:)`, but throws when the payload cannot fit in 4096 bytes.
-    /// A landmark with its own radius (SPEC §1) is named with it, as the engine sends it.
+    /// A landmark with its own radius (docs/reference/catalogs.md) is named with it, as the engine sends it.
     public static func make(for landmark: Landmark, index: Int, options: PayloadOptions) throws(PayloadError) -> String {
         var options = options
         if let radius = landmark.radius { options.radius = radius }

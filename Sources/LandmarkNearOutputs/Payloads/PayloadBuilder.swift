@@ -46,7 +46,7 @@ public struct PayloadBuilder: Sendable {
     }
 
     /// The payload for `landmark` at `index`; see `APNsPayload.json(for:index:options:)`.
-    /// A landmark with its own radius (SPEC §1) gets its own phrase ("2 km", "300 m").
+    /// A landmark with its own radius (docs/reference/catalogs.md) gets its own phrase ("2 km", "300 m").
     public func json(for landmark: Landmark, index: Int) -> String {
         json(name: landmark.name, radius: landmark.radius, index: index)
     }

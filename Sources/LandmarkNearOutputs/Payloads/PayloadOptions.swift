@@ -1,7 +1,7 @@
 import LandmarkNearCore
 
 /// What a notification payload says besides the landmark: the radius phrase, the APNs
-/// `thread-id`, and an optional Simulator bundle id (SPEC §6).
+/// `thread-id`, and an optional Simulator bundle id (docs/reference/payloads.md).
 ///
 ///     var options = PayloadOptions(radius: try Length(parsing: "8km"))
 ///     options.bundleID = "com.example.apple-samplecode.Landmarks.watchkitapp"

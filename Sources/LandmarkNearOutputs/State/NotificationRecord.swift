@@ -14,9 +14,9 @@ public struct NotificationRecord: Sendable, Equatable {
     public var fixNumber: Int
     public var coordinate: Coordinate
     public var distance: Double
-    /// The APNs payload (SPEC 6).
+    /// The APNs payload (docs/reference/payloads.md).
     public var payload: String
-    /// The stdout line (SPEC 5), printed again as is when the notification is re-emitted.
+    /// The stdout line (docs/reference/output.md), printed again as is when the notification is re-emitted.
     public var line: String
     /// The `.apns` file name for it (written when the run has `--apns-dir`).
     public var apnsFileName: String

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// The `--state FILE` database (SQLite, WAL mode): what the engine knows about each device,
-/// and the log of notifications with their delivery status (SPEC 9). One process at a time
+/// and the log of notifications with their delivery status (docs/reference/state.md). One process at a time
 /// may hold it (a `.temporaryFailure` otherwise); `sqlite3 FILE 'select ...'` may read it
 /// while it runs.
 ///

@@ -3,7 +3,7 @@ import LandmarkNearCore
 
 /// Reads a landmark catalog from a file or bytes, detecting its format: a JSON array shaped
 /// like the tutorial's `landmarkData.json`, a GeoJSON FeatureCollection of Points, or CSV with
-/// a header row (SPEC §1).
+/// a header row (docs/reference/catalogs.md).
 ///
 ///     let catalog = try CatalogLoader.load(path: "landmarkData.json")
 public enum CatalogLoader {

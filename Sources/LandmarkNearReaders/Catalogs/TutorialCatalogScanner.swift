@@ -110,7 +110,7 @@ enum TutorialCatalogScanner {
                 }
             } else {
                 guard let value = scanner.scalar() else { return false }
-                // A landmark's own radius (SPEC 1) is the full reader's to interpret.
+                // A landmark's own radius (docs/reference/catalogs.md) is the full reader's to interpret.
                 if scanner.matches(key, "radius") { return false }
                 if isCoordinates { hasNested = false }  // not an object: the entry's own keys count
                 fields.set(keyBytes, value)

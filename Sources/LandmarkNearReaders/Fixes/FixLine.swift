@@ -1,6 +1,6 @@
 import LandmarkNearCore
 
-/// A fix written back as one NDJSON line in the plain shape of SPEC §3, the canonical form
+/// A fix written back as one NDJSON line in the plain shape of docs/reference/fixes.md, the canonical form
 /// `landmark-near fixes` prints: `device` first, then `lat`, `lon`, and `time` and `acc` only
 /// when known.
 ///

@@ -2,7 +2,7 @@ import LandmarkNearCore
 import LandmarkNearIndex
 
 /// What `landmark-near nearest` asks of the index: the `limit` nearest landmarks, and with
-/// `within` only those at most that far (SPEC §8).
+/// `within` only those at most that far (docs/reference/commands.md).
 ///
 ///     let query = NearestQuery(limit: 3, within: try Length(parsing: "5mi"))
 ///     query.answer(Coordinate(latitude: 34.0, longitude: -116.17), in: LandmarkIndex(catalog: .embedded))
@@ -10,7 +10,7 @@ package struct NearestQuery: Sendable, Equatable {
     /// How many landmarks at most (>= 1).
     package var limit: Int
     package var within: Length?
-    /// Landmarks' own radii by index (SPEC §1: a catalog `radius` replaces the run's radius for
+    /// Landmarks' own radii by index (docs/reference/catalogs.md: a catalog `radius` replaces the run's radius for
     /// its landmark): with `within`, such a landmark counts as within at its own radius.
     package var ownRadii: [Double?]
 

@@ -16,7 +16,7 @@ package struct QueryPoint: Sendable, Equatable {
     package var latitudeText: String
     package var longitudeText: String
 
-    /// The order of the two numbers on a line: `lat,lon` (SPEC §8), or `lon,lat` after a header
+    /// The order of the two numbers on a line: `lat,lon` (docs/reference/commands.md), or `lon,lat` after a header
     /// line that says so.
     package enum Order: Sendable, Equatable {
         case latitudeFirst

@@ -3,7 +3,7 @@ import LandmarkNearIndex
 import LandmarkNearOutputs
 import LandmarkNearReaders
 
-/// `landmark-near nearest` over a stream of `lat,lon` lines (SPEC §8), on two threads: the
+/// `landmark-near nearest` over a stream of `lat,lon` lines (docs/reference/commands.md), on two threads: the
 /// caller's reads and parses the lines (`NearestQueryReader`) and asks the index,
 /// `NearestAnswerOutput`'s formats the answers (`NearestAnswerWriter`) and writes them.
 /// Batches of a few thousand queries go from one to the other and end early whenever no

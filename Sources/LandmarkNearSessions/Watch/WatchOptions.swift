@@ -3,7 +3,7 @@ import LandmarkNearEngine
 import LandmarkNearOutputs
 import LandmarkNearReaders
 
-/// Everything `landmark-near watch` can be told (SPEC §4–5, 9).
+/// Everything `landmark-near watch` can be told (docs/reference/engine.md, docs/reference/output.md, docs/reference/state.md).
 public struct WatchOptions: Sendable {
     /// Which events reach stdout.
     public enum EventSelection: String, Sendable {

@@ -71,7 +71,7 @@ public final class WatchSession {
     /// The latest RMC's date and time in the NMEA input read last. With a store it is
     /// restored for the first input of the next run, which goes on with the stream the last
     /// run was reading: a GGA after a split is dated as in one run. Each further input is a
-    /// stream of its own and starts without one (SPEC 3).
+    /// stream of its own and starts without one (docs/reference/fixes.md).
     private var nmeaRMCTime: Timestamp?
     /// The one the store holds.
     private var savedNMEARMCTime: Timestamp?
@@ -263,7 +263,7 @@ public final class WatchSession {
                 if reader.format == .nmea {
                     statistics.sentencesWithoutFix += reader.skipped.count(where: { $0 != NMEALineDecoder.notNMEA })
                 }
-                // No silent loss: an input that gave nothing says why (SPEC §3).
+                // No silent loss: an input that gave nothing says why (docs/reference/fixes.md).
                 if recordsOfThisInput == 0, let why = reader.noFixExplanation() {
                     statistics.warnings += 1
                     diagnostics.writeLine(TerminalText.safe("\(reader.sourceName): warning: \(why)"))
@@ -314,7 +314,7 @@ public final class WatchSession {
                 if end.format == .nmea {
                     statistics.sentencesWithoutFix += end.skipped.count(where: { $0 != NMEALineDecoder.notNMEA })
                 }
-                // No silent loss: an input that gave nothing says why (SPEC §3).
+                // No silent loss: an input that gave nothing says why (docs/reference/fixes.md).
                 if recordsOfThisInput == 0, let why = end.noFixExplanation {
                     statistics.warnings += 1
                     diagnostics.writeLine(TerminalText.safe("\(sourceName): warning: \(why)"))

@@ -92,7 +92,7 @@ enum MapCommand: Command {
         return outcome
     }
 
-    /// The run ready to draw, each favourite with its own radius (SPEC 1), else the run's.
+    /// The run ready to draw, each favourite with its own radius (docs/reference/catalogs.md), else the run's.
     static func drawing(_ recorder: RunRecorder, _ session: WatchSession) -> MapDrawing {
         let radius = session.options.engine.radius
         let catalog = session.catalog

@@ -76,7 +76,7 @@ enum NearestCommand: Command {
         }
         let catalog = try args.catalog(command: command)
         let index = LandmarkIndex(catalog: catalog)
-        // Landmarks with a radius of their own (SPEC 1) are "within" at that radius.
+        // Landmarks with a radius of their own (docs/reference/catalogs.md) are "within" at that radius.
         let ownRadii = catalog.hasOwnRadii ? (0..<catalog.count).map { catalog.radius(at: $0)?.meters } : []
         let query = NearestQuery(limit: limit, within: within, ownRadii: ownRadii)
         let json = args.has("json")

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// `--push apns`, the `--apns-*` options, `--push-ttl`, `--webhook` and `--webhook-header`
-/// (SPEC §10), checked before anything is read.
+/// (docs/reference/delivery.md), checked before anything is read.
 enum DeliveryOptionsParsing {
     static let valued: Set<String> = [
         "push", "apns-key", "apns-key-id", "apns-team-id", "apns-topic", "apns-environment",

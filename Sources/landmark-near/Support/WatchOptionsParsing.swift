@@ -1,6 +1,6 @@
 import LandmarkNear
 
-/// The options `watch` and `serve` share (SPEC 4–6): parsed once, the same way, for both.
+/// The options `watch` and `serve` share (docs/reference/engine.md, docs/reference/output.md, docs/reference/payloads.md): parsed once, the same way, for both.
 enum WatchOptionsParsing {
     static let valued: Set<String> = [
         "landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown",

@@ -5,7 +5,7 @@ import Testing
 /// the JWT's ES256 signature, its kid/iss/iat, the headers and the body as APNs does.
 @Suite(.suiteTimeLimit)
 struct APNsDeliveryTests {
-    /// "café" with U+00E9 and "cafe" + U+0301 are two devices (SPEC 3), so they have two
+    /// "café" with U+00E9 and "cafe" + U+0301 are two devices (docs/reference/fixes.md), so they have two
     /// token lists: a Swift `String` key would hold one of them for both.
     @Test func tokensBelongToTheDeviceNameByteForByte() async throws {
         let apns = try FakeAPNs()

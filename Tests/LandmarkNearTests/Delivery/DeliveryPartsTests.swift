@@ -41,7 +41,7 @@ struct DeliveryPartsTests {
         #expect(DeviceToken.normalized(text) == expected)
     }
 
-    @Test func requestsCarrySPEC10Headers() {
+    @Test func requestsCarryTheAPNsHeaders() {
         let key = NotificationKey(device: "d1", landmarkID: 1002, time: nil, fixNumber: 3)
         let job = DeliveryJob.apns(notification: key, token: "abcd", payload: "{\"aps\":{}}", expiration: 1_777_640_400)
         let request = APNsRequest(
@@ -68,7 +68,7 @@ struct DeliveryPartsTests {
             (500, nil, .temporary("500")), (503, "ServiceUnavailable", .temporary("503 ServiceUnavailable")),
             (413, "PayloadTooLarge", .failed("413 PayloadTooLarge")),
         ] as [(Int, String?, APNsAnswer)])
-    func answersFollowSPEC10(_ status: Int, _ reason: String?, _ expected: APNsAnswer) {
+    func answersFollowTheAPNsRules(_ status: Int, _ reason: String?, _ expected: APNsAnswer) {
         #expect(APNsAnswer(status: status, reason: reason) == expected)
     }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `producer | landmark-near watch` with a producer process writing one line every 200 ms:
 /// detection settles on the first line that decides, so NDJSON and CSV flow at once. The
-/// SPEC's target (first notification within 0.5 s of its line) is a timing figure; this test
+/// The documented target (first notification within 0.5 s of its line) is a timing figure; this test
 /// checks that the notification comes while the producer is still writing, long before its
 /// input ends, and prints the latency it saw.
 @Suite(.suiteTimeLimit) struct LiveProducerTests {

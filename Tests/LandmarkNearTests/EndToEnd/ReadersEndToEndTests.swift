@@ -51,7 +51,7 @@ import Testing
         var testDescription: String { "\(format ?? "detected"): \(input.debugDescription)" }
     }
 
-    /// SPEC 3: a non-empty input that gives no fix and no error prints one warning, also when
+    /// docs/reference/fixes.md: a non-empty input that gives no fix and no error prints one warning, also when
     /// all it holds is `#` comments (gpsd's logs begin with them) or blank lines: in each
     /// format that accepts them.
     static let nothingCases: [NothingCase] = {

@@ -14,7 +14,7 @@ import Testing
         results.map { $0.1.map(\.summary) }
     }
 
-    /// SPEC §3: device names compare byte for byte; NFC and NFD spellings are two devices.
+    /// docs/reference/fixes.md: device names compare byte for byte; NFC and NFD spellings are two devices.
     @Test func devicesDifferingOnlyInNormalisationKeepTheirOwnState() throws {
         let results = try F.run([
             F.fix(F.point(100), device: "caf\u{E9}", at: 0),  // enter
@@ -361,7 +361,7 @@ struct FavoriteGridEdgeTests {
     }
 }
 
-/// A deliberately simple implementation of SPEC §4: every favourite, every fix, exact
+/// A deliberately simple implementation of docs/reference/engine.md: every favourite, every fix, exact
 /// geodesic distances. Used only to check the engine's shortcuts.
 struct ReferenceEngine {
     let catalog: LandmarkCatalog

@@ -36,7 +36,7 @@ import Testing
         #expect(result.issues == ["<source>:6: GeoJSON: longitude -200.0 is outside [-180, 180]"])
     }
 
-    /// SPEC 3: the device from `properties.device` when present, also for the members of a
+    /// docs/reference/fixes.md: the device from `properties.device` when present, also for the members of a
     /// GeometryCollection (nested ones too).
     @Test func geometryCollectionKeepsTheFeaturesDevice() throws {
         let text =

@@ -127,7 +127,7 @@ import Testing
     }
 }
 
-/// SPEC 3: a non-finite accuracy makes the record unreadable, in every keyed format.
+/// docs/reference/fixes.md: a non-finite accuracy makes the record unreadable, in every keyed format.
 @Suite(.suiteTimeLimit)
 struct NonFiniteAccuracyTests {
     @Test(arguments: [

@@ -27,7 +27,7 @@ import Testing
         #expect(ShortGeodesic.errorBound(chord: 10_000) <= 1e-6)
         #expect(ShortGeodesic.errorBound(chord: 50_000) <= 1e-6)
         #expect(LandmarkIndex.tolerance(ofDistance: 100_000) <= 1e-5)
-        // Beyond 100 km, Vincenty's millimetre: the SPEC's reported resolution.
+        // Beyond 100 km, Vincenty's millimetre: the reported resolution (docs/reference/distance.md).
         #expect(LandmarkIndex.distanceTolerance <= 1e-3)
     }
 

@@ -6,7 +6,7 @@ import Testing
 @testable import LandmarkNearOutputs
 @testable import LandmarkNearReaders
 
-/// A landmark's own `radius` (SPEC §1) in each catalog format, in the engine and the payload.
+/// A landmark's own `radius` (docs/reference/catalogs.md) in each catalog format, in the engine and the payload.
 @Suite(.suiteTimeLimit) struct LandmarkRadiusTests {
     static let csv =
         "id,name,lat,lon,isFavorite,radius\n1,Near,34.0,-116.0,true,300\n2,Far,35.0,-116.0,true,2km\n3,Default,36.0,-116.0,true,\n"

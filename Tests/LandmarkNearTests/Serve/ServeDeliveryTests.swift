@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// `serve --webhook` and `serve --push apns`: the deliveries of `watch` (SPEC 10) fed by HTTP
+/// `serve --webhook` and `serve --push apns`: the deliveries of `watch` (docs/reference/delivery.md) fed by HTTP
 /// posts in real clients' shapes, against the local fakes (Tests/Counterparts), and what
 /// SIGTERM does with deliveries still outstanding.
 @Suite("serve: deliveries", .suiteTimeLimit)
@@ -185,7 +185,7 @@ struct ServeDeliveryTests {
         #expect(rows.allSatisfy { $0.contains("-> webhook http://127.0.0.1:") && $0.contains(": delivered after") }, "\(listing.stdout)")
     }
 
-    /// With a full delivery queue the engine waits (SPEC 10: reading waits), and so do the
+    /// With a full delivery queue the engine waits (docs/reference/delivery.md: reading waits), and so do the
     /// fix requests; but a waiting request holds no HTTP thread: with a single one, /healthz
     /// and /metrics are answered meanwhile.
     @Test func aWaitingRequestHoldsNoHTTPThread() async throws {

@@ -76,7 +76,7 @@ struct ServeLifecycleTests {
     }
 
     /// SIGINT (Ctrl-C in a terminal) stops serve as SIGTERM does, but as `watch` reports it
-    /// (SPEC 5): the summary says it was interrupted and the exit status is 130. What was
+    /// (docs/reference/output.md): the summary says it was interrupted and the exit status is 130. What was
     /// accepted is processed and saved, the outputs are whole, no temporary file is left.
     @Test(arguments: [(SIGINT, Int32(130), "(interrupted by SIGINT)"), (SIGTERM, Int32(0), "(stopped by SIGTERM)")])
     func aStopSignalSavesWhatWasAccepted(signal: Int32, status: Int32, says: String) async throws {

@@ -5,8 +5,8 @@ import Testing
 @testable import LandmarkNearEngine
 @testable import LandmarkNearOutputs
 
-/// SPEC 9, resume, on NMEA: a GGA (or GLL, GNS) has only a time of day, dated by the latest
-/// RMC before it in the stream (SPEC 3). Split after that RMC and run as two processes with
+/// docs/reference/state.md, resume, on NMEA: a GGA (or GLL, GNS) has only a time of day, dated by the latest
+/// RMC before it in the stream (docs/reference/fixes.md). Split after that RMC and run as two processes with
 /// one `--state` file, the second run must still date the GGA from it: the same lines, the
 /// same `.apns` files and the same device state as one run over the whole trace.
 @Suite(.serialized, .suiteTimeLimit)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LandmarkNearCore
 
-/// SPEC 5 "Live operation" and SPEC 9's lock, with the built tool run as a process.
+/// docs/reference/output.md "Live operation" and docs/reference/state.md's lock, with the built tool run as a process.
 @Suite(.serialized, .suiteTimeLimit)
 struct ServiceOperationTests {
     static let rock = LandmarkCatalog.embedded[0].coordinate
@@ -86,7 +86,7 @@ struct ServiceOperationTests {
         #expect(tool.wait() == 0, "\(tool.stderr)")
         #expect(delays.count == 3)
         #expect(delays.allSatisfy { $0 < window }, "a line reached the file only at the end of input: \(delays)")
-        // The 0.5 s of SPEC 3 is for the real tool; a sanitized one is several times slower.
+        // The 0.5 s of docs/reference/fixes.md is for the real tool; a sanitized one is several times slower.
         if !AddressSanitizer.isActive {
             #expect(delays.allSatisfy { $0 < 0.5 }, "\(delays)")
         }

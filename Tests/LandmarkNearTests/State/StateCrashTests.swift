@@ -4,7 +4,7 @@ import Testing
 @testable import LandmarkNearCore
 @testable import LandmarkNearOutputs
 
-/// SPEC 9, crash: `kill -9` at random moments, each time rerunning the whole timed input
+/// docs/reference/state.md, crash: `kill -9` at random moments, each time rerunning the whole timed input
 /// with the same `--state` file; then one run to the end. No notification is lost (every
 /// line of a clean run was printed at least once, and nothing else was), and the `.apns`
 /// directory ends with exactly a clean run's files.

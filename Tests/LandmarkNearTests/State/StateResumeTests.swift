@@ -4,7 +4,7 @@ import Testing
 @testable import LandmarkNearCore
 @testable import LandmarkNearOutputs
 
-/// SPEC 9, resume: a trace split at a record boundary and run as two processes with one
+/// docs/reference/state.md, resume: a trace split at a record boundary and run as two processes with one
 /// `--state` file (the first stopped by the end of its input, SIGINT or SIGTERM) prints,
 /// over both runs, exactly one run's notifications, and writes the same `.apns` files.
 @Suite(.serialized, .suiteTimeLimit)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import LandmarkNearCore
 
-/// Dates that the calendar does not have make a record unreadable (SPEC 3), in every format:
+/// Dates that the calendar does not have make a record unreadable (docs/reference/fixes.md), in every format:
 /// `2026-02-31T00:00:00Z` is not 3 March, NMEA's `310226` is not 3 March either.
 @Suite(.suiteTimeLimit) struct CalendarDateTests {
     @Test(arguments: [

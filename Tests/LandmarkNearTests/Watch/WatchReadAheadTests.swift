@@ -116,7 +116,7 @@ import Testing
     }
 
     /// "café" as U+00E9 and as "e" + U+0301, each device's fixes interleaved with the other's
-    /// and with a third device: three devices, three notifications (SPEC §3), read ahead or piped.
+    /// and with a third device: three devices, three notifications (docs/reference/fixes.md), read ahead or piped.
     @Test func namesDifferingOnlyInNormalisationStayTwoDevices() async throws {
         let names = ["caf\u{E9}", "cafe\u{301}", "cafe"]
         var text = ""

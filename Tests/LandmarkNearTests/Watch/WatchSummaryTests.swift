@@ -5,7 +5,7 @@ import Testing
 @testable import LandmarkNearOutputs
 
 /// The summary line says when stale fixes are second reports of a moment already used (NMEA's
-/// RMC and GGA of one second are two fixes, SPEC §3), so that "500 stale" does not read as loss.
+/// RMC and GGA of one second are two fixes, docs/reference/fixes.md), so that "500 stale" does not read as loss.
 @Suite(.suiteTimeLimit) struct WatchSummaryTests {
     typealias F = EngineFixtures
 

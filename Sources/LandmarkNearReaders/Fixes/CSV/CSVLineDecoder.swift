@@ -1,6 +1,6 @@
 import LandmarkNearCore
 
-/// Decodes a CSV fix file: a header row naming the columns, then one fix a row (SPEC §3;
+/// Decodes a CSV fix file: a header row naming the columns, then one fix a row (docs/reference/fixes.md;
 /// GPSLogger for Android's export is one such file).
 ///
 /// Rows are split by `CSVLine.cells`: in place on commas (the usual case, and fast), or

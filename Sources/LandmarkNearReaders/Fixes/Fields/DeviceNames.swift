@@ -8,7 +8,7 @@ import LandmarkNearCore
 ///     let names = DeviceNames()
 ///     names.name(bytes)   // ("dev0042", its hash)
 ///
-/// Names are compared byte for byte, never by Unicode equivalence (SPEC §3).
+/// Names are compared byte for byte, never by Unicode equivalence (docs/reference/fixes.md).
 package final class DeviceNames {
     private var lastName = Fix.defaultDevice
     private var lastHash: UInt64 = 0

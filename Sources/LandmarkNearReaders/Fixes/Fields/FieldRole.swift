@@ -1,6 +1,6 @@
 import Glibc
 
-/// What a key of an NDJSON object or a CSV column means for a fix (SPEC §3), with its
+/// What a key of an NDJSON object or a CSV column means for a fix (docs/reference/fixes.md), with its
 /// aliases in order of preference: when an object has both `lat` and `latitude`, `lat` wins.
 ///
 ///     FieldRole.match("lng")   // (.longitude, 1)

@@ -1,7 +1,7 @@
 import LandmarkNearCore
 
 /// The raw fields of one NDJSON object or CSV row, by role, and their interpretation as a fix
-/// (SPEC §3), shared by every keyed format so that they agree on aliases and number forms.
+/// (docs/reference/fixes.md), shared by every keyed format so that they agree on aliases and number forms.
 struct FixFields {
     // One slot a `FieldRole` case; inline, so that filling them allocates nothing.
     private var values = InlineArray<10, FieldValue>(repeating: .absent)

@@ -1,7 +1,7 @@
 import LandmarkNearCore
 
 /// Reads a fix time written as an RFC 3339 string, as epoch seconds, or as epoch
-/// milliseconds (a number above 1e11; SPEC §3), as a JSON number or a numeric string.
+/// milliseconds (a number above 1e11; docs/reference/fixes.md), as a JSON number or a numeric string.
 ///
 ///     FixTime.timestamp(epoch: 1_777_636_802_500)   // 2026-05-01T12:00:02.5Z
 enum FixTime {

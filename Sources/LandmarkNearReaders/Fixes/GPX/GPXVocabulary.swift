@@ -1,6 +1,6 @@
 /// GPX 1.0 and 1.1 (any namespace or none): every `trkpt`, `rtept` and `wpt` with `lat`/`lon`
-/// attributes and an optional `<time>` child is a fix of device `default` (the SPEC names no
-/// other; track names are not used).
+/// attributes and an optional `<time>` child is a fix of device `default` (GPX has no device
+/// field; track names are not used).
 struct GPXVocabulary: XMLVocabulary {
     static let rootName = "gpx"
     static let label = "GPX"

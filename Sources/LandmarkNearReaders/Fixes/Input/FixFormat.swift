@@ -1,4 +1,4 @@
-/// The fix input formats of SPEC §3, by their `--format` names.
+/// The fix input formats of docs/reference/fixes.md, by their `--format` names.
 ///
 ///     FixFormat(rawValue: "nmea")   // .nmea, as `--format nmea` names it
 public enum FixFormat: String, Sendable, CaseIterable {

@@ -1,7 +1,7 @@
 import Glibc
 import LandmarkNearCore
 
-/// Reads location fixes from a file or standard input, in any format of SPEC §3, streaming:
+/// Reads location fixes from a file or standard input, in any format of docs/reference/fixes.md, streaming:
 /// records come one at a time, as soon as their line arrives on a live pipe, in bounded memory.
 /// A gzip input (first bytes `1f 8b`) is inflated as it streams and the format inside it is
 /// detected as usual.
@@ -190,7 +190,7 @@ public final class FixReader {
     }
 
     /// NMEA: the date and time of the latest RMC read, which dates the GGA, GLL and GNS
-    /// sentences after it (SPEC §3). Set it before the first record to go on with a stream an
+    /// sentences after it (docs/reference/fixes.md). Set it before the first record to go on with a stream an
     /// earlier run was reading (`--state`); another format keeps it as set.
     package var nmeaLatestRMCTime: Timestamp? {
         get {
@@ -208,7 +208,7 @@ public final class FixReader {
     public var skipped: SkipTally { opened?.source.skipped ?? SkipTally() }
 
     /// Why the input gave no fix, for an input that gave neither a fix nor an error: the one
-    /// warning `watch` prints then (SPEC §3). nil for an empty input.
+    /// warning `watch` prints then (docs/reference/fixes.md). nil for an empty input.
     public func noFixExplanation() -> String? {
         guard let opened else { return nil }
         if let gzip = opened.gzip, gzip.inflatedBytes == 0, gzip.problem == nil { return NothingReadExplanation.emptyGzip }

@@ -1,6 +1,6 @@
 import LandmarkNearCore
 
-/// Decides the format of a fix input from its first line that settles it (SPEC §3), so that
+/// Decides the format of a fix input from its first line that settles it (docs/reference/fixes.md), so that
 /// a live stream starts being read at once.
 ///
 /// It skips a UTF-8 byte-order mark, blank lines and lines starting with `#` (gpsd's logs begin

@@ -1,5 +1,5 @@
 /// What the one "no fix" warning says about a non-empty input that held no record at all
-/// (SPEC §3: a non-empty input that gives no fix and no error says why), e.g.
+/// (docs/reference/fixes.md: a non-empty input that gives no fix and no error says why), e.g.
 /// `the input has no records, only 2 comment lines (starting with #)`.
 ///
 ///     NothingReadExplanation.lines(comments: 2, blanks: 1)
