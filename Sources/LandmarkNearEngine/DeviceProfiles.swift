@@ -3,10 +3,10 @@ import LandmarkNearCore
 /// Per-device settings from `--profiles FILE`: a JSON object mapping a device to
 /// `{"favorites": [ids], "prefersNotifications": bool, "apnsTokens": ["<hex>", ...]}`, all optional.
 ///
-///     let profiles = try DeviceProfiles.parse(
-///         Array(#"{"d1": {"favorites": [1002], "prefersNotifications": false}}"#.utf8),
-///         source: "profiles.json")
+///     let profiles = DeviceProfiles(["d1": .init(favorites: [1002], prefersNotifications: false)])
 ///     profiles["d1"]?.prefersNotifications   // false
+///
+/// `ProfilesFile` reads them from JSON.
 public struct DeviceProfiles: Sendable, Equatable {
     public struct Profile: Sendable, Equatable {
         /// Landmark ids; nil means the default favourites.
@@ -23,10 +23,10 @@ public struct DeviceProfiles: Sendable, Equatable {
     }
 
     /// By device name bytes: "café" (U+00E9) and "cafe" + U+0301 are two devices (docs/reference/fixes.md).
-    package private(set) var entries: [DeviceKey: Profile] = [:]
+    package internal(set) var entries: [DeviceKey: Profile] = [:]
     /// Keys of a profile that mean nothing here (a misspelt `"favourites"`, say): ignored, and
     /// told, with the closest known key when there is one.
-    public private(set) var warnings: [String] = []
+    public internal(set) var warnings: [String] = []
 
     /// The keys a profile may have.
     public static let knownKeys = ["favorites", "prefersNotifications", "apnsTokens"]
@@ -36,98 +36,14 @@ public struct DeviceProfiles: Sendable, Equatable {
         self.warnings = warnings
     }
 
+    /// Profiles keyed by device name bytes, as a reader makes them.
+    package init(entries: [DeviceKey: Profile], warnings: [String]) {
+        self.entries = entries
+        self.warnings = warnings
+    }
+
     public subscript(device: String) -> Profile? { entries[DeviceKey(device)] }
 
     /// The device names with a profile.
     public var devices: [String] { entries.keys.map(\.name) }
-
-    /// Reads the profiles at `path`: a file, a pipe, a FIFO or `/dev/stdin` (read once, in full).
-    public static func load(path: String) throws(ProfilesError) -> DeviceProfiles {
-        let bytes: [UInt8]
-        do {
-            bytes = try InputFile.read(path: path)
-        } catch {
-            throw ProfilesError(source: error.source, reason: error.reason, kind: error.kind)
-        }
-        return try parse(bytes, source: path)
-    }
-
-    public static func parse(_ bytes: [UInt8], source: String) throws(ProfilesError) -> DeviceProfiles {
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(ByteOrderMark.dropped(from: bytes))
-        } catch {
-            throw ProfilesError(source: source, reason: error.description)
-        }
-        guard let root = json.objectValue else {
-            throw ProfilesError(
-                source: source, reason: "must be a JSON object mapping device names to profiles, not \(json.typeDescription)")
-        }
-        var profiles = DeviceProfiles()
-        var warnings: [String] = []
-        for (device, value) in root.members {
-            let label = "device \(JSONWriter.quoted(device))"
-            guard let object = value.objectValue else {
-                throw ProfilesError(source: source, reason: "\(label): profile must be an object, not \(value.typeDescription)")
-            }
-            for key in object.keys where !knownKeys.contains(key) {
-                let hint = Suggestion.closest(to: key, among: knownKeys).map { " (did you mean \(JSONWriter.quoted($0))?)" } ?? ""
-                warnings.append(
-                    "\(source): \(label): unknown key \(JSONWriter.quoted(key)) ignored\(hint); "
-                        + "a profile takes \(knownKeys.map(JSONWriter.quoted).joined(separator: ", "))")
-            }
-            var profile = Profile()
-            switch object["favorites"] {
-            case nil, .null?: break
-            case .array(let elements)?:
-                var ids: [Int] = []
-                for element in elements {
-                    guard let id = element.integer else {
-                        throw ProfilesError(
-                            source: source, reason: "\(label): favorites must hold integer landmark ids, found \(element.typeDescription)")
-                    }
-                    ids.append(id)
-                }
-                profile.favorites = ids
-            case let other?:
-                throw ProfilesError(
-                    source: source, reason: "\(label): favorites must be an array of landmark ids, not \(other.typeDescription)")
-            }
-            switch object["prefersNotifications"] {
-            case nil, .null?: break
-            case .bool(let flag)?: profile.prefersNotifications = flag
-            case let other?:
-                throw ProfilesError(
-                    source: source, reason: "\(label): prefersNotifications must be true or false, not \(other.typeDescription)")
-            }
-            switch object["apnsTokens"] {
-            case nil, .null?: break
-            case .array(let elements)?:
-                for (position, element) in elements.enumerated() {
-                    // The token itself is a secret: the message names its position only.
-                    guard case .string(let text) = element, let token = DeviceToken.normalized(text) else {
-                        throw ProfilesError(
-                            source: source,
-                            reason: "\(label): apnsTokens[\(position)] is not a device token (an even number of hex digits, at most 200)")
-                    }
-                    if !profile.apnsTokens.contains(token) { profile.apnsTokens.append(token) }
-                }
-            case let other?:
-                throw ProfilesError(
-                    source: source, reason: "\(label): apnsTokens must be an array of hex strings, not \(other.typeDescription)")
-            }
-            profiles.entries[DeviceKey(device)] = profile
-        }
-        profiles.warnings = warnings
-        return profiles
-    }
-}
-
-/// A profiles file that cannot be used: refused content (`.badData`), or a file that cannot be
-/// opened (`.missingInput`) or read (`.io`).
-public struct ProfilesError: LandmarkNearError, Sendable, Equatable {
-    public var source: String
-    public var reason: String
-    public var kind: ErrorKind = .badData
-    public var description: String { "\(source): \(reason)" }
 }

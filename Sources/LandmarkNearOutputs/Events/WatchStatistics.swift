@@ -33,6 +33,21 @@ public struct WatchStatistics: Sendable, Equatable {
 
     public init() {}
 
+    /// Counts one event of the engine: an exit, or an enter that notified or was suppressed.
+    @inline(__always)
+    package mutating func count(_ event: ProximityEvent) {
+        switch event.kind {
+        case .exit: exits += 1
+        case .enter:
+            enters += 1
+            if let suppression = event.suppression {
+                suppressed[suppression, default: 0] += 1
+            } else {
+                notifications += 1
+            }
+        }
+    }
+
     /// `landmark-near watch: 120 fixes read, 117 used; dropped: 1 unreadable, 1 accuracy, 1 stale; 3 notifications (4 enters, 1 suppressed by cooldown; 1 exit); 2 devices`,
     /// then what else happened: `; 500 stale fixes repeat the time of a used fix (NMEA's ...)`,
     /// `; 51 NMEA sentences without a fix`, ...

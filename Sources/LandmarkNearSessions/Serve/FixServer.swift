@@ -33,14 +33,14 @@ package struct ServeOutcome: Sendable {
     package var deliveryWaitInterruptedBy: Int32?
 }
 
-/// `landmark-near serve`: one engine (a `WatchSession`, so every watch option means the same)
+/// `landmark-near serve`: one engine (a `Pipeline`, so every watch option means the same)
 /// fed by HTTP. The libmicrohttpd threads decode requests and queue their records (the
 /// requests then wait suspended, holding no thread); the calling thread is the engine thread:
-/// it takes the queue's batches in arrival order, runs each record through the session,
-/// flushes stdout, stderr and `--apns-dir` once a batch, and only then answers the batch's
-/// requests.
+/// it drains the queue through the pipeline's run loop (`QueueSource`), which takes the
+/// queue's batches in arrival order, runs each record through the engine, commits and flushes
+/// once a batch, and only then answers the batch's requests.
 ///
-/// With a state store (`--state`), the session first emits what an earlier run decided and did
+/// With a state store (`--state`), the pipeline first emits what an earlier run decided and did
 /// not mark done, commits each batch to the store before the requests are answered (so a 200
 /// means saved too), and finishes (the last done marks) when the server stops.
 ///
@@ -49,20 +49,20 @@ package struct ServeOutcome: Sendable {
 /// `--webhook`), the outstanding ones are waited for (each until delivered or expired; another
 /// SIGTERM or SIGINT ends the wait), and `run` returns. SIGHUP: the users file
 /// is read again, and `reload` is called on the engine thread (landmarks and profiles read
-/// again; the session keeps every device's state).
+/// again; the pipeline keeps every device's state).
 ///
-///     let server = try FixServer(configuration: configuration, session: session) { session in
-///         try session.reload(catalog: CatalogLoader.load(path: path), profiles: profiles)
+///     let server = try FixServer(configuration: configuration, pipeline: pipeline) { pipeline in
+///         try pipeline.reload(catalog: CatalogLoader.load(path: path), profiles: profiles)
 ///     }
 ///     let outcome = try server.run()
 package final class FixServer {
     private let configuration: ServeConfiguration
-    private let reload: (WatchSession) throws(ServerError) -> Void
-    private let session: WatchSession
+    private let reload: (Pipeline) throws(ServerError) -> Void
+    private let pipeline: Pipeline
 
     package init(
-        configuration: ServeConfiguration, session: WatchSession,
-        reload: @escaping (WatchSession) throws(ServerError) -> Void
+        configuration: ServeConfiguration, pipeline: Pipeline,
+        reload: @escaping (Pipeline) throws(ServerError) -> Void
     ) throws(ServerError) {
         if configuration.usersPath == nil && !configuration.address.isLoopback {
             throw .usage(
@@ -70,7 +70,7 @@ package final class FixServer {
                 .listen)
         }
         self.configuration = configuration
-        self.session = session
+        self.pipeline = pipeline
         self.reload = reload
     }
 
@@ -92,7 +92,7 @@ package final class FixServer {
             BasicAuthenticator(users: try ServerUsers.load(path: path))
         }
         let queue = EngineQueue()
-        let metrics = ServerMetrics(deliveries: session.deliveryStatisticsReader)
+        let metrics = ServerMetrics(deliveries: pipeline.deliveryStatisticsReader)
         let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
         let daemon = try HTTPDaemon(
             address: configuration.address, limits: configuration.limits,
@@ -140,83 +140,45 @@ package final class FixServer {
             "landmark-near serve: listening on \(scheme):\(daemon.port)"
                 + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
 
-        var failure: ServerError?
         let answering = DispatchQueue(label: "landmark-near.serve.answers")
+        var source = QueueSource(queue: queue, answering: answering, metrics: metrics) {
+            if stopSignal.compareExchange(expected: 0, desired: SIGTERM, ordering: .acquiringAndReleasing).exchanged {
+                DispatchQueue.global().async { stopper.stop() }
+            }
+        }
+        pipeline.onReload = { [reload] pipeline in FixServer.reload(pipeline, with: reload) }
         do {
-            try session.resumeUndone()
+            try pipeline.resume()
         } catch {
-            failure = ServerError(kind: error.kind, message: error.description)
+            source.failure = ServerError(kind: error.kind, message: error.description)
             stopSignal.store(SIGTERM, ordering: .releasing)
             DispatchQueue.global().async { stopper.stop() }
         }
-        // When no request comes for 50 ms after a batch that notified, its notifications are
-        // marked done in a small transaction of their own (as `watch` does when its input
-        // pauses), so a kill at a quiet moment repeats nothing; under load the next batch's
-        // commit marks them, with no transaction more.
-        while let batch = queue.nextBatch(waitingAtMost: session.hasUnmarkedEmissions ? 0.05 : nil) {
-            if batch.isEmpty {
-                do {
-                    try session.markEmittedDone()
-                } catch {
-                    standardError("landmark-near serve: \(TerminalText.safe(error.description))")
-                }
-                continue
-            }
-            var answers: [EngineAnswer] = []
-            answers.reserveCapacity(batch.count)
-            for job in batch {
-                switch job.work {
-                case .records(let records, let source):
-                    answers.append(process(records, source: source))
-                case .reload:
-                    reloadSession()
-                    answers.append(.processed(0))
-                }
-            }
-            do {
-                try session.commit()
-            } catch {
-                // stdout or the state is gone: say so to the clients and stop.
-                failure = ServerError(kind: error.kind, message: error.description)
-                answers = answers.map { _ in .failed("cannot write the outputs") }
-                if stopSignal.compareExchange(expected: 0, desired: SIGTERM, ordering: .acquiringAndReleasing).exchanged {
-                    DispatchQueue.global().async { stopper.stop() }
-                }
-            }
-            metrics.publish(session.statistics)
-            // Answering (resuming each connection wakes a daemon thread) runs beside the
-            // engine, which goes on with the next batch; answers keep the batches' order.
-            let given = answers
-            answering.async { for (job, answer) in zip(batch, given) { job.finish(answer) } }
+        do {
+            try pipeline.drain(&source)
+        } catch {
+            if source.failure == nil { source.failure = ServerError(kind: error.kind, message: error.description) }
         }
         answering.sync {}
         do {
-            try session.finish()
+            try pipeline.finish()
         } catch {
-            if failure == nil { failure = ServerError(kind: error.kind, message: error.description) }
+            if source.failure == nil { source.failure = ServerError(kind: error.kind, message: error.description) }
         }
         // Deliveries run on their own thread; what was decided is saved, now they finish.
-        let deliveries = session.finishDeliveries { laterSignal.load(ordering: .acquiring) != 0 }
-        if let failure { throw failure }
-        var outcome = ServeOutcome(statistics: session.statistics, signal: stopSignal.load(ordering: .acquiring))
+        let deliveries = pipeline.finishDeliveries { laterSignal.load(ordering: .acquiring) != 0 }
+        if let failure = source.failure { throw failure }
+        var outcome = ServeOutcome(statistics: pipeline.statistics, signal: stopSignal.load(ordering: .acquiring))
         outcome.deliveries = deliveries?.statistics
         if deliveries?.interrupted == true { outcome.deliveryWaitInterruptedBy = laterSignal.load(ordering: .acquiring) }
         return outcome
     }
 
-    private func process(_ records: [FixRecord], source: String) -> EngineAnswer {
+    /// SIGHUP on the engine thread: what was decided is committed, then the files are read again.
+    private static func reload(_ pipeline: Pipeline, with reload: (Pipeline) throws(ServerError) -> Void) {
         do {
-            for record in records { try session.process(record, source: source, isLive: true) }
-            return .processed(records.count)
-        } catch {
-            return .failed(error.description)
-        }
-    }
-
-    private func reloadSession() {
-        do {
-            try session.commit()
-            try reload(session)
+            try pipeline.commit()
+            try reload(pipeline)
             standardError("landmark-near serve: SIGHUP: landmarks and profiles reloaded")
         } catch {
             standardError("landmark-near serve: SIGHUP: keeping the landmarks and profiles: \(TerminalText.safe("\(error)"))")
@@ -246,7 +208,7 @@ private final class Stopper: Sendable {
     }
 }
 
-private func standardError(_ line: String) {
+func standardError(_ line: String) {
     let bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }

@@ -66,12 +66,12 @@ enum MapCommand: Command {
         guard htmlPath != nil || geoJSONPath != nil else {
             throw .usage("\(command): say where to draw the run: --out FILE (HTML) and/or --geojson FILE")
         }
-        let (session, inputs) = try WatchCommand.startSession(args, command: command, output: output)
+        let (pipeline, inputs) = try WatchCommand.startPipeline(args, command: command, output: output)
         let recorder = RunRecorder()
-        session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
-        let (stopped, outcome) = try WatchCommand.finish(session, inputs: inputs, signals: signals, output: output, command: command)
+        pipeline.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
+        let (stopped, outcome) = try WatchCommand.finish(pipeline, inputs: inputs, signals: signals, output: output, command: command)
         // What was decided is drawn even when reading stopped early.
-        let drawing = self.drawing(recorder, session)
+        let drawing = self.drawing(recorder, pipeline)
         if let geoJSONPath {
             try write(MapGeoJSON.document(for: drawing), to: geoJSONPath, option: "--geojson", command: command, stopped: stopped)
         }
@@ -93,11 +93,11 @@ enum MapCommand: Command {
     }
 
     /// The run ready to draw, each favourite with its own radius (docs/reference/catalogs.md), else the run's.
-    static func drawing(_ recorder: RunRecorder, _ session: WatchSession) -> MapDrawing {
-        let radius = session.options.engine.radius
-        let catalog = session.catalog
+    static func drawing(_ recorder: RunRecorder, _ pipeline: Pipeline) -> MapDrawing {
+        let radius = pipeline.options.engine.radius
+        let catalog = pipeline.catalog
         return MapDrawing(
-            recorder: recorder, catalog: catalog, favoriteIndices: session.favoriteIndices,
+            recorder: recorder, catalog: catalog, favoriteIndices: pipeline.favoriteIndices,
             radius: { index in catalog[index].radius?.meters ?? radius })
     }
 

@@ -131,19 +131,19 @@ enum ServeCommand: Command {
                 throw CommandFailure(error, context: "\(command): --state ")
             }
         }
-        let session: WatchSession
+        let pipeline: Pipeline
         do {
-            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
+            pipeline = try Pipeline(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
         } catch {
             throw WatchCommand.failure(error, command: command)
         }
         // SIGHUP: the files again, every device's state kept.
-        let reload = { (session: WatchSession) throws(ServerError) -> Void in
+        let reload = { (pipeline: Pipeline) throws(ServerError) -> Void in
             do throws(CommandFailure) {
                 let catalog = try args.catalog(command: command)
                 let profiles = try WatchOptionsParsing.profiles(from: args, command: command) ?? DeviceProfiles()
                 do throws(WatchError) {
-                    try session.reload(catalog: catalog, profiles: profiles)
+                    try pipeline.reload(catalog: catalog, profiles: profiles)
                 } catch {
                     throw WatchCommand.failure(error, command: command)
                 }
@@ -153,7 +153,7 @@ enum ServeCommand: Command {
         }
         let outcome: ServeOutcome
         do throws(ServerError) {
-            let server = try FixServer(configuration: configuration, session: session, reload: reload)
+            let server = try FixServer(configuration: configuration, pipeline: pipeline, reload: reload)
             outcome = try server.run()
         } catch {
             throw failure(error, command)
@@ -184,7 +184,7 @@ enum ServeCommand: Command {
     }
 
     /// The server's error with the option it concerns (errors already worded by the
-    /// command, from the catalog or the session, start with its name).
+    /// command, from the catalog or the pipeline, start with its name).
     private static func failure(_ error: ServerError, _ command: String) -> CommandFailure {
         if error.message.hasPrefix(command) { return CommandFailure(error.kind, error.message) }
         let option = error.setting.map { "--\($0.rawValue) " } ?? ""

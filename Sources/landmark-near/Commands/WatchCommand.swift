@@ -90,17 +90,17 @@ enum WatchCommand: Command {
         let args = try ArgumentScanner(arguments, command: command, valued: valuedOptions.union(["geojson"]), flags: flagOptions)
         // Reading a file starts before the catalog loads (they overlap on the second core).
         let readingAhead = readAhead(args)
-        let (session, inputs) = try startSession(args, command: command, output: output)
+        let (pipeline, inputs) = try startPipeline(args, command: command, output: output)
         let recorder = args.value("geojson").map { _ in RunRecorder() }
         if let recorder {
-            session.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
+            pipeline.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
         }
         let (stopped, outcome) = try finish(
-            session, inputs: inputs, signals: signals, output: output, command: command, readingAhead: readingAhead)
+            pipeline, inputs: inputs, signals: signals, output: output, command: command, readingAhead: readingAhead)
         // What was decided is drawn even when reading stopped early.
         if let recorder, let path = args.value("geojson") {
             try MapCommand.write(
-                MapGeoJSON.document(for: MapCommand.drawing(recorder, session)), to: path,
+                MapGeoJSON.document(for: MapCommand.drawing(recorder, pipeline)), to: path,
                 option: "--geojson", command: command, stopped: stopped)
         }
         if let stopped { throw stopped }
@@ -120,23 +120,23 @@ enum WatchCommand: Command {
         }
     }
 
-    /// The first input read ahead (`FixReadAhead`), when it is a regular file and nothing asks
-    /// for reading in line (`--state`, deliveries); the session has the last word.
+    /// The first input read ahead (`FixReadAhead`), when `ReadAheadRule` says it will be; the
+    /// pipeline has the last word.
     static func readAhead(_ args: ArgumentScanner) -> FixReadAhead? {
-        guard args.value("state") == nil, args.value("push") == nil, args.values("webhook").isEmpty else { return nil }
         var format: FixFormat?
         if let text = args.value("format") {
             guard let forced = FixFormat(rawValue: text.lowercased()) else { return nil }
             format = forced
         }
         let first = args.positionals.first.map(InputSource.init(argument:)) ?? .standardInput
-        guard FixReadAhead.isRegularFile(first) else { return nil }
+        let delivers = args.value("push") != nil || !args.values("webhook").isEmpty
+        guard ReadAheadRule.applies(to: first, keepsState: args.value("state") != nil, delivers: delivers) else { return nil }
         return FixReadAhead(input: first, format: format)
     }
 
-    /// Parses the watch options (shared by `watch` and `map`) and opens the session on them.
-    static func startSession(_ args: ArgumentScanner, command: String, output: OutputWriter) throws(CommandFailure) -> (
-        WatchSession, [InputSource]
+    /// Parses the watch options (shared by `watch` and `map`) and opens the pipeline on them.
+    static func startPipeline(_ args: ArgumentScanner, command: String, output: OutputWriter) throws(CommandFailure) -> (
+        Pipeline, [InputSource]
     ) {
         var options = try WatchOptionsParsing.options(from: args, command: command)
         options.flushEachEvent = standardOutputIsInteractive()
@@ -161,55 +161,55 @@ enum WatchCommand: Command {
             }
         }
         let diagnostics = OutputWriter(descriptor: 2)
-        let session: WatchSession
+        let pipeline: Pipeline
         do {
-            session = try WatchSession(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
+            pipeline = try Pipeline(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
         } catch {
             throw failure(error, command: command)
         }
-        return (session, inputs)
+        return (pipeline, inputs)
     }
 
-    /// Runs the session to its end and prints the summary. An input that cannot be opened is
+    /// Runs the pipeline to its end and prints the summary. An input that cannot be opened is
     /// thrown at once; any other failure comes back as `stopped` (what was decided can still be
     /// drawn), else the outcome's kind (nil for success).
     static func finish(
-        _ session: WatchSession, inputs: [InputSource], signals: SignalInbox, output: OutputWriter,
+        _ pipeline: Pipeline, inputs: [InputSource], signals: SignalInbox, output: OutputWriter,
         command: String, readingAhead: FixReadAhead? = nil
     ) throws(CommandFailure) -> (stopped: CommandFailure?, outcome: ErrorKind?) {
         do {
-            try session.run(inputs: inputs, signals: signals, readingAhead: readingAhead)
+            try pipeline.run(inputs: inputs, signals: signals, readingAhead: readingAhead)
         } catch {
             // An input that cannot be opened ends the run before anything was read from it.
             if error.origin == .input && error.kind == .missingInput { throw failure(error, command: command) }
-            let (summary, _) = finishDeliveries(session, output: output, signals: signals)
+            let (summary, _) = finishDeliveries(pipeline, output: output, signals: signals)
             Console.error("\(command): \(summary)")
             return (failure(error, command: command), nil)
         }
-        let (summary, signal) = finishDeliveries(session, output: output, signals: signals)
+        let (summary, signal) = finishDeliveries(pipeline, output: output, signals: signals)
         Console.error("\(command): \(summary)")
-        switch session.statistics.stoppedBy {
+        switch pipeline.statistics.stoppedBy {
         case .signal(let number)?: return (nil, number == SIGTERM ? .terminated : .interrupted)
         case .outputClosed?: return (nil, nil)
         case nil:
             if let signal { return (nil, signal == SIGTERM ? .terminated : .interrupted) }
-            return (nil, session.statistics.unreadable > 0 ? .badData : nil)
+            return (nil, pipeline.statistics.unreadable > 0 ? .badData : nil)
         }
     }
 
     /// Waits for the outstanding deliveries and returns the summary line with their counts,
     /// and the signal that ended the wait. A run already stopped by a signal does not wait
     /// (with --state, what was not delivered is sent by the next run).
-    private static func finishDeliveries(_ session: WatchSession, output: OutputWriter, signals: SignalInbox) -> (
+    private static func finishDeliveries(_ pipeline: Pipeline, output: OutputWriter, signals: SignalInbox) -> (
         summary: String, signal: Int32?
     ) {
-        var summary = session.statistics.summary
+        var summary = pipeline.statistics.summary
         // What was printed is flushed before the wait: deliveries may take a while.
         try? output.flush()
         let stoppedBySignal: Bool
-        if case .signal? = session.statistics.stoppedBy { stoppedBySignal = true } else { stoppedBySignal = false }
+        if case .signal? = pipeline.statistics.stoppedBy { stoppedBySignal = true } else { stoppedBySignal = false }
         var received: Int32?
-        let outcome = session.finishDeliveries(shouldStop: {
+        let outcome = pipeline.finishDeliveries(shouldStop: {
             if stoppedBySignal { return true }
             while received == nil, let number = signals.take() {
                 if number != SIGHUP { received = number }
@@ -222,7 +222,7 @@ enum WatchCommand: Command {
         return (summary + (stoppedBySignal ? "" : " (interrupted while waiting for deliveries)"), received)
     }
 
-    /// The session's error with the option it concerns.
+    /// The pipeline's error with the option it concerns.
     static func failure(_ error: WatchError, command: String) -> CommandFailure {
         switch error.origin {
         case .favorites: return CommandFailure(error, context: "\(command): \(error.kind == .usage ? "--favorites" : "--profiles"): ")

@@ -51,7 +51,7 @@ enum WatchOptionsParsing {
     static func profiles(from args: ArgumentScanner, command: String) throws(CommandFailure) -> DeviceProfiles? {
         guard let path = args.value("profiles") else { return nil }
         do {
-            let profiles = try DeviceProfiles.load(path: path)
+            let profiles = try ProfilesFile.load(path: path)
             for warning in profiles.warnings {
                 Console.error("\(command): warning: --profiles \(TerminalText.safe(warning))")
             }

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import LandmarkNearCore
+@testable import LandmarkNearSessions
 
 /// `producer | landmark-near watch` with a producer process writing one line every 200 ms:
 /// detection settles on the first line that decides, so NDJSON and CSV flow at once. The

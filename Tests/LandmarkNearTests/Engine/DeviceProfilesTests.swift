@@ -2,10 +2,11 @@ import Testing
 
 @testable import LandmarkNearCore
 @testable import LandmarkNearEngine
+@testable import LandmarkNearReaders
 
 @Suite(.suiteTimeLimit) struct DeviceProfilesTests {
     @Test func readsFavouritesAndPreference() throws {
-        let profiles = try DeviceProfiles.parse(
+        let profiles = try ProfilesFile.parse(
             Array(
                 #"""
                 {"d1": {"favorites": [1002, 1003.0], "prefersNotifications": false},
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func unknownKeysAreWarnedWithTheClosestKnownKey() throws {
-        let profiles = try DeviceProfiles.parse(Array(#"{"d1": {"favourites": [1002]}, "d2": {"colour": "red"}}"#.utf8), source: "p.json")
+        let profiles = try ProfilesFile.parse(Array(#"{"d1": {"favourites": [1002]}, "d2": {"colour": "red"}}"#.utf8), source: "p.json")
         #expect(profiles["d1"]?.favorites == nil, "an unknown key is ignored")
         #expect(profiles.warnings.count == 2)
         #expect(
@@ -38,7 +39,7 @@ import Testing
     ])
     func rejects(text: String, reason: String) {
         #expect {
-            _ = try DeviceProfiles.parse(Array(text.utf8), source: "p.json")
+            _ = try ProfilesFile.parse(Array(text.utf8), source: "p.json")
         } throws: { error in
             let description = (error as? ProfilesError)?.description ?? ""
             return description.hasPrefix("p.json: ") && description.contains(reason)

@@ -84,7 +84,7 @@ import Testing
         let decomposed = "cafe\u{301}"
         #expect(composed == decomposed)  // Swift's String equality is Unicode equivalence
         var configuration = EngineConfiguration()
-        configuration.profiles = try DeviceProfiles.parse(Array(#"{"caf\u00e9": {"prefersNotifications": false}}"#.utf8), source: "p")
+        configuration.profiles = try ProfilesFile.parse(Array(#"{"caf\u00e9": {"prefersNotifications": false}}"#.utf8), source: "p")
         let engine = try ProximityEngine(catalog: .embedded, configuration: configuration)
         var events: [ProximityEvent] = []
         let rock = Coordinate(latitude: 34.011286, longitude: -116.166868)

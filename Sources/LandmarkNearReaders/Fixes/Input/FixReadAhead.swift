@@ -33,17 +33,7 @@ package final class FixReadAhead: Sendable {
         package var lookahead: [FixLookahead]
         /// The format read (detected with the first record).
         package var format: FixFormat
-        package var end: End?
-    }
-
-    /// How reading ended: what the session asks a `FixReader` at the end of an input.
-    package struct End: Sendable {
-        /// Thrown by `FixReader` (opening, detecting or reading); nil at the end of the input.
-        package var error: InputError?
-        package var format: FixFormat
-        package var skipped: SkipTally
-        /// `FixReader.noFixExplanation()`, asked only when the input gave no record.
-        package var noFixExplanation: String?
+        package var end: InputEnd?
     }
 
     private struct State {
@@ -121,7 +111,7 @@ package final class FixReadAhead: Sendable {
         do {
             reader = try FixReader(input: input, format: format)
         } catch {
-            let end = End(error: error, format: format ?? .ndjson, skipped: SkipTally())
+            let end = InputEnd(error: error, format: format ?? .ndjson, skipped: SkipTally())
             _ = add(Batch(records: [], lookahead: [], format: end.format, end: end))
             return
         }
@@ -144,7 +134,7 @@ package final class FixReadAhead: Sendable {
             }
             records.removeAll(keepingCapacity: true)
         }
-        let end = End(
+        let end = InputEnd(
             error: failure, format: reader.format, skipped: reader.skipped,
             noFixExplanation: any || failure != nil ? nil : reader.noFixExplanation())
         _ = add(Batch(records: records, lookahead: records.map(FixLookahead.init), format: reader.format, end: end))

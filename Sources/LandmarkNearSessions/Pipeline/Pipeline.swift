@@ -1,0 +1,210 @@
+import LandmarkNearCore
+import LandmarkNearDelivery
+import LandmarkNearEngine
+import LandmarkNearOutputs
+import LandmarkNearReaders
+
+/// The one pipeline that `watch`, `map` and `serve` run, in five parts:
+///
+///     source ──> engine step ──> output plan ──> group commit ──> emitters
+///     (FixSource)  (ProximityEngine)  (OutputPlan)   (GroupCommit)    (Emitters)
+///
+/// A source hands records (`FixSource`: files and stdin, read in line or ahead; the requests of
+/// `serve`); the engine decides each fix; the plan turns the events into event lines and
+/// notifications (payload, `.apns` name, log record); with `--state` the group commit records
+/// them as decided, in one transaction a batch, before the emitters print, write and deliver
+/// them, and marks them done in the next one; without it, the emitters take each at once.
+///
+///     let pipeline = try Pipeline(catalog: .embedded, options: WatchOptions(),
+///                                 output: OutputWriter(), diagnostics: OutputWriter(descriptor: 2))
+///     let statistics = try pipeline.run(inputs: [.file("drive.gpx")])
+///
+/// One thread drives it, which keeps the engine deterministic; other threads (the HTTP
+/// server's, the deliveries') hand their work to that thread. Its life is a checked state
+/// machine (`PipelineStage`): `resume()`, then records, commits and reloads, then `finish()`.
+/// `run(inputs:)` and `drain(_:)` make those calls in that order.
+public final class Pipeline {
+    // `@exclusivity(unchecked)` on what every record touches: one thread drives the pipeline,
+    // and these are never accessed re-entrantly (their dynamic checks are measured to cost a
+    // tenth of a run; see Benchmarks/LOG.md).
+    @exclusivity(unchecked) public internal(set) var catalog: LandmarkCatalog
+    @exclusivity(unchecked) public internal(set) var options: WatchOptions
+    @exclusivity(unchecked) var engine: ProximityEngine
+    /// Bumped by every reload: a loop that holds the engine in a local takes it again.
+    @exclusivity(unchecked) var engineGeneration = 0
+    let diagnostics: OutputWriter
+    @exclusivity(unchecked) var plan: OutputPlan
+    let emitters: Emitters
+    /// With `--state`; nil without.
+    @exclusivity(unchecked) var commits: GroupCommit?
+    @exclusivity(unchecked) public internal(set) var statistics = WatchStatistics()
+    @exclusivity(unchecked) var events: [ProximityEvent] = []
+    @exclusivity(unchecked) var stage = PipelineStage.created
+    /// Told of every fix after the engine decided it, with the events it caused (in engine
+    /// order, whatever `--events` prints). `map` and `watch --geojson` draw the run from it.
+    ///
+    ///     pipeline.fixObserver = { fix, disposition, events in
+    ///         if disposition == .used { track.append(fix.coordinate) }
+    ///     }
+    @exclusivity(unchecked) public var fixObserver: ((Fix, FixDisposition, [ProximityEvent]) -> Void)?
+    /// Called for a `.reload` step (`serve`'s SIGHUP); `watch` reloads from its files on SIGHUP.
+    package var onReload: ((Pipeline) -> Void)?
+
+    /// Whether the record being processed came from a live input.
+    @exclusivity(unchecked) var currentInputIsLive = false
+    /// The format of the input being read (NMEA's same-second fixes are counted apart).
+    @exclusivity(unchecked) var currentFormat: FixFormat?
+    /// Set while `run(inputs:)` reads: signals, why reading stopped, the reader whose NMEA date
+    /// goes into each commit, and an error met inside the reader's pause callback.
+    @exclusivity(unchecked) var signals: SignalInbox?
+    @exclusivity(unchecked) var stop: WatchStop?
+    var currentReader: FixReader?
+    var deferredError: WatchError?
+    /// The latest RMC's date and time in the NMEA input read last; with a store it is restored
+    /// for the first input of the next run (docs/reference/state.md).
+    var nmeaRMCTime: Timestamp?
+    var inputsStarted = 0
+    lazy var pauseBridge = PauseBridge(pipeline: self)
+
+    /// Catalog indices of every device's favourites (the landmarks the engine watches).
+    public var favoriteIndices: [Int] { engine.favoriteIndices }
+
+    public init(
+        catalog: LandmarkCatalog, options: WatchOptions, output: OutputWriter, diagnostics: OutputWriter,
+        store: StateStore? = nil
+    ) throws(WatchError) {
+        self.catalog = catalog
+        self.options = options
+        self.diagnostics = diagnostics
+        engine = try Pipeline.makeEngine(catalog: catalog, configuration: options.engine)
+        plan = OutputPlan(options: options, keepsState: store != nil)
+        emitters = try Emitters(options: options, output: output, store: store)
+        if let store {
+            engine.tracksChanges = true
+            do {
+                for device in try store.loadDevices() { engine.restore(device) }
+                nmeaRMCTime = try store.loadNMEADates()[Fix.defaultDevice]
+            } catch {
+                throw WatchError(error)
+            }
+            commits = GroupCommit(store: store, savedNMEARMCTime: nmeaRMCTime)
+        }
+    }
+
+    static func makeEngine(catalog: LandmarkCatalog, configuration: EngineConfiguration) throws(WatchError) -> ProximityEngine {
+        do {
+            return try ProximityEngine(catalog: catalog, configuration: configuration)
+        } catch {
+            throw WatchError(kind: error.kind, origin: .favorites, message: error.description)
+        }
+    }
+
+    /// What a source may ask while it decides how long to wait.
+    var status: PipelineStatus { PipelineStatus(hasUnmarkedEmissions: commits?.hasUnmarkedEmissions ?? false) }
+
+    // MARK: the life of a run
+
+    /// Emits again what an earlier run decided and did not mark done (it died before), then
+    /// marks it done. First of all, before any record.
+    public func resume() throws(WatchError) {
+        stage.move(to: .running, by: "resume()")
+        guard var commits else { return }
+        defer { self.commits = commits }
+        let undone: [NotificationRecord]
+        do {
+            undone = try commits.store.undoneNotifications()
+        } catch {
+            throw WatchError(error)
+        }
+        guard !undone.isEmpty else { return }
+        try emitters.emit(undone.map { .notification($0) }, durable: true, live: currentInputIsLive, statistics: &statistics)
+        statistics.reemitted += undone.count
+        do {
+            try commits.store.markDone(undone.map(\.id))
+        } catch {
+            throw WatchError(error)
+        }
+    }
+
+    /// The last commit, then the done marks of what it emitted; nothing may come after.
+    public func finish() throws(WatchError) {
+        try commit()
+        try markEmittedDone()
+        stage.move(to: .finished, by: "finish()")
+        emitters.synchronizeDirectory()
+        try emitters.flush()
+    }
+
+    /// The outputs cannot be written any more: the device changes and what was decided are
+    /// saved without being emitted (the next run emits them), and nothing more may come.
+    func fail() {
+        if var commits {
+            try? commits.saveWithoutEmitting(
+                changes: engine.takeChanges(), decided: plan.takePending(), nmeaDates: changedNMEADate(&commits))
+            self.commits = commits
+        }
+        stage.move(to: .failed, by: "fail()")
+    }
+
+    // MARK: commits
+
+    /// Commits the batch: device changes and decided notifications go to the store in one
+    /// transaction (with the previous batch's done marks), then the batch is emitted. Without
+    /// a store, emits what waits and flushes what was printed.
+    public func commit() throws(WatchError) {
+        stage.requireRunning(for: "commit()")
+        // For runs that never end (serve's summary and /metrics).
+        statistics.devices = engine.deviceCount
+        guard var commits else {
+            try emitPending()
+            return
+        }
+        defer { self.commits = commits }
+        let batch = plan.takePending()
+        let decided = try commits.commit(changes: engine.takeChanges(), outputs: batch, nmeaDates: changedNMEADate(&commits))
+        try emitters.emit(batch, durable: true, live: currentInputIsLive, statistics: &statistics)
+        commits.emitted(decided)
+    }
+
+    /// Marks done, in a transaction of its own, what the last commit emitted (the next commit
+    /// would otherwise do it): for an idle input, so that a kill at a quiet moment repeats
+    /// nothing.
+    public func markEmittedDone() throws(WatchError) {
+        guard var commits, commits.hasUnmarkedEmissions else { return }
+        defer { self.commits = commits }
+        try commits.markEmittedDone()
+    }
+
+    /// Commits when the batch is due: with a store, every 50 ms on a live input (1 s on a
+    /// file) or when 8,192 outputs wait.
+    func commitIfDue() throws(WatchError) {
+        guard var commits else { return }
+        let due = commits.isDue(pending: plan.pendingCount, live: currentInputIsLive)
+        self.commits = commits
+        if due { try commit() }
+    }
+
+    /// The NMEA date to save when it changed since the last commit (read from the reader now:
+    /// it has decoded the lines whose records were processed).
+    func changedNMEADate(_ commits: inout GroupCommit) -> [String: Timestamp?] {
+        if let currentReader { nmeaRMCTime = currentReader.nmeaLatestRMCTime }
+        return commits.changedNMEADate(nmeaRMCTime)
+    }
+
+    /// Without a store: emits what the plan holds.
+    func emitPending() throws(WatchError) {
+        guard plan.pendingCount > 0 else { return }
+        try emitters.emit(plan.takePending(), durable: false, live: currentInputIsLive, statistics: &statistics)
+    }
+
+    // MARK: deliveries
+
+    /// Waits for the deliveries still outstanding at the end of input (each bounded by its
+    /// expiration); `shouldStop` (a signal came) ends the wait early. Nil without deliveries.
+    package func finishDeliveries(shouldStop: () -> Bool) -> (statistics: DeliveryStatistics, interrupted: Bool)? {
+        emitters.delivery?.finish(shouldStop: shouldStop)
+    }
+
+    /// Reads the delivery counts from any thread while deliveries run (`serve`'s `/metrics`).
+    package var deliveryStatisticsReader: (@Sendable () -> DeliveryStatistics)? { emitters.delivery?.statisticsReader }
+}

@@ -1,0 +1,36 @@
+/// Where a pipeline is in its life, with the only transitions it may make:
+///
+///     created --resume()--> running --finish()--> finished
+///        |                     |
+///        +------- fail() ------+--> failed
+///
+/// A call out of turn (a record after `finish()`, a second `resume()`) is a programming error,
+/// not a condition of the input: it stops the process with both stages named, as swift-nio's
+/// handlers do with their states.
+package enum PipelineStage: Sendable, Equatable {
+    /// Made: nothing was emitted yet. `resume()` comes first.
+    case created
+    /// What an earlier run decided and did not mark done went out again: records may come.
+    case running
+    /// The last commit was made and what it emitted marked done.
+    case finished
+    /// The outputs could not be written any more (stdout closed, the disk full): what was decided
+    /// was saved, to be emitted again by the next run.
+    case failed
+
+    /// Moves to `next`, or stops the process when `operation` may not make that move.
+    mutating func move(to next: PipelineStage, by operation: StaticString) {
+        switch (self, next) {
+        case (.created, .running), (.running, .finished), (.created, .failed), (.running, .failed):
+            self = next
+        default:
+            preconditionFailure("Pipeline.\(operation): cannot go from \(self) to \(next)")
+        }
+    }
+
+    /// Stops the process unless the pipeline is `running`: records, commits and reloads come
+    /// only between `resume()` and `finish()`.
+    func requireRunning(for operation: StaticString) {
+        guard self == .running else { preconditionFailure("Pipeline.\(operation): the pipeline is \(self), not running") }
+    }
+}

@@ -1,0 +1,120 @@
+import Dispatch
+import LandmarkNearCore
+import LandmarkNearOutputs
+import LandmarkNearReaders
+import LandmarkNearServer
+
+/// The requests of `serve` as a pipeline source: the engine queue's batches in arrival order,
+/// each job's records in body order (named by the job's endpoint), a reload where a SIGHUP
+/// came, and a `.batchEnd` after each batch. Once the batch is committed (with `--state`,
+/// durably), every job of it is answered (off the engine's thread, in order), so a 200 means
+/// the fixes were processed and saved. When nothing comes for 50 ms after a batch that
+/// notified, an `.idle` step has its notifications marked done at once.
+struct QueueSource: FixSource {
+    private let queue: EngineQueue
+    private let answering: DispatchQueue
+    private let metrics: ServerMetrics
+    /// Called when the outputs cannot be written any more: the server stops.
+    private let stopServing: @Sendable () -> Void
+    /// The first failure, reported when the server has stopped.
+    var failure: ServerError?
+
+    private var batch: [EngineJob] = []
+    private var answers: [EngineAnswer] = []
+    private var job = 0
+    private var record = 0
+    private var jobStarted = false
+    /// Why the current job's records stopped being processed (an output failed midway).
+    private var jobFailure: String?
+    private var batchEnded = true
+    /// The last step was `.idle` (a failed commit there is reported, not answered).
+    private var idled = false
+
+    let sourceName = "http"
+    var isLive: Bool { true }
+    var format: FixFormat? { nil }
+
+    init(queue: EngineQueue, answering: DispatchQueue, metrics: ServerMetrics, stopServing: @escaping @Sendable () -> Void) {
+        self.queue = queue
+        self.answering = answering
+        self.metrics = metrics
+        self.stopServing = stopServing
+    }
+
+    mutating func next(_ pipeline: PipelineStatus) -> SourceStep {
+        idled = false
+        while true {
+            if job < batch.count {
+                switch batch[job].work {
+                case .records(let records, let source):
+                    if !jobStarted {
+                        jobStarted = true
+                        return .origin(source)
+                    }
+                    if jobFailure == nil, record < records.count {
+                        record += 1
+                        return .record(records[record - 1])
+                    }
+                    answers.append(jobFailure.map(EngineAnswer.failed) ?? .processed(records.count))
+                    nextJob()
+                case .reload:
+                    answers.append(.processed(0))
+                    nextJob()
+                    return .reload
+                }
+                continue
+            }
+            if !batchEnded {
+                batchEnded = true
+                return .batchEnd
+            }
+            guard let next = queue.nextBatch(waitingAtMost: pipeline.hasUnmarkedEmissions ? 0.05 : nil) else { return .end(nil) }
+            if next.isEmpty {
+                idled = true
+                return .idle
+            }
+            batch = next
+            answers = []
+            answers.reserveCapacity(next.count)
+            job = 0
+            batchEnded = false
+        }
+    }
+
+    private mutating func nextJob() {
+        job += 1
+        record = 0
+        jobStarted = false
+        jobFailure = nil
+    }
+
+    mutating func processingFailed(_ error: WatchError) -> Bool {
+        jobFailure = error.description
+        return true
+    }
+
+    mutating func committed(_ statistics: WatchStatistics) {
+        guard !idled else { return }
+        metrics.publish(statistics)
+        answer(answers)
+    }
+
+    mutating func commitFailed(_ error: WatchError) -> Bool {
+        if idled {
+            standardError("landmark-near serve: \(TerminalText.safe(error.description))")
+            return true
+        }
+        // stdout or the state is gone: say so to the clients and stop.
+        failure = ServerError(kind: error.kind, message: error.description)
+        stopServing()
+        answer(answers.map { _ in .failed("cannot write the outputs") })
+        return true
+    }
+
+    /// Answering (resuming each connection wakes a daemon thread) runs beside the engine,
+    /// which goes on with the next batch; answers keep the batches' order.
+    private func answer(_ given: [EngineAnswer]) {
+        let jobs = batch
+        answering.async { for (job, answer) in zip(jobs, given) { job.finish(answer) } }
+    }
+}
