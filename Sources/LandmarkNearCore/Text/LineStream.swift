@@ -30,10 +30,12 @@ package final class LineStream {
     private var scanned = 0
     private var discardingOverlongLine = false
     private var checkedByteOrderMark = false
-    package private(set) var reachedEnd = false
-    package private(set) var lineNumber = 0
+    // `@exclusivity(unchecked)`: one thread reads a stream, and other modules only read these;
+    // without it every line pays a dynamic exclusivity check (measured; see Benchmarks/LOG.md).
+    @exclusivity(unchecked) package private(set) var reachedEnd = false
+    @exclusivity(unchecked) package private(set) var lineNumber = 0
     /// Bytes read from the source so far (an input of a byte-order mark alone is not empty).
-    package private(set) var bytesRead = 0
+    @exclusivity(unchecked) package private(set) var bytesRead = 0
     /// Whether the input is a pipe, terminal or socket rather than a regular file.
     package let isLive: Bool
     /// Called before each read (see `InputPauseHandler`).

@@ -63,7 +63,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Whether the proleptic Gregorian calendar has this date: month 1...12 and a day that the
     /// month has (29 February only in leap years). Every reader of dates asks here, so that
     /// 2026-02-31 is refused rather than read as 3 March.
-    package static func dateExists(year: Int64, month: Int64, day: Int64) -> Bool {
+    @inlinable
+    public static func dateExists(year: Int64, month: Int64, day: Int64) -> Bool {
         guard (1...12).contains(month), day >= 1 else { return false }
         let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let lengths: [Int64] = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
@@ -72,7 +73,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm); the
     /// date must exist (`dateExists`).
-    package static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+    @inlinable
+    public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

@@ -15,8 +15,9 @@ public struct Fix: Sendable, Equatable {
     /// `DeviceNameHash.of(device)` when the reader computed it, else 0 (the engine hashes the
     /// name itself). Not part of the fix's value: it is derived from `device`, and reset when
     /// `device` changes.
-    package var deviceHash: UInt64 = 0
+    @usableFromInline package var deviceHash: UInt64 = 0
 
+    @inlinable
     public init(device: String = Fix.defaultDevice, coordinate: Coordinate, time: Timestamp? = nil, accuracy: Double? = nil) {
         self.device = device
         self.coordinate = coordinate

@@ -7,12 +7,13 @@
 ///     engine.prefetchDevices(of: hints[8..<12])
 ///
 /// A record that is not a fix, or a fix whose reader did not hash its device, hints nothing.
-package struct FixLookahead: Sendable {
+public struct FixLookahead: Sendable {
     /// `Fix.deviceHash`; 0 for no hint.
-    package let deviceHash: UInt64
-    package let coordinate: Coordinate
+    public let deviceHash: UInt64
+    public let coordinate: Coordinate
 
-    package init(_ record: FixRecord) {
+    @inlinable
+    public init(_ record: FixRecord) {
         if case .fix(let fix, _) = record {
             deviceHash = fix.deviceHash
             coordinate = fix.coordinate
