@@ -18,8 +18,8 @@ let staticRuntime: [SwiftSetting] = [.unsafeFlags(["-static-stdlib", "-cross-mod
 let staticRuntimeLink: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
 
 /// A library layer: a target under Sources/NAME, compiled as every Swift target of the package is.
-func layer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
-    .target(name: name, dependencies: dependencies, path: "Sources/\(name)", swiftSettings: staticRuntime)
+func layer(_ name: String, _ dependencies: [Target.Dependency], resources: [Resource]? = nil) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Sources/\(name)", resources: resources, swiftSettings: staticRuntime)
 }
 
 let package = Package(
@@ -109,7 +109,10 @@ let package = Package(
         // Everything read: fixes in every format, catalogs, profiles, nearest queries.
         layer("LandmarkNearReaders", ["LandmarkNearEngine", "CLibXML2", "CZlib"]),
         // Everything written: event lines, payloads and .apns files, the state database, maps, answers.
-        layer("LandmarkNearOutputs", ["LandmarkNearReaders", "CSQLite", "CLinux"]),
+        // The map page's HTML, CSS and script are files of their own, embedded in the binary.
+        layer(
+            "LandmarkNearOutputs", ["LandmarkNearReaders", "CSQLite", "CLinux"],
+            resources: ["map.html", "map.css", "map.js"].map { .embedInCode("Map/Page/\($0)") }),
         // APNs over HTTP/2 and webhooks (libcurl, OpenSSL), on a thread of their own.
         layer("LandmarkNearDelivery", ["LandmarkNearOutputs", "CCurl", "COpenSSL"]),
         // HTTP for `serve` (libmicrohttpd): routes, client decoders, users, metrics, the engine queue.
