@@ -26,10 +26,10 @@ public struct DeviceProfiles: Sendable, Equatable {
     package internal(set) var entries: [DeviceKey: Profile] = [:]
     /// Keys of a profile that mean nothing here (a misspelt `"favourites"`, say): ignored, and
     /// told, with the closest known key when there is one.
-    public internal(set) var warnings: [String] = []
+    package internal(set) var warnings: [String] = []
 
     /// The keys a profile may have.
-    public static let knownKeys = ["favorites", "prefersNotifications", "apnsTokens"]
+    package static let knownKeys = ["favorites", "prefersNotifications", "apnsTokens"]
 
     public init(_ byDevice: [String: Profile] = [:], warnings: [String] = []) {
         for (device, profile) in byDevice { entries[DeviceKey(device)] = profile }

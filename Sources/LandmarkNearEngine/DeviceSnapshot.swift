@@ -7,19 +7,19 @@ import LandmarkNearCore
 ///     let saved = engine.snapshots()                 // before a reload
 ///     let fresh = try ProximityEngine(catalog: newCatalog, configuration: configuration)
 ///     for device in saved { fresh.restore(device) }  // landmarks that left are forgotten
-public struct DeviceSnapshot: Sendable, Equatable {
-    public var device: String
+package struct DeviceSnapshot: Sendable, Equatable {
+    package var device: String
     /// The latest used timed fix.
-    public var latestTime: Timestamp?
+    package var latestTime: Timestamp?
     /// Used fixes of the device so far (names the `.apns` files of untimed fixes).
-    public var fixCount: Int
+    package var fixCount: Int
     /// The favourites the device is inside or was notified about.
-    public var favorites: [FavoriteSnapshot]
+    package var favorites: [FavoriteSnapshot]
     /// In `ProximityEngine.takeChanges()`: whether `favorites` changed (else only the clock
     /// and counter did).
-    public var favoritesChanged: Bool
+    package var favoritesChanged: Bool
 
-    public init(
+    package init(
         device: String, latestTime: Timestamp? = nil, fixCount: Int = 0,
         favorites: [FavoriteSnapshot] = [], favoritesChanged: Bool = true
     ) {
@@ -32,14 +32,14 @@ public struct DeviceSnapshot: Sendable, Equatable {
 }
 
 /// One favourite of one device: inside it or not, and its latest notification.
-public struct FavoriteSnapshot: Sendable, Equatable {
-    public var landmarkID: Int
-    public var isInside: Bool
-    public var isNotified: Bool
+package struct FavoriteSnapshot: Sendable, Equatable {
+    package var landmarkID: Int
+    package var isInside: Bool
+    package var isNotified: Bool
     /// The fix time of the latest notification (nil: none, or an untimed fix).
-    public var notifiedTime: Timestamp?
+    package var notifiedTime: Timestamp?
 
-    public init(landmarkID: Int, isInside: Bool, isNotified: Bool, notifiedTime: Timestamp? = nil) {
+    package init(landmarkID: Int, isInside: Bool, isNotified: Bool, notifiedTime: Timestamp? = nil) {
         self.landmarkID = landmarkID
         self.isInside = isInside
         self.isNotified = isNotified

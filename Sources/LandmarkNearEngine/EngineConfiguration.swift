@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The proximity rules of docs/reference/engine.md with their defaults.
 ///
@@ -48,7 +48,7 @@ public enum FavoriteSelection: Sendable, Equatable {
     }
 
     /// The catalog indices selected, in catalog order; unknown ids are an error.
-    public func indices(in catalog: LandmarkCatalog) throws(EngineConfigurationError) -> [Int] {
+    package func indices(in catalog: LandmarkCatalog) throws(EngineConfigurationError) -> [Int] {
         switch self {
         case .catalogFlags: return catalog.favoriteIndices
         case .all: return Array(catalog.landmarks.indices)
@@ -70,7 +70,7 @@ public enum FavoriteSelection: Sendable, Equatable {
 public struct EngineConfigurationError: LandmarkNearError, Sendable, Equatable {
     public var description: String
     public var kind: ErrorKind
-    public init(_ description: String, kind: ErrorKind = .usage) {
+    package init(_ description: String, kind: ErrorKind = .usage) {
         self.description = description
         self.kind = kind
     }

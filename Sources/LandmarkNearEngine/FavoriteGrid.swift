@@ -1,6 +1,6 @@
 import CLinux
 
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 #if canImport(Glibc)
 import Glibc

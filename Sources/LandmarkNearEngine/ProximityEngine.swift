@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearGeodesy
 import LandmarkNearIndex
 
@@ -48,11 +48,11 @@ public final class ProximityEngine {
     @exclusivity(unchecked) private var devices = DeviceStates()
 
     /// Whether changed devices are collected for `takeChanges()` (on with `--state`).
-    public var tracksChanges = false
+    package var tracksChanges = false
     @exclusivity(unchecked) private var changed: [(device: String, slot: Int32)] = []
     /// The device's number of the latest used fix (1 for its first): names `.apns` files of
     /// untimed fixes.
-    @exclusivity(unchecked) public private(set) var lastFixNumber = 0
+    @exclusivity(unchecked) package private(set) var lastFixNumber = 0
     /// Whether the latest fix dropped as stale had the very time of its device's latest used
     /// fix (a second report of one moment: NMEA's GGA after the RMC of the same second)
     /// rather than an earlier one. The summary tells these apart.
@@ -71,7 +71,10 @@ public final class ProximityEngine {
     private let largestRadius: Double
     @exclusivity(unchecked) private var scratch: [ProximityEvent] = []
 
-    /// - Parameter slack: how far a device may move before its candidate cache is rebuilt.
+    /// - Parameters:
+    ///   - catalog: the landmarks; the engine watches those that are someone's favourite.
+    ///   - configuration: radius, hysteresis, cooldown, accuracy limit, favourites and profiles.
+    ///   - slack: how far a device may move before its candidate cache is rebuilt.
     public init(catalog: LandmarkCatalog, configuration: EngineConfiguration, slack: Double = 2_000) throws(EngineConfigurationError) {
         self.catalog = catalog
         self.configuration = configuration
@@ -172,11 +175,11 @@ public final class ProximityEngine {
     public var deviceCount: Int { devices.count }
 
     /// Number of landmarks some device may be notified about.
-    public var favoriteCount: Int { favorites.count }
+    package var favoriteCount: Int { favorites.count }
 
     /// Catalog indices of every landmark that is a favourite of some device (the defaults and
     /// every profile's), ascending.
-    public var favoriteIndices: [Int] { favorites }
+    package var favoriteIndices: [Int] { favorites }
 
     /// Runs one fix through the state machine, appending its events (ordered by distance,
     /// then landmark index) to `events`.
@@ -426,7 +429,7 @@ public final class ProximityEngine {
 
     /// The devices changed since the last call (every fix changes its device's counter), and
     /// forgets that they changed. Only collected while `tracksChanges` is on.
-    public func takeChanges() -> [DeviceSnapshot] {
+    package func takeChanges() -> [DeviceSnapshot] {
         defer { changed.removeAll(keepingCapacity: true) }
         return changed.map { device, slot in
             var snapshot = snapshot(device: device, slot: Int(slot))
@@ -437,7 +440,7 @@ public final class ProximityEngine {
     }
 
     /// Every device's state, in no particular order.
-    public func snapshots() -> [DeviceSnapshot] {
+    package func snapshots() -> [DeviceSnapshot] {
         deviceTable.names.indices.map { snapshot(device: deviceTable.names[$0], slot: $0) }
     }
 
@@ -462,7 +465,7 @@ public final class ProximityEngine {
     /// are not (or no longer) among the device's favourites are forgotten; returns false when
     /// something was, and then counts the device as changed.
     @discardableResult
-    public func restore(_ snapshot: DeviceSnapshot) -> Bool {
+    package func restore(_ snapshot: DeviceSnapshot) -> Bool {
         let slot = deviceSlot(for: snapshot.device, hash: 0)
         let profile = profileSlots[DeviceKey(snapshot.device)]
         var state = DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true)

@@ -18,7 +18,7 @@ public struct ProximityEvent: Sendable, Equatable {
     /// For `enter`: nil when it is a notification, else why not.
     public var suppression: Suppression?
 
-    public init(kind: Kind, landmarkIndex: Int, distance: Double, suppression: Suppression? = nil) {
+    package init(kind: Kind, landmarkIndex: Int, distance: Double, suppression: Suppression? = nil) {
         self.kind = kind
         self.landmarkIndex = landmarkIndex
         self.distance = distance

@@ -15,7 +15,7 @@ public struct Geodesic: Sendable {
     private let proj: landmark_proj
 
     /// Equatorial radius `a` in metres and flattening `f`.
-    public init(equatorialRadius: Double, flattening: Double) {
+    package init(equatorialRadius: Double, flattening: Double) {
         proj = PROJLibrary.functions
         proj.geod_init(&ellipsoid, equatorialRadius, flattening)
     }

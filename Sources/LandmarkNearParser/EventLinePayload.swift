@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// `watch` prints one event line a notification, with the payload under `"payload"`
 /// (docs/reference/output.md): `{"event":"enter","device":"d1",...,"payload":{"aps":{...},"landmarkIndex":1}}`.
@@ -6,8 +6,8 @@ import LandmarkNearCore
 /// --ndjson` shows the notifications rather than "Unknown Landmark".
 ///
 ///     EventLinePayload.extract(Array(#"{"event":"exit","device":"d1"}"#.utf8))   // .noPayload(event: "exit")
-public enum EventLinePayload {
-    public enum Extraction: Equatable, Sendable {
+package enum EventLinePayload {
+    package enum Extraction: Equatable, Sendable {
         /// The document is an event line carrying a payload: these are its bytes (compact, in
         /// the line's key order, as `watch` wrote them).
         case payload([UInt8])
@@ -20,7 +20,7 @@ public enum EventLinePayload {
 
     /// An object with a string `"event"` and no `"aps"` is an event line. Anything that does
     /// not parse is left for the payload reader, which reports it.
-    public static func extract(_ bytes: some Collection<UInt8>) -> Extraction {
+    package static func extract(_ bytes: some Collection<UInt8>) -> Extraction {
         guard let first = bytes.first(where: { !ASCIIBlanks.whitespace.contains($0) }), first == UInt8(ascii: "{"),
             case .object(let object)? = try? JSONParser.parse(bytes),
             case .string(let event)? = object["event"], object["aps"] == nil

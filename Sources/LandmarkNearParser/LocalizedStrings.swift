@@ -6,17 +6,17 @@ import LandmarkNearCore
 ///
 ///     let strings = try LocalizedStrings(parsing: #""NEAR" = "Near %1$@ (%2$@)";"#, source: "en.strings")
 ///     strings.format("NEAR", arguments: ["Icy Bay", "Alaska"])   // "Near Icy Bay (Alaska)"
-public struct LocalizedStrings: Sendable, Equatable {
-    public private(set) var entries: [String: String]
+package struct LocalizedStrings: Sendable, Equatable {
+    package private(set) var entries: [String: String]
 
-    public init(_ entries: [String: String] = [:]) {
+    package init(_ entries: [String: String] = [:]) {
         self.entries = entries
     }
 
-    public subscript(key: String) -> String? { entries[key] }
+    package subscript(key: String) -> String? { entries[key] }
 
     /// Reads a table from a file's bytes, detecting UTF-8 or UTF-16 by the byte-order mark.
-    public init(bytes: [UInt8], source: String) throws(StringsParseError) {
+    package init(bytes: [UInt8], source: String) throws(StringsParseError) {
         let text: String
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             let littleEndian = bytes[0] == 0xFF
@@ -42,19 +42,19 @@ public struct LocalizedStrings: Sendable, Equatable {
         try self.init(parsing: text, source: source)
     }
 
-    public init(parsing text: String, source: String) throws(StringsParseError) {
+    package init(parsing text: String, source: String) throws(StringsParseError) {
         var reader = StringsReader(scalars: Array(text.unicodeScalars), source: source)
         entries = try reader.readEntries()
     }
 
     /// The entry for `key` with its placeholders filled from `arguments`: `%@` takes the next
     /// argument, `%1$@` the first, `%%` is a percent sign. Nil when the table lacks the key.
-    public func format(_ key: String, arguments: [String]) -> String? {
+    package func format(_ key: String, arguments: [String]) -> String? {
         entries[key].map { LocalizedStrings.fill($0, arguments: arguments) }
     }
 
     /// Fills the `%@`, `%N$@` and `%%` placeholders of `format`; a missing argument is empty.
-    public static func fill(_ format: String, arguments: [String]) -> String {
+    package static func fill(_ format: String, arguments: [String]) -> String {
         let scalars = Array(format.unicodeScalars)
         var out = String.UnicodeScalarView()
         var next = 0
@@ -94,7 +94,7 @@ public struct LocalizedStrings: Sendable, Equatable {
 }
 
 /// A `.strings` file that cannot be read, with the line where reading stopped.
-public typealias StringsParseError = LineIssue
+package typealias StringsParseError = LineIssue
 
 /// The tokenizer behind `LocalizedStrings(parsing:source:)`.
 private struct StringsReader {

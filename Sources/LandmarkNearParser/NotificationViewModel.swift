@@ -19,7 +19,7 @@ public struct NotificationViewModel: Sendable, Equatable {
     /// `landmarkIndex` as the payload gave it (nil when missing or null).
     public var landmarkIndex: Int?
 
-    public init(
+    package init(
         title: String = NotificationViewModel.defaultTitle,
         message: String = NotificationViewModel.defaultMessage,
         landmark: Landmark? = nil, landmarkIndex: Int? = nil
@@ -32,7 +32,7 @@ public struct NotificationViewModel: Sendable, Equatable {
 
     /// One compact JSON object, as `parse --json` prints it:
     /// `{"source":"a.apns","title":"…","message":"…","landmark":{"index":1,"id":1002,"name":"…","park":"…","state":"…"}}`.
-    public func json(source: String) -> String {
+    package func json(source: String) -> String {
         var out = "{\"source\":"
         JSONWriter.appendString(source, to: &out)
         out += ",\"title\":"

@@ -11,27 +11,27 @@ import LandmarkNearCore
 ///
 /// A payload that cannot be parsed is reported on `diagnostics` and the others are still read;
 /// warnings (an out-of-range `landmarkIndex`, an unresolved `loc-key`) are reported too.
-public final class ParseSession {
+package final class ParseSession {
     /// How view models are printed.
-    public enum Format: Sendable {
+    package enum Format: Sendable {
         /// The card the watch would show (`NotificationCard`), blank lines between cards.
         case card
         /// One compact JSON object a payload (`NotificationViewModel.json(source:)`).
         case json
     }
 
-    public let catalog: LandmarkCatalog
-    public let strings: LocalizedStrings?
-    public let format: Format
+    package let catalog: LandmarkCatalog
+    package let strings: LocalizedStrings?
+    package let format: Format
     private let output: OutputWriter
     private let diagnostics: OutputWriter
     /// Payloads rejected: not JSON, wrong types, too large.
-    public private(set) var rejected = 0
+    package private(set) var rejected = 0
     /// Inputs that could not be opened or read.
-    public private(set) var unreadable: [ErrorKind] = []
+    package private(set) var unreadable: [ErrorKind] = []
     private var printedCards = 0
 
-    public init(
+    package init(
         catalog: LandmarkCatalog, strings: LocalizedStrings?, format: Format,
         output: OutputWriter, diagnostics: OutputWriter
     ) {
@@ -44,12 +44,12 @@ public final class ParseSession {
 
     /// The kind of the worst problem so far, nil when there was none: a rejected payload
     /// (`.badData`) before an input that could not be read.
-    public var failure: ErrorKind? {
+    package var failure: ErrorKind? {
         rejected > 0 ? .badData : unreadable.first
     }
 
     /// Parses the whole of `input` as one payload.
-    public func parse(_ input: InputSource) {
+    package func parse(_ input: InputSource) {
         let bytes: [UInt8]
         do {
             switch input {
@@ -64,7 +64,7 @@ public final class ParseSession {
     }
 
     /// Parses each non-blank line of `input` as one payload (sources `<stdin>:3`, `a.ndjson:3`).
-    public func parseLines(of input: InputSource) {
+    package func parseLines(of input: InputSource) {
         do {
             try PayloadInput.eachLine(of: input) { line in
                 switch line {

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearOutputs
 
 /// Reads payload files and stdin for the parser, with its size cap, so a 10 MB or endless
@@ -6,29 +6,29 @@ import LandmarkNearOutputs
 ///
 ///     let bytes = try PayloadInput.readFile("a.apns")
 ///     let stdin = try PayloadInput.readDescriptor(0, name: "<stdin>")
-public enum PayloadInput {
+package enum PayloadInput {
     /// Reads the whole file: `.missingInput` when it cannot be opened (missing, a directory,
     /// not readable), `.badData` past `limit`.
-    public static func readFile(_ path: String, limit: Int = PayloadParser.maximumInputBytes) throws(InputError) -> [UInt8] {
+    package static func readFile(_ path: String, limit: Int = PayloadParser.maximumInputBytes) throws(InputError) -> [UInt8] {
         try InputFile.read(path: path, limit: limit, tooLarge: tooLarge(limit))
     }
 
     /// Reads a descriptor to its end (stdin: `0`), refusing more than `limit` bytes.
-    public static func readDescriptor(_ fd: Int32, name: String, limit: Int = PayloadParser.maximumInputBytes) throws(InputError) -> [UInt8]
+    package static func readDescriptor(_ fd: Int32, name: String, limit: Int = PayloadParser.maximumInputBytes) throws(InputError) -> [UInt8]
     {
         try InputFile.read(descriptor: fd, source: name, limit: limit, tooLarge: tooLarge(limit))
     }
 
     /// One line of a payload stream (`--ndjson`): its bytes and its source (`a.ndjson:3`), or a
     /// line over the size cap, which is never held in memory.
-    public enum Line {
+    package enum Line {
         case text(ArraySlice<UInt8>, source: String)
         case overlong(source: String)
     }
 
     /// Calls `body` for each non-blank line of `input`, in order. Throws when the input cannot
     /// be opened or read; the lines before that were handed on.
-    public static func eachLine(
+    package static func eachLine(
         of input: InputSource, limit: Int = PayloadParser.maximumInputBytes,
         _ body: (Line) -> Void
     ) throws(InputError) {
@@ -51,7 +51,7 @@ public enum PayloadInput {
     }
 
     /// Why an overlong line is refused.
-    public static func overlongReason(limit: Int = PayloadParser.maximumInputBytes) -> String {
+    package static func overlongReason(limit: Int = PayloadParser.maximumInputBytes) -> String {
         "a line longer than \(limit) bytes, far too large for a notification payload"
     }
 

@@ -9,7 +9,7 @@ public struct PayloadParseError: LandmarkNearError, Sendable, Equatable {
     public var path: String?
     public var reason: String
 
-    public init(source: String, path: String? = nil, reason: String) {
+    package init(source: String, path: String? = nil, reason: String) {
         self.source = source
         self.path = path
         self.reason = reason

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearOutputs
 
 /// Turns a notification payload into the view model the tutorial's watch app shows (docs/reference/parse.md):
@@ -15,7 +15,7 @@ public enum PayloadParser {
     /// Larger inputs are refused unread: an APNs payload is at most 4096 bytes.
     public static let maximumInputBytes = 1 << 20
 
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8], source: String, catalog: LandmarkCatalog,
         strings: LocalizedStrings?
     ) throws(PayloadParseError) -> (NotificationViewModel, warnings: [String]) {

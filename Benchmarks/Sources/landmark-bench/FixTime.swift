@@ -1,4 +1,5 @@
 import LandmarkNear
+@_spi(Inlining) import LandmarkNearCore
 
 /// Fix times: `2026-05-01T12:00:00Z` plus whole seconds, as RFC 3339 bytes (cached per second,
 /// since every device of a load reports in the same second).

@@ -11,13 +11,13 @@ public struct CatalogError: LandmarkNearError, Sendable, Equatable {
     public var reason: String
     public var kind: ErrorKind
     /// Where the entry is in the file: `line 5` (CSV), `line 3, column 5` (JSON).
-    public var location: String?
+    package var location: String?
     /// The catalog's other problems (docs/reference/catalogs.md: up to 20 are listed in all), and how many more
     /// there were beyond those.
-    public var otherProblems: [CatalogError] = []
-    public var unlistedProblems = 0
+    package var otherProblems: [CatalogError] = []
+    package var unlistedProblems = 0
 
-    public init(source: String, entry: Int? = nil, id: Int? = nil, reason: String, kind: ErrorKind = .badData) {
+    package init(source: String, entry: Int? = nil, id: Int? = nil, reason: String, kind: ErrorKind = .badData) {
         self.source = source
         self.entry = entry
         self.id = id

@@ -86,13 +86,13 @@ public struct LandmarkCatalog: Sendable, Equatable {
     }
 
     public var count: Int { columns.count }
-    public var isEmpty: Bool { columns.count == 0 }
+    package var isEmpty: Bool { columns.count == 0 }
 
     /// The landmark at `index` (made from the columns on each call).
     public subscript(index: Int) -> Landmark { columns.landmark(at: index) }
 
     /// The landmark at `index`, or nil when the index is out of range.
-    public func landmark(at index: Int) -> Landmark? {
+    package func landmark(at index: Int) -> Landmark? {
         (0..<count).contains(index) ? columns.landmark(at: index) : nil
     }
 
@@ -107,18 +107,18 @@ public struct LandmarkCatalog: Sendable, Equatable {
     /// One field of the landmark at `index`, read without making the `Landmark`.
     ///
     ///     catalog.coordinate(at: 0)   // Coordinate(latitude: 34.011286, longitude: -116.166868)
-    public func coordinate(at index: Int) -> Coordinate { columns.coordinates[index] }
+    package func coordinate(at index: Int) -> Coordinate { columns.coordinates[index] }
     /// `catalog.id(at: 0)`: 1001 in the embedded catalog.
-    public func id(at index: Int) -> Int { columns.id(at: index) }
+    package func id(at index: Int) -> Int { columns.id(at: index) }
     /// `catalog.name(at: 0)`: "Turtle Rock" in the embedded catalog.
-    public func name(at index: Int) -> String { columns.name(at: index) }
+    package func name(at index: Int) -> String { columns.name(at: index) }
     /// The landmark's own radius (catalog key `radius`), nil for the run's.
-    public func radius(at index: Int) -> Length? { columns.radius(at: index) }
+    package func radius(at index: Int) -> Length? { columns.radius(at: index) }
     /// `catalog.isFavorite(at: 0)`: true in the embedded catalog.
-    public func isFavorite(at index: Int) -> Bool { columns.isFavorite(at: index) }
+    package func isFavorite(at index: Int) -> Bool { columns.isFavorite(at: index) }
 
     /// Whether any landmark has its own radius (`LandmarkCatalog.embedded.hasOwnRadii` is false).
-    public var hasOwnRadii: Bool { columns.radii.contains { $0 != nil } }
+    package var hasOwnRadii: Bool { columns.radii.contains { $0 != nil } }
 
     /// The landmark name's UTF-8 bytes, handed to `body` (no String made).
     package func withName<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -161,7 +161,7 @@ public struct LandmarkCatalog: Sendable, Equatable {
         public subscript(position: Int) -> Landmark { catalog[position] }
 
         public static func == (lhs: Landmarks, rhs: Landmarks) -> Bool { lhs.elementsEqual(rhs) }
-        public static func == (lhs: Landmarks, rhs: [Landmark]) -> Bool { lhs.elementsEqual(rhs) }
-        public static func == (lhs: [Landmark], rhs: Landmarks) -> Bool { lhs.elementsEqual(rhs) }
+        package static func == (lhs: Landmarks, rhs: [Landmark]) -> Bool { lhs.elementsEqual(rhs) }
+        package static func == (lhs: [Landmark], rhs: Landmarks) -> Bool { lhs.elementsEqual(rhs) }
     }
 }

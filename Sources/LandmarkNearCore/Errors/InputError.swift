@@ -14,9 +14,9 @@ public struct InputError: LandmarkNearError, Sendable, Equatable {
     public var kind: ErrorKind
     /// Reading stopped because an `InputPauseHandler` said so (a signal, a closed output):
     /// not a fault of the input.
-    public var isInterrupted = false
+    package var isInterrupted = false
 
-    public init(source: String, reason: String, kind: ErrorKind) {
+    package init(source: String, reason: String, kind: ErrorKind) {
         self.source = source
         self.reason = reason
         self.kind = kind

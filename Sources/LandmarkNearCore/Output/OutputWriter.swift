@@ -21,7 +21,7 @@ public final class OutputWriter {
     private var count = 0
     private let capacity: Int
     /// Set once a write failed (e.g. the reader of a pipe went away); later writes are dropped.
-    public private(set) var failure: OutputError?
+    package private(set) var failure: OutputError?
 
     public init(descriptor: Int32 = 1, capacity: Int = 1 << 16) {
         self.descriptor = descriptor
@@ -42,7 +42,7 @@ public final class OutputWriter {
         if count >= capacity { try? flush() }
     }
 
-    public func write(bytes: some Sequence<UInt8>) {
+    package func write(bytes: some Sequence<UInt8>) {
         if bytes.withContiguousStorageIfAvailable({ append($0) }) == nil {
             for byte in bytes { append(byte: byte) }
         }
@@ -62,7 +62,7 @@ public final class OutputWriter {
         if count >= capacity { try? flush() }
     }
 
-    public var pendingByteCount: Int { count }
+    package var pendingByteCount: Int { count }
 
     /// Writes out everything buffered. Throws the first write error (and remembers it).
     public func flush() throws(OutputError) {
@@ -120,7 +120,7 @@ public final class OutputWriter {
 
 /// A failed write to an output descriptor.
 public struct OutputError: LandmarkNearError, Sendable {
-    public var code: Int32
+    package var code: Int32
     public var kind: ErrorKind { .io }
     public var description: String { "write failed: " + String(cString: strerror(code)) }
 }

@@ -4,12 +4,12 @@
 /// bridges through NSString and costs more than a whole catalog cell.
 ///
 ///     ASCIIBlanks.spacesAndTabs.trimming(" 34.5 ")   // "34.5"
-public enum ASCIIBlanks {
+@_spi(Inlining) public enum ASCIIBlanks {
     case spacesAndTabs
     case whitespace
 
     @inlinable @inline(__always)
-    public func contains(_ byte: UInt8) -> Bool {
+    @_spi(Inlining) public func contains(_ byte: UInt8) -> Bool {
         switch self {
         case .spacesAndTabs: return byte == 0x20 || byte == 0x09
         case .whitespace: return byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
@@ -18,7 +18,7 @@ public enum ASCIIBlanks {
 
     /// The bytes without leading and trailing blanks.
     @inlinable @inline(__always)
-    public func trimming(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    @_spi(Inlining) public func trimming(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var lower = 0
         var upper = bytes.count
         while lower < upper, contains(bytes[lower]) { lower += 1 }

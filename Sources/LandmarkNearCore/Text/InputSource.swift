@@ -13,7 +13,7 @@ public enum InputSource: Sendable, Equatable {
     }
 
     /// The name used in messages: the path as given, or `<stdin>`.
-    public var sourceName: String {
+    package var sourceName: String {
         switch self {
         case .standardInput: return "<stdin>"
         case .file(let path): return path

@@ -3,12 +3,12 @@
 ///
 ///     JSONNumberGrammar.matches("-0.5e3")   // true
 ///     JSONNumberGrammar.matches("01")       // false: a leading zero
-public enum JSONNumberGrammar {
+@_spi(Inlining) public enum JSONNumberGrammar {
     /// The index just after the number that starts at `start`, or nil when the bytes there do
     /// not start with a number. It stops at the first byte that cannot continue the number;
     /// whether that byte may follow a number is the caller's question.
     @inlinable @inline(__always)
-    public static func end(ofNumberIn bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    @_spi(Inlining) public static func end(ofNumberIn bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let count = bytes.count
         var i = start
         if i < count, bytes[i] == UInt8(ascii: "-") { i += 1 }

@@ -10,7 +10,7 @@ public struct LineIssue: LandmarkNearError, Sendable, Equatable {
     public var line: Int
     public var reason: String
 
-    public init(source: String, line: Int, reason: String) {
+    package init(source: String, line: Int, reason: String) {
         self.source = source
         self.line = line
         self.reason = reason

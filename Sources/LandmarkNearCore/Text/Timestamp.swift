@@ -29,11 +29,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Seconds from `earlier` to `self`.
-    public func interval(since earlier: Timestamp) -> Double {
+    package func interval(since earlier: Timestamp) -> Double {
         Double(seconds - earlier.seconds) + Double(nanoseconds - earlier.nanoseconds) / 1e9
     }
 
-    public var hasFraction: Bool { nanoseconds != 0 }
+    package var hasFraction: Bool { nanoseconds != 0 }
 
     /// RFC 3339 in UTC: `2026-05-01T12:00:02Z`, with the fraction only when there is one.
     public var rfc3339: String {
@@ -64,7 +64,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// month has (29 February only in leap years). Every reader of dates asks here, so that
     /// 2026-02-31 is refused rather than read as 3 March.
     @inlinable
-    public static func dateExists(year: Int64, month: Int64, day: Int64) -> Bool {
+    @_spi(Inlining) public static func dateExists(year: Int64, month: Int64, day: Int64) -> Bool {
         guard (1...12).contains(month), day >= 1 else { return false }
         let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let lengths: [Int64] = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
@@ -74,7 +74,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm); the
     /// date must exist (`dateExists`).
     @inlinable
-    public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+    @_spi(Inlining) public static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

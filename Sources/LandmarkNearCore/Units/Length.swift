@@ -12,7 +12,7 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
         case meters = "m"
         case feet = "ft"
 
-        public var meters: Double {
+        package var meters: Double {
             switch self {
             case .miles: return 1609.344
             case .kilometers: return 1000
@@ -25,7 +25,7 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
     public var value: Double
     public var unit: Unit
     /// The number as written (minus a trailing ".0"), for phrases like "2.5 miles".
-    public var writtenValue: String
+    package var writtenValue: String
 
     public init(value: Double, unit: Unit) {
         self.value = value
@@ -73,7 +73,7 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static let fiveMiles = Length(value: 5, unit: .miles)
-    public static let quarterMile = Length(value: 0.25, unit: .miles)
+    package static let quarterMile = Length(value: 0.25, unit: .miles)
 
     public var description: String { "\(writtenValue)\(unit.rawValue)" }
 }
@@ -82,5 +82,5 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
 public struct UnitParseError: LandmarkNearError, Sendable, Equatable {
     public var description: String
     public var kind: ErrorKind { .usage }
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

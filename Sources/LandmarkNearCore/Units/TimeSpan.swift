@@ -4,15 +4,15 @@ import Foundation
 /// means none (docs/reference/engine.md, `--cooldown`).
 ///
 ///     try TimeSpan(parsing: "30m").seconds   // 1800
-public struct TimeSpan: Sendable, Hashable, CustomStringConvertible {
-    public var seconds: Double
+package struct TimeSpan: Sendable, Hashable, CustomStringConvertible {
+    package var seconds: Double
 
-    public init(seconds: Double) { self.seconds = seconds }
+    package init(seconds: Double) { self.seconds = seconds }
 
     /// Parses `0`, or a non-negative number with `s`, `m`, `h` or `d` or one of their words
     /// (`sec`, `second(s)`, `min`, `minute(s)`, `hr`, `hour(s)`, `day(s)`), in any case, with
     /// or without a space: `90s`, `30 min`, `1H`.
-    public init(parsing text: String) throws(UnitParseError) {
+    package init(parsing text: String) throws(UnitParseError) {
         guard let quantity = QuantityText(text), let value = Double(quantity.number), value.isFinite else {
             throw UnitParseError("\"\(text)\" is not a non-negative number with a unit (e.g. 90s, 30m, 1h)")
         }
@@ -33,7 +33,7 @@ public struct TimeSpan: Sendable, Hashable, CustomStringConvertible {
         "d": 86400, "day": 86400, "days": 86400,
     ]
 
-    public static let oneHour = TimeSpan(seconds: 3600)
+    package static let oneHour = TimeSpan(seconds: 3600)
 
-    public var description: String { "\(JSONWriter.number(seconds))s" }
+    package var description: String { "\(JSONWriter.number(seconds))s" }
 }

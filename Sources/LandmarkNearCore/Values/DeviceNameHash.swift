@@ -7,16 +7,16 @@
 /// set, so 0 can mean "no hash" (`Fix.deviceHash`) and "empty bucket" (`DeviceTable`).
 ///
 ///     DeviceNameHash.of("car") == DeviceNameHash.of("car")   // true, within one process
-public enum DeviceNameHash {
+@_spi(Inlining) public enum DeviceNameHash {
     @inlinable @inline(__always)
-    public static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @_spi(Inlining) public static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         return UInt64(truncatingIfNeeded: hasher.finalize()) | (1 << 63)
     }
 
     @inlinable @inline(__always)
-    public static func of(_ name: String) -> UInt64 {
+    @_spi(Inlining) public static func of(_ name: String) -> UInt64 {
         var name = name
         return name.withUTF8 { of($0) }
     }

@@ -7,13 +7,13 @@
 ///     engine.prefetchDevices(of: hints[8..<12])
 ///
 /// A record that is not a fix, or a fix whose reader did not hash its device, hints nothing.
-public struct FixLookahead: Sendable {
+@_spi(Inlining) public struct FixLookahead: Sendable {
     /// `Fix.deviceHash`; 0 for no hint.
-    public let deviceHash: UInt64
-    public let coordinate: Coordinate
+    @_spi(Inlining) public let deviceHash: UInt64
+    @_spi(Inlining) public let coordinate: Coordinate
 
     @inlinable
-    public init(_ record: FixRecord) {
+    @_spi(Inlining) public init(_ record: FixRecord) {
         if case .fix(let fix, _) = record {
             deviceHash = fix.deviceHash
             coordinate = fix.coordinate

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearEngine
 
 /// The NDJSON line `watch` prints for an event (docs/reference/output.md):

@@ -8,26 +8,26 @@ public struct WatchStatistics: Sendable, Equatable {
     public var unreadable = 0
     public var used = 0
     public var dropped: [DropReason: Int] = [:]
-    public var enters = 0
-    public var exits = 0
+    package var enters = 0
+    package var exits = 0
     public var notifications = 0
-    public var suppressed: [ProximityEvent.Suppression: Int] = [:]
+    package var suppressed: [ProximityEvent.Suppression: Int] = [:]
     public var devices = 0
-    public var apnsFilesWritten = 0
+    package var apnsFilesWritten = 0
     /// NMEA position sentences that carried no fix (RMC status V, GGA quality 0, ...) and
     /// sentences of other types: skipped, not errors.
-    public var sentencesWithoutFix = 0
+    package var sentencesWithoutFix = 0
     /// Stale fixes (counted in `dropped[.stale]` too) from NMEA whose time is that of the
     /// device's latest used fix: the RMC, GGA, GLL and GNS of one second are each a fix
     /// (docs/reference/fixes.md), so all but the first of each second are dropped as stale, and the summary says that
     /// nothing was lost.
-    public var nmeaSameSecond = 0
+    package var nmeaSameSecond = 0
     /// Stale fixes of other inputs whose time is that of the device's latest used fix.
-    public var sameTime = 0
+    package var sameTime = 0
     /// Inputs that gave no fix and no error, each with a warning saying why.
-    public var warnings = 0
+    package var warnings = 0
     /// Notifications an earlier run decided and did not mark done, emitted again at start.
-    public var reemitted = 0
+    package var reemitted = 0
     /// Why the run ended before the end of its input, if it did.
     public var stoppedBy: WatchStop?
 

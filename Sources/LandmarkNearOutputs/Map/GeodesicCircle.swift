@@ -10,24 +10,24 @@ import LandmarkNearGeodesy
 ///     let circle = GeodesicCircle(center: Coordinate(latitude: 34.011286, longitude: -116.166868),
 ///                                 radius: 8_046.72)
 ///     circle.polygons.count   // 1; 2 when it straddles ±180°
-public struct GeodesicCircle: Sendable {
-    public let center: Coordinate
-    public let radius: Double
+package struct GeodesicCircle: Sendable {
+    package let center: Coordinate
+    package let radius: Double
     /// The closed ring of vertices in counterclockwise order (first == last), longitudes in
     /// [-180, 180] as the direct problem gives them: not split, so it may jump at ±180°.
-    public let ring: [Coordinate]
+    package let ring: [Coordinate]
     /// 1 when the circle contains the North Pole, -1 the South Pole, 0 neither.
-    public let enclosedPole: Int
+    package let enclosedPole: Int
     /// Closed counterclockwise exterior rings, none crossing ±180°: one for a Polygon, more for
     /// a MultiPolygon. Empty when the circle contains both poles (a radius beyond about
     /// 10,000 km): the area is then the world less a cap around the antipode, which is not drawn.
-    public let polygons: [[Coordinate]]
+    package let polygons: [[Coordinate]]
     /// The circle contains both poles.
-    public let coversBothPoles: Bool
+    package let coversBothPoles: Bool
 
     /// - Parameter vertices: azimuth steps around the centre (at least 64); edges that sweep
     ///   more than 4° of longitude are subdivided further (near the poles).
-    public init(center: Coordinate, radius: Double, vertices: Int = 128, geodesic: Geodesic = .wgs84) {
+    package init(center: Coordinate, radius: Double, vertices: Int = 128, geodesic: Geodesic = .wgs84) {
         self.center = center
         self.radius = radius
         let steps = max(64, vertices)

@@ -22,16 +22,16 @@ import Darwin
 ///
 /// The fsync of each file costs milliseconds on slow disks; `synchronizes: false` skips it
 /// (renames stay atomic for readers, but a power loss may then leave empty files).
-public struct APNsFileWriter: Sendable {
-    public let directory: String
+package struct APNsFileWriter: Sendable {
+    package let directory: String
     /// Whether each file is fsynced before it is renamed into place.
-    public let synchronizes: Bool
+    package let synchronizes: Bool
     /// Temporary files of an earlier, killed run that opening the directory removed.
-    public let removedLeftovers: Int
+    package let removedLeftovers: Int
 
     /// Creates the directory (and its parents) when it is missing, and removes the temporary
     /// files (`.NAME.apns.tmp-HEX`) a killed run left there (docs/reference/output.md).
-    public init(directory: String, synchronizes: Bool = true) throws(APNsWriteError) {
+    package init(directory: String, synchronizes: Bool = true) throws(APNsWriteError) {
         self.synchronizes = synchronizes
         let trimmed = directory.isEmpty ? "." : directory
         var isDirectory: ObjCBool = false
@@ -64,7 +64,7 @@ public struct APNsFileWriter: Sendable {
 
     /// Writes `payload` under `APNsFileName.make(...)` and returns the file's path.
     @discardableResult
-    public func write(_ payload: String, device: String, landmarkID: Int, time: Timestamp?, fixNumber: Int) throws(APNsWriteError) -> String
+    package func write(_ payload: String, device: String, landmarkID: Int, time: Timestamp?, fixNumber: Int) throws(APNsWriteError) -> String
     {
         let name = APNsFileName.make(device: device, landmarkID: landmarkID, time: time, fixNumber: fixNumber)
         return try write(Array(payload.utf8), named: name)
@@ -72,7 +72,7 @@ public struct APNsFileWriter: Sendable {
 
     /// Writes `bytes` atomically as `name` (a bare file name, no `/`) in the directory.
     @discardableResult
-    public func write(_ bytes: [UInt8], named name: String) throws(APNsWriteError) -> String {
+    package func write(_ bytes: [UInt8], named name: String) throws(APNsWriteError) -> String {
         try write(batch: [(name, bytes)])[0]
     }
 
@@ -80,7 +80,7 @@ public struct APNsFileWriter: Sendable {
     /// durable together (one `syncfs` of the directory's file system for a batch: one fsync
     /// each costs milliseconds apiece on a busy disk), then renamed into place. Returns the paths.
     @discardableResult
-    public func write(batch files: [(name: String, bytes: [UInt8])]) throws(APNsWriteError) -> [String] {
+    package func write(batch files: [(name: String, bytes: [UInt8])]) throws(APNsWriteError) -> [String] {
         var written: [(descriptor: Int32, temporary: String, path: String)] = []
         func abandon() {
             for file in written {
@@ -146,7 +146,7 @@ public struct APNsFileWriter: Sendable {
     }
 
     /// Makes the renames done so far durable (best effort): call it once after a batch of writes.
-    public func synchronizeDirectory() {
+    package func synchronizeDirectory() {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 {
             _ = fsync(fd)

@@ -11,9 +11,9 @@ public enum APNsPayload {
     /// The APNs limit for a notification payload, in bytes.
     public static let maximumBytes = 4096
     /// The `aps.category` of the tutorial's watchOS notification scheme.
-    public static let category = "LandmarkNear"
+    package static let category = "LandmarkNear"
     /// What a shortened name ends with.
-    public static let ellipsis = "…"
+    package static let ellipsis = "…"
 
     /// The payload's exact bytes. A name too long for 4096 bytes is shortened (see
     /// `PayloadBuilder`). When the options alone leave no room (a huge thread or bundle id), the

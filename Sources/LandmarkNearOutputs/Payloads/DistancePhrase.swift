@@ -5,7 +5,7 @@ extension Length {
     /// `2.5mi` -> "2.5 miles", `8km` -> "8 km", `500m` -> "500 m", `1ft` -> "1 foot".
     ///
     ///     try Length(parsing: "5.0mi").phrase   // "5 miles"
-    public var phrase: String {
+    package var phrase: String {
         let isOne = writtenValue == "1"
         switch unit {
         case .miles: return writtenValue + (isOne ? " mile" : " miles")

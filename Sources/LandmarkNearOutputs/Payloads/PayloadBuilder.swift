@@ -10,8 +10,8 @@ import LandmarkNearCore
 /// Names that would push the payload over 4096 bytes are cut to the longest prefix of whole
 /// grapheme clusters that fits, followed by "…", in both title and body; the size counts the
 /// serialized bytes, escapes included.
-public struct PayloadBuilder: Sendable {
-    public let options: PayloadOptions
+package struct PayloadBuilder: Sendable {
+    package let options: PayloadOptions
     /// Everything before the title's text.
     private let head: String
     /// Between the title's text and the body's name.
@@ -20,7 +20,7 @@ public struct PayloadBuilder: Sendable {
     private let tail: String
     private let fixedBytes: Int
 
-    public init(options: PayloadOptions) {
+    package init(options: PayloadOptions) {
         self.options = options
         var head = "{"
         if let bundleID = options.bundleID {
@@ -47,7 +47,7 @@ public struct PayloadBuilder: Sendable {
 
     /// The payload for `landmark` at `index`; see `APNsPayload.json(for:index:options:)`.
     /// A landmark with its own radius (docs/reference/catalogs.md) gets its own phrase ("2 km", "300 m").
-    public func json(for landmark: Landmark, index: Int) -> String {
+    package func json(for landmark: Landmark, index: Int) -> String {
         json(name: landmark.name, radius: landmark.radius, index: index)
     }
 
@@ -64,7 +64,7 @@ public struct PayloadBuilder: Sendable {
 
     /// The payload for a landmark named `name` at `index`, shortening the name when needed.
     /// Throws when even the name "…" does not fit.
-    public func make(name: String, index: Int) throws(PayloadError) -> String {
+    package func make(name: String, index: Int) throws(PayloadError) -> String {
         let overhead = overheadBytes(index: index)
         if overhead + 2 * PayloadBuilder.escapedSize(of: name) <= APNsPayload.maximumBytes {
             return assemble(escapedName: PayloadBuilder.escaped(name), index: index)

@@ -5,17 +5,17 @@ import LandmarkNearCore
 ///
 ///     var cache = PayloadCache(options: PayloadOptions())
 ///     let payload = cache.json(for: catalog[1], index: 1)   // built once, then looked up
-public struct PayloadCache: Sendable {
-    public let builder: PayloadBuilder
+package struct PayloadCache: Sendable {
+    package let builder: PayloadBuilder
     private var payloads: [Int: String] = [:]
 
-    public init(options: PayloadOptions) {
+    package init(options: PayloadOptions) {
         self.builder = PayloadBuilder(options: options)
     }
 
     /// The payload for `landmark` at `index`. The cache is keyed by index: use one cache per
     /// catalog.
-    public mutating func json(for landmark: Landmark, index: Int) -> String {
+    package mutating func json(for landmark: Landmark, index: Int) -> String {
         json(forLandmarkAt: index, named: landmark.name, radius: landmark.radius)
     }
 

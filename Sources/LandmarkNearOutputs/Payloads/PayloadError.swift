@@ -5,7 +5,7 @@ public struct PayloadError: LandmarkNearError, Sendable, Equatable {
     /// Bytes the payload needs even with the landmark name shortened to "…".
     public var minimumBytes: Int
 
-    public init(minimumBytes: Int) {
+    package init(minimumBytes: Int) {
         self.minimumBytes = minimumBytes
     }
 

@@ -25,7 +25,7 @@ extension PayloadOptions {
     /// at index `maximumIndex` (a huge `threadID` or `bundleID`): check once, before a run.
     ///
     ///     try PayloadOptions(bundleID: String(repeating: "x", count: 5000)).checkFits()   // throws
-    public func checkFits(maximumIndex: Int = Int.max) throws(PayloadError) {
+    package func checkFits(maximumIndex: Int = Int.max) throws(PayloadError) {
         let needed = PayloadBuilder(options: self).overheadBytes(index: maximumIndex) + 2 * APNsPayload.ellipsis.utf8.count
         if needed > APNsPayload.maximumBytes {
             throw PayloadError(minimumBytes: needed)

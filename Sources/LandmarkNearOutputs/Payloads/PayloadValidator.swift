@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Checks any notification payload against the rules of APNs and `xcrun simctl push`:
 /// a JSON object with an `aps` dictionary, at most 4096 bytes, the standard `aps` keys well
@@ -7,7 +7,7 @@ import LandmarkNearCore
 ///
 ///     let problems = PayloadValidator.validate(Array(#"{"aps":{"badge":"3"}}"#.utf8))
 ///     problems.map(\.description)   // ["$.aps.badge: must be a non-negative integer, got \"3\""]
-public enum PayloadValidator {
+package enum PayloadValidator {
     static let alertStringKeys = [
         "title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key",
         "loc-key", "action-loc-key", "summary-arg",
@@ -24,7 +24,7 @@ public enum PayloadValidator {
 
     /// Problems of a payload given as its bytes (as a file holds it). Whitespace around the
     /// document does not count towards the 4096 bytes.
-    public static func validate(_ bytes: [UInt8]) -> [PayloadProblem] {
+    package static func validate(_ bytes: [UInt8]) -> [PayloadProblem] {
         var start = 0
         var end = bytes.count
         var problems: [PayloadProblem] = []

@@ -11,7 +11,7 @@ public struct StateError: LandmarkNearError, Sendable, Equatable {
     public var path: String
     public var reason: String
 
-    public init(_ kind: ErrorKind, path: String, reason: String) {
+    package init(_ kind: ErrorKind, path: String, reason: String) {
         self.kind = kind
         self.path = path
         self.reason = reason

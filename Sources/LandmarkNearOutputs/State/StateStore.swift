@@ -31,7 +31,7 @@ public final class StateStore {
     private let upsertNMEADate: SQLiteStatement
     private let deleteNMEADate: SQLiteStatement
     /// The id the next decided notification gets.
-    public private(set) var nextNotificationID: Int64
+    package private(set) var nextNotificationID: Int64
 
     /// Opens (creating when missing) and locks the database.
     public init(path: String) throws(StateError) {
@@ -87,13 +87,13 @@ public final class StateStore {
     }
 
     /// Reserves the next notification id.
-    public func takeNotificationID() -> Int64 {
+    package func takeNotificationID() -> Int64 {
         defer { nextNotificationID += 1 }
         return nextNotificationID
     }
 
     /// Every device's saved state.
-    public func loadDevices() throws(StateError) -> [DeviceSnapshot] {
+    package func loadDevices() throws(StateError) -> [DeviceSnapshot] {
         var snapshots: [DeviceSnapshot] = []
         var slotOfDevice: [String: Int] = [:]
         let devices = try database.prepare("SELECT device, latest_seconds, latest_nanos, fix_count FROM devices")
@@ -132,7 +132,7 @@ public final class StateStore {
 
     /// The date and time of the latest RMC an NMEA input gave, by the device of its fixes: an
     /// NMEA stream resumed after a restart dates its GGA, GLL and GNS sentences from it.
-    public func loadNMEADates() throws(StateError) -> [String: Timestamp] {
+    package func loadNMEADates() throws(StateError) -> [String: Timestamp] {
         var dates: [String: Timestamp] = [:]
         let query = try database.prepare("SELECT device, rmc_seconds FROM nmea_dates")
         while try query.step() {
@@ -142,7 +142,7 @@ public final class StateStore {
     }
 
     /// Notifications decided by an earlier run and not marked done, oldest first.
-    public func undoneNotifications() throws(StateError) -> [NotificationRecord] {
+    package func undoneNotifications() throws(StateError) -> [NotificationRecord] {
         let query = try database.prepare(
             """
             SELECT id, device, landmark_id, landmark_index, landmark_name, fix_time, fix_number,
@@ -166,7 +166,7 @@ public final class StateStore {
     /// One transaction: the notifications `done` are marked done, the device changes (and
     /// NMEA dates: nil removes one) saved and the `decided` notifications recorded. Nothing of
     /// it is saved when it throws.
-    public func commit(
+    package func commit(
         changes: [DeviceSnapshot], decided: [NotificationRecord], done: [Int64],
         nmeaDates: [String: Timestamp?] = [:]
     ) throws(StateError) {
@@ -237,7 +237,7 @@ public final class StateStore {
     }
 
     /// Marks notifications done (emitted) in a transaction of its own.
-    public func markDone(_ ids: [Int64]) throws(StateError) {
+    package func markDone(_ ids: [Int64]) throws(StateError) {
         try commit(changes: [], decided: [], done: ids)
     }
 

@@ -1,5 +1,5 @@
 import Glibc
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The byte-level reading shared by the catalog scanners (tutorial JSON, GeoJSON): JSON
 /// values straight from the bytes, no document tree, strings kept as ranges of the input.

@@ -1,5 +1,5 @@
 import Glibc
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Reads a landmark catalog from a file or bytes, detecting its format: a JSON array shaped
 /// like the tutorial's `landmarkData.json`, a GeoJSON FeatureCollection of Points, or CSV with

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The tutorial's `landmarkData.json` shape: an array of objects with `id`, `name` and
 /// `coordinates: {latitude, longitude}`. Unknown keys are ignored.

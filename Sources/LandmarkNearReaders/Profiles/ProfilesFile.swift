@@ -100,7 +100,7 @@ public struct ProfilesError: LandmarkNearError, Sendable, Equatable {
     public var kind: ErrorKind = .badData
     public var description: String { "\(source): \(reason)" }
 
-    public init(source: String, reason: String, kind: ErrorKind = .badData) {
+    package init(source: String, reason: String, kind: ErrorKind = .badData) {
         self.source = source
         self.reason = reason
         self.kind = kind

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A header line naming the two columns of a `nearest` stream: `lat,lon`, `latitude,longitude`,
 /// `"Lat", "Lng"`, `lat lon`, ... (any case, blanks and quotes around the names allowed; `lon`,

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A query position as the user wrote it: the coordinate, and the two numbers' text so that an
 /// answer can echo them unchanged (`34.0` stays `34.0`).

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearReaders
 
 /// An input read in line by a `FixReader` on the pipeline's thread: a live stream (its pauses

@@ -67,7 +67,7 @@ public final class Pipeline {
     lazy var pauseBridge = PauseBridge(pipeline: self)
 
     /// Catalog indices of every device's favourites (the landmarks the engine watches).
-    public var favoriteIndices: [Int] { engine.favoriteIndices }
+    package var favoriteIndices: [Int] { engine.favoriteIndices }
 
     public init(
         catalog: LandmarkCatalog, options: WatchOptions, output: OutputWriter, diagnostics: OutputWriter,
@@ -151,7 +151,7 @@ public final class Pipeline {
     /// Commits the batch: device changes and decided notifications go to the store in one
     /// transaction (with the previous batch's done marks), then the batch is emitted. Without
     /// a store, emits what waits and flushes what was printed.
-    public func commit() throws(WatchError) {
+    package func commit() throws(WatchError) {
         stage.requireRunning(for: "commit()")
         // For runs that never end (serve's summary and /metrics).
         statistics.devices = engine.deviceCount
@@ -169,7 +169,7 @@ public final class Pipeline {
     /// Marks done, in a transaction of its own, what the last commit emitted (the next commit
     /// would otherwise do it): for an idle input, so that a kill at a quiet moment repeats
     /// nothing.
-    public func markEmittedDone() throws(WatchError) {
+    package func markEmittedDone() throws(WatchError) {
         guard var commits, commits.hasUnmarkedEmissions else { return }
         defer { self.commits = commits }
         try commits.markEmittedDone()

@@ -15,7 +15,7 @@ import Glibc
 ///     // poll signals.descriptor with the input; when readable:
 ///     while let signal = signals.take() { ... }
 public final class SignalInbox {
-    public let descriptor: Int32
+    package let descriptor: Int32
     private var mask = sigset_t()
 
     public init(signals: [Int32]) throws(InputError) {
@@ -41,7 +41,7 @@ public final class SignalInbox {
     }
 
     /// The next pending signal's number, or nil when none is pending.
-    public func take() -> Int32? {
+    package func take() -> Int32? {
         var info = signalfd_siginfo()
         let size = MemoryLayout<signalfd_siginfo>.size
         while true {

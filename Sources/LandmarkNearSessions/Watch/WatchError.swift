@@ -33,7 +33,7 @@ public struct WatchError: LandmarkNearError, Sendable {
     /// What happened, naming the file (and line) concerned.
     public var message: String
 
-    public init(kind: ErrorKind, origin: Origin, message: String) {
+    package init(kind: ErrorKind, origin: Origin, message: String) {
         self.kind = kind
         self.origin = origin
         self.message = message

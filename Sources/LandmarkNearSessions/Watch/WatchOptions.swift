@@ -26,12 +26,12 @@ public struct WatchOptions: Sendable {
     public var format: FixFormat?
     /// Flush stdout after every fix that printed something even when the input is a regular
     /// file (live inputs are always flushed per notification).
-    public var flushEachEvent = false
+    package var flushEachEvent = false
     /// `--push apns` and `--webhook`: where notifications are delivered besides stdout.
     package var delivery = DeliveryOptions()
     /// Where the catalog and profiles came from: SIGHUP reads them again.
-    public var landmarksPath: String?
-    public var profilesPath: String?
+    package var landmarksPath: String?
+    package var profilesPath: String?
     /// The command the session runs for, as its stderr lines start (deliveries, SIGHUP).
     package var commandName = "landmark-near watch"
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// Dates that the calendar does not have make a record unreadable (docs/reference/fixes.md), in every format:
 /// `2026-02-31T00:00:00Z` is not 3 March, NMEA's `310226` is not 3 March either.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// `watch` reads a regular file on a thread of its own (`FixReadAhead`) and a pipe in line; the
 /// two must print the same lines, say the same on stderr and end with the same status. Also

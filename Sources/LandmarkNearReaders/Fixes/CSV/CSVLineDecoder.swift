@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Decodes a CSV fix file: a header row naming the columns, then one fix a row (docs/reference/fixes.md;
 /// GPSLogger for Android's export is one such file).

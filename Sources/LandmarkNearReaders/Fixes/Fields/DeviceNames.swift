@@ -1,5 +1,5 @@
 import Glibc
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Turns device-name bytes into Strings with their `DeviceNameHash`, so that the engine need
 /// not hash the name again; the previous name is reused when a record names the same device

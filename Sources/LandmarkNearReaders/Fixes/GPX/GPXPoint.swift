@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A GPX point element being read: its `lat`/`lon` attributes and `<time>` text, turned into
 /// a fix when the element ends.

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 #if canImport(Glibc)
 import Glibc

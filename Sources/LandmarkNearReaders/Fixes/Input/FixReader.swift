@@ -22,7 +22,7 @@ public final class FixReader {
     /// The file path as given, or `<stdin>`: the source named in issues.
     public let sourceName: String
     /// Whether the input is gzip-compressed (known once reading has begun).
-    public var isCompressed: Bool { opened?.gzip != nil }
+    package var isCompressed: Bool { opened?.gzip != nil }
     private let raw: LineStream
     private let maximumLineLength: Int
     private let forced: FixFormat?
@@ -45,7 +45,7 @@ public final class FixReader {
     public var isLive: Bool { raw.isLive }
 
     /// Called before each read of more input, from then on (see `InputPauseHandler`); held weakly.
-    public var pauseHandler: (any InputPauseHandler)? {
+    package var pauseHandler: (any InputPauseHandler)? {
         get { raw.pauseHandler }
         set {
             raw.pauseHandler = newValue
@@ -73,7 +73,7 @@ public final class FixReader {
     /// when `ownsDescriptor`. With a forced `format` nothing is read before the first `next()`
     /// (a live pipe may not have written yet); otherwise the input is read up to the line that
     /// settles its format.
-    public init(
+    package init(
         descriptor: Int32, ownsDescriptor: Bool, sourceName: String, format: FixFormat?,
         maximumLineLength: Int = 1 << 20, pauseHandler: (any InputPauseHandler)? = nil
     ) throws(InputError) {
@@ -205,11 +205,11 @@ public final class FixReader {
 
     /// Records skipped because they are not fixes (RMC with status V, gpsd SKY reports, ...),
     /// by kind.
-    public var skipped: SkipTally { opened?.source.skipped ?? SkipTally() }
+    package var skipped: SkipTally { opened?.source.skipped ?? SkipTally() }
 
     /// Why the input gave no fix, for an input that gave neither a fix nor an error: the one
     /// warning `watch` prints then (docs/reference/fixes.md). nil for an empty input.
-    public func noFixExplanation() -> String? {
+    package func noFixExplanation() -> String? {
         guard let opened else { return nil }
         if let gzip = opened.gzip, gzip.inflatedBytes == 0, gzip.problem == nil { return NothingReadExplanation.emptyGzip }
         if let why = opened.source.noFixExplanation() { return why }
@@ -218,7 +218,7 @@ public final class FixReader {
     }
 
     /// Bytes inflated from a gzip input so far (0 when it is not compressed).
-    public var inflatedBytes: Int { opened?.gzip?.inflatedBytes ?? 0 }
+    package var inflatedBytes: Int { opened?.gzip?.inflatedBytes ?? 0 }
 
     private static func isGzip(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// What a `FixReader` reads records from, one implementation a family of formats.
 protocol FixRecordSource: AnyObject {

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Decides the format of a fix input from its first line that settles it (docs/reference/fixes.md), so that
 /// a live stream starts being read at once.

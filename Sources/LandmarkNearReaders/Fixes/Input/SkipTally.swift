@@ -5,20 +5,20 @@
 ///     var tally = SkipTally()
 ///     tally.add("RMC with status V"); tally.add("RMC with status V"); tally.add("GGA with quality 0")
 ///     tally.description   // "2 RMC with status V, 1 GGA with quality 0"
-public struct SkipTally: Sendable, Equatable, CustomStringConvertible {
-    public private(set) var counts: [Kind] = []
+package struct SkipTally: Sendable, Equatable, CustomStringConvertible {
+    package private(set) var counts: [Kind] = []
 
-    public struct Kind: Sendable, Equatable {
-        public var name: String
-        public var count: Int
+    package struct Kind: Sendable, Equatable {
+        package var name: String
+        package var count: Int
     }
 
-    public init() {}
+    package init() {}
 
-    public var total: Int { counts.reduce(0) { $0 + $1.count } }
-    public var isEmpty: Bool { counts.isEmpty }
+    package var total: Int { counts.reduce(0) { $0 + $1.count } }
+    package var isEmpty: Bool { counts.isEmpty }
 
-    public mutating func add(_ name: String, count: Int = 1) {
+    package mutating func add(_ name: String, count: Int = 1) {
         if let index = counts.firstIndex(where: { $0.name == name }) {
             counts[index].count += count
         } else {
@@ -26,16 +26,16 @@ public struct SkipTally: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public mutating func add(_ other: SkipTally) {
+    package mutating func add(_ other: SkipTally) {
         for kind in other.counts { add(kind.name, count: kind.count) }
     }
 
     /// The count of the kinds whose name passes `predicate`.
-    public func count(where predicate: (String) -> Bool) -> Int {
+    package func count(where predicate: (String) -> Bool) -> Int {
         counts.filter { predicate($0.name) }.reduce(0) { $0 + $1.count }
     }
 
-    public var description: String {
+    package var description: String {
         counts.map { "\($0.count) \($0.name)" }.joined(separator: ", ")
     }
 }

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The NDJSON fast path: reads a flat JSON object whose strings hold only printable ASCII
 /// without escapes, straight from the line's bytes into `FixFields`.

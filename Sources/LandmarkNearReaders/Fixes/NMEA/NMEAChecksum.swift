@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// NMEA 0183's checksum: the XOR of every byte between `$` (or `!`) and `*`, written after
 /// the `*` as two hex digits.

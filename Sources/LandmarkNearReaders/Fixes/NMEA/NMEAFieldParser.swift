@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A time of day from an NMEA `hhmmss.sss` field.
 struct TimeOfDay: Equatable {

@@ -1,6 +1,6 @@
 import CLibXML2
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Reads the XML track formats — GPX 1.0/1.1, KML 2.2 and TCX — with libxml2's push parser:
 /// the input is fed in chunks as it is read and SAX callbacks hand each element to the
