@@ -1,6 +1,6 @@
-import Synchronization
 import LandmarkNearCore
 import LandmarkNearOutputs
+import Synchronization
 
 /// The `--state` database as the delivery log (docs/reference/state.md, docs/reference/delivery.md): one row a delivery in its
 /// `deliveries` table — pending when queued, then retried (with the tries so far), delivered,

@@ -1,5 +1,4 @@
 import CLinux
-
 @_spi(Inlining) import LandmarkNearCore
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import LandmarkNearCore
+import Synchronization
 
 /// Packing of points into fixed-size buckets of nearby points, by recursive halving (a k-d
 /// tree's leaves): a set is cut at the median of its wider side (longitude degrees scaled by

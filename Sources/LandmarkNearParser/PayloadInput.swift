@@ -14,7 +14,8 @@ package enum PayloadInput {
     }
 
     /// Reads a descriptor to its end (stdin: `0`), refusing more than `limit` bytes.
-    package static func readDescriptor(_ fd: Int32, name: String, limit: Int = PayloadParser.maximumInputBytes) throws(InputError) -> [UInt8]
+    package static func readDescriptor(_ fd: Int32, name: String, limit: Int = PayloadParser.maximumInputBytes) throws(InputError)
+        -> [UInt8]
     {
         try InputFile.read(descriptor: fd, source: name, limit: limit, tooLarge: tooLarge(limit))
     }

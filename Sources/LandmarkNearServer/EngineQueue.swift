@@ -1,6 +1,6 @@
 import Dispatch
-import Synchronization
 import LandmarkNearCore
+import Synchronization
 
 /// The one queue between the HTTP threads and the engine. Request handlers `submit` work with
 /// what to do with its answer, and return (the request waits, suspended, without holding its

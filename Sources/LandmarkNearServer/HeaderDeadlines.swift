@@ -1,7 +1,6 @@
 import Foundation
-import Synchronization
-
 import LandmarkNearDelivery
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
-import Synchronization
 import LandmarkNearDelivery
 import LandmarkNearEngine
 import LandmarkNearOutputs
+import Synchronization
 
 /// The counters `GET /metrics` shows, in Prometheus' text format (version 0.0.4): the engine's
 /// (published by the engine thread after each batch), the HTTP side's (answers by status) and,

@@ -1,5 +1,5 @@
-import Synchronization
 import LandmarkNearCore
+import Synchronization
 
 /// The endpoints of docs/reference/serve.md, called on the HTTP threads: it authenticates, decodes each
 /// client's request shape into fix records, names the devices and hands the records to the

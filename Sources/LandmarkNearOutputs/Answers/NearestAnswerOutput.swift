@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import Synchronization
 import LandmarkNearCore
 import LandmarkNearReaders
+import Synchronization
 
 /// Formats and writes `nearest` answers on a thread of its own, batch after batch, while the
 /// caller's thread reads the next lines and asks the index: on two cores a stream then takes

@@ -1,6 +1,5 @@
 import CLinux
 import Foundation
-
 import LandmarkNearCore
 
 #if canImport(Glibc)
@@ -64,7 +63,8 @@ package struct APNsFileWriter: Sendable {
 
     /// Writes `payload` under `APNsFileName.make(...)` and returns the file's path.
     @discardableResult
-    package func write(_ payload: String, device: String, landmarkID: Int, time: Timestamp?, fixNumber: Int) throws(APNsWriteError) -> String
+    package func write(_ payload: String, device: String, landmarkID: Int, time: Timestamp?, fixNumber: Int) throws(APNsWriteError)
+        -> String
     {
         let name = APNsFileName.make(device: device, landmarkID: landmarkID, time: time, fixNumber: fixNumber)
         return try write(Array(payload.utf8), named: name)

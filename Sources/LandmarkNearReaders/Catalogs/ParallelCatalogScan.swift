@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
-import Synchronization
 import LandmarkNearCore
+import Synchronization
 
 /// Scans a large catalog on two threads: the bytes are split near the middle, at a seam
 /// where an entry seems to start, the second half is scanned on a worker thread while the

@@ -41,7 +41,8 @@ public enum ProfilesFile {
                 throw ProfilesError(source: source, reason: "\(label): profile must be an object, not \(value.typeDescription)")
             }
             for key in object.keys where !DeviceProfiles.knownKeys.contains(key) {
-                let hint = Suggestion.closest(to: key, among: DeviceProfiles.knownKeys).map { " (did you mean \(JSONWriter.quoted($0))?)" } ?? ""
+                let hint =
+                    Suggestion.closest(to: key, among: DeviceProfiles.knownKeys).map { " (did you mean \(JSONWriter.quoted($0))?)" } ?? ""
                 warnings.append(
                     "\(source): \(label): unknown key \(JSONWriter.quoted(key)) ignored\(hint); "
                         + "a profile takes \(DeviceProfiles.knownKeys.map(JSONWriter.quoted).joined(separator: ", "))")

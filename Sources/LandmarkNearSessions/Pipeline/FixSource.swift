@@ -1,6 +1,6 @@
 @_spi(Inlining) import LandmarkNearCore
-import LandmarkNearReaders
 import LandmarkNearOutputs
+import LandmarkNearReaders
 
 /// What a source hands the pipeline next. The pipeline's one run loop (`Pipeline.drain(_:)`)
 /// takes these steps from every source — a file read ahead, a live stream, the requests of

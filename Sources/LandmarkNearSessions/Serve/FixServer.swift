@@ -1,10 +1,9 @@
 import Dispatch
-import Synchronization
-
 import LandmarkNearCore
 import LandmarkNearDelivery
 import LandmarkNearOutputs
 import LandmarkNearServer
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,4 @@
 import CLinux
-
 import LandmarkNearCore
 
 #if canImport(Glibc)

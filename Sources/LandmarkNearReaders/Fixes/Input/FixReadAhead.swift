@@ -1,8 +1,7 @@
 import Dispatch
 import Foundation
-import Synchronization
-
 @_spi(Inlining) import LandmarkNearCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
