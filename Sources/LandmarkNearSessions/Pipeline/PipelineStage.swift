@@ -18,14 +18,20 @@ package enum PipelineStage: Sendable, Equatable {
     /// was saved, to be emitted again by the next run.
     case failed
 
+    /// Whether a pipeline may go from `from` to `to`.
+    static func allowed(from: PipelineStage, to: PipelineStage) -> Bool {
+        switch (from, to) {
+        case (.created, .running), (.running, .finished), (.created, .failed), (.running, .failed): true
+        default: false
+        }
+    }
+
     /// Moves to `next`, or stops the process when `operation` may not make that move.
     mutating func move(to next: PipelineStage, by operation: StaticString) {
-        switch (self, next) {
-        case (.created, .running), (.running, .finished), (.created, .failed), (.running, .failed):
-            self = next
-        default:
+        guard PipelineStage.allowed(from: self, to: next) else {
             preconditionFailure("Pipeline.\(operation): cannot go from \(self) to \(next)")
         }
+        self = next
     }
 
     /// Stops the process unless the pipeline is `running`: records, commits and reloads come
