@@ -1,6 +1,6 @@
 import Foundation
-import LandmarkNearCore
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// Measures `ShortGeodesic.distance`, `MidpointGeodesic.distance` and `VincentyGeodesic.distance`
 /// against `geod_inverse` on seeded random pairs worldwide, by length class: the evidence behind

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Where APNs requests go and what they carry besides the payload (docs/reference/delivery.md).
 ///

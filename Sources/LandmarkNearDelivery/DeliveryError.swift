@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Why deliveries cannot start or a delivery log cannot be written: a key that is not an EC
 /// P-256 PKCS#8 key, a CA file that holds no certificate, a libcurl without HTTP/2.

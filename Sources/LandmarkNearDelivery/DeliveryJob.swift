@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// One delivery: a notification (or an event line) to one APNs device token or one webhook.
 /// A job carries everything needed to send it again after a restart with the same identity:

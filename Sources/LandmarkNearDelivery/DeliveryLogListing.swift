@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearOutputs
 
 /// `landmark-near deliveries --state FILE`: what was sent to whom and what APNs (or the

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The delivery thread's loop: takes jobs from the `DeliveryQueue`, sends them through one
 /// `CurlTransport` (HTTP/2 streams, up to `maximumInFlight` at once), applies docs/reference/delivery.md's rules

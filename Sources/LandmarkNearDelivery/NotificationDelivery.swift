@@ -1,6 +1,6 @@
 import COpenSSL
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The engine's side of deliveries: turns each notification into jobs (one per APNs token of
 /// its device, one per webhook), hands them to the delivery thread through the bounded

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The APNs provider authentication token: a JWT signed ES256 with the team's `.p8` key,
 /// header `{"alg":"ES256","kid":KEY_ID}`, claims `{"iss":TEAM_ID,"iat":SECONDS}` (docs/reference/delivery.md).

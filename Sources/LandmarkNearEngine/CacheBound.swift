@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A trigonometry-free upper bound on the geodesic distance between two nearby points, for
 /// the engine's per-fix "is the device still within its cache?" test (the hot path: a

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Per-device settings from `--profiles FILE`: a JSON object mapping a device to
 /// `{"favorites": [ids], "prefersNotifications": bool, "apnsTokens": ["<hex>", ...]}`, all optional.

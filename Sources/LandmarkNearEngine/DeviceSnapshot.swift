@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The engine's state of one device in terms that outlive one run: landmark ids rather than
 /// positions, so it survives a restart with other options or a catalog reload (`--state`,

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// What the engine remembers about one device: bounded by its favourites, not by the length
 /// of the stream, and packed (72 bytes, one favourite entry of 16 inline) because a service

@@ -1,5 +1,5 @@
-import LandmarkNearCore
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearGeodesy
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// One or two longitude/latitude boxes that together hold every point within a geodesic
 /// distance of a centre: a "cap box" for a spatial index in degrees. The box grows in longitude
@@ -15,9 +15,9 @@ import LandmarkNearCore
 ///
 ///     let cover = CapCover(center: Coordinate(latitude: 10, longitude: 179.99), radius: 8046.72)
 ///     cover.boxes.count   // 2: [179.91, 180] and [-180, -179.93]
-package struct CapCover: Sendable, Hashable {
-    package var first: GeoBox
-    package var second: GeoBox?
+@_spi(Inlining) public struct CapCover: Sendable, Hashable {
+    public var first: GeoBox
+    public var second: GeoBox?
 
     var boxes: [GeoBox] { second.map { [first, $0] } ?? [first] }
 
@@ -34,7 +34,7 @@ package struct CapCover: Sendable, Hashable {
     /// has them from its Earth-centred point). A small cap then costs no trigonometry: the
     /// cosine of the band's farthest latitude |φ| + Δφ is cos φ cos Δφ − |sin φ| sin Δφ, and
     /// asin of a small ratio is its series (no call to the C library's cos and asin).
-    package init(center: Coordinate, radius: Double, latitudeSine: Double, latitudeCosine: Double) {
+    public init(center: Coordinate, radius: Double, latitudeSine: Double, latitudeCosine: Double) {
         let degrees = 180 / Double.pi
         let grown = radius * (1 + 1e-9) + 1e-6
         let dLat = grown / EllipsoidConstants.smallestRadiusOfCurvature * degrees * (1 + 1e-9) + 1e-9
@@ -74,8 +74,8 @@ package struct CapCover: Sendable, Hashable {
     /// angle sum with the series of cos and sin of the step, where the step is under 0.05 rad
     /// (`DegreeTrigonometry.sinCos(smallRadians:)`) and the result at least 0.01 (so that its
     /// rounding, a few units of 1e-16, stays far inside the caller's 1e-12 shrink); else `cos`.
-    @inline(__always)
-    private static func cosine(ofLatitude latitude: Double, beyond step: Double, _ sine: Double, _ cosine: Double) -> Double {
+    @inlinable @inline(__always)
+    static func cosine(ofLatitude latitude: Double, beyond step: Double, _ sine: Double, _ cosine: Double) -> Double {
         if step <= 0.05 {
             let (sinStep, cosStep) = DegreeTrigonometry.sinCos(smallRadians: step)
             let sum = cosine * cosStep - abs(sine) * sinStep
@@ -87,8 +87,8 @@ package struct CapCover: Sendable, Hashable {
     /// asin x for 0 <= x <= 1: its series x (1 + x²/6 + 3x⁴/40 + 5x⁶/112 + 35x⁸/1152) up to
     /// x = 0.05, where the terms left out are below 1e-14 of it (and make it smaller: the
     /// caller's 1e-9 growth covers that), else `asin`.
-    @inline(__always)
-    private static func arcsine(_ x: Double) -> Double {
+    @inlinable @inline(__always)
+    static func arcsine(_ x: Double) -> Double {
         guard x <= 0.05 else { return asin(x) }
         let x2 = x * x
         return x * (1 + x2 * (1.0 / 6 + x2 * (3.0 / 40 + x2 * (5.0 / 112 + x2 * (35.0 / 1152)))))

@@ -13,11 +13,11 @@ import Foundation
 /// Multiples of 90° come out exact (cos 90° is 0, not 6e-17).
 ///
 ///     DegreeTrigonometry.sinCos(degrees: 30)   // (0.5, 0.866…), each to a unit in the last place
-package enum DegreeTrigonometry {
+@_spi(Inlining) public enum DegreeTrigonometry {
     /// (sin x°, cos x°); NaN, infinities and angles over a million degrees take the C library's
     /// way.
-    @inline(__always)
-    package static func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
+    @inlinable @inline(__always)
+    public static func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
         guard abs(degrees) <= 1_000_000 else {
             let radians = degrees * (Double.pi / 180)
             return (sin(radians), cos(radians))
@@ -61,7 +61,7 @@ package enum DegreeTrigonometry {
     /// x⁸: the terms left out are at most 1.1e-16 of them (x⁸/9! of sin x at 0.05; 7e-20 at
     /// 0.02), so the result is within a unit or two in the last place. For the small turns of
     /// the geodesy: a cap's latitude step, Vincenty's λ − L.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func sinCos(smallRadians x: Double) -> (sin: Double, cos: Double) {
         let x2 = x * x
         let sine = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42)))

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A point of the WGS84 ellipsoid's surface in Earth-centred, Earth-fixed Cartesian
 /// coordinates (metres). The straight-line distance between two of them (the chord) is a cheap,
@@ -7,26 +7,26 @@ import LandmarkNearCore
 ///     let a = EarthCenteredPoint(Coordinate(latitude: 0, longitude: 0))
 ///     let b = EarthCenteredPoint(Coordinate(latitude: 0, longitude: 1))
 ///     a.chord(to: b)   // 111319.4 m: a little under the 111319.5 m geodesic
-package struct EarthCenteredPoint: Sendable, Hashable {
-    package var x: Double
-    package var y: Double
-    package var z: Double
+@_spi(Inlining) public struct EarthCenteredPoint: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public var z: Double
 
-    package init(x: Double, y: Double, z: Double) {
+    public init(x: Double, y: Double, z: Double) {
         self.x = x
         self.y = y
         self.z = z
     }
 
     /// The surface point at this latitude and longitude (height 0).
-    package init(_ coordinate: Coordinate) {
+    public init(_ coordinate: Coordinate) {
         self = Self.withLatitudeTrigonometry(coordinate).point
     }
 
     /// The point of `coordinate` and the sine and cosine of its latitude, which a cap cover
     /// around it needs too (`CapCover(center:radius:latitudeSine:latitudeCosine:)`).
-    @inline(__always)
-    package static func withLatitudeTrigonometry(_ coordinate: Coordinate) -> (point: Self, sine: Double, cosine: Double) {
+    @inlinable @inline(__always)
+    public static func withLatitudeTrigonometry(_ coordinate: Coordinate) -> (point: Self, sine: Double, cosine: Double) {
         let (sinPhi, cosPhi) = DegreeTrigonometry.sinCos(degrees: coordinate.latitude)
         let (sinLambda, cosLambda) = DegreeTrigonometry.sinCos(degrees: coordinate.longitude)
         let e2 = EllipsoidConstants.eccentricitySquared
@@ -36,7 +36,7 @@ package struct EarthCenteredPoint: Sendable, Hashable {
     }
 
     /// The squared straight-line distance to `other`, in square metres.
-    package func chordSquared(to other: EarthCenteredPoint) -> Double {
+    public func chordSquared(to other: EarthCenteredPoint) -> Double {
         let dx = x - other.x
         let dy = y - other.y
         let dz = z - other.z
@@ -44,23 +44,23 @@ package struct EarthCenteredPoint: Sendable, Hashable {
     }
 
     /// The straight-line distance to `other`, in metres.
-    package func chord(to other: EarthCenteredPoint) -> Double {
+    public func chord(to other: EarthCenteredPoint) -> Double {
         chordSquared(to: other).squareRoot()
     }
 }
 
 /// WGS84's defining constants and the derived ones the index's bounds use.
-package enum EllipsoidConstants {
+@_spi(Inlining) public enum EllipsoidConstants {
     /// a, metres.
-    package static let equatorialRadius = 6_378_137.0
+    public static let equatorialRadius = 6_378_137.0
     /// f.
     static let flattening = 1 / 298.257223563
     /// e² = f (2 − f).
-    package static let eccentricitySquared = flattening * (2 - flattening)
+    public static let eccentricitySquared = flattening * (2 - flattening)
     /// The smallest radius of curvature anywhere on the ellipsoid: the meridian's at the
     /// equator, b²/a = a (1 − f)² ≈ 6 335 439 m. No geodesic bends more sharply than a circle of
     /// this radius, and every degree of latitude is at least this many metres × π/180 long.
-    static let smallestRadiusOfCurvature = equatorialRadius * (1 - flattening) * (1 - flattening)
+    @usableFromInline static let smallestRadiusOfCurvature = equatorialRadius * (1 - flattening) * (1 - flattening)
     /// An upper bound of every geodesic distance: half a meridian is 20 003 931.46 m.
-    package static let longestGeodesic = 20_003_932.0
+    public static let longestGeodesic = 20_003_932.0
 }

@@ -1,15 +1,15 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A longitude/latitude rectangle in degrees, with min <= max (it never wraps across ±180°).
 ///
 ///     let box = GeoBox(minLongitude: 170, minLatitude: -20, maxLongitude: 180, maxLatitude: -10)
 ///     box.contains(Coordinate(latitude: -15, longitude: 175))   // true
-package struct GeoBox: Sendable, Hashable {
-    package var minLongitude: Double
-    package var minLatitude: Double
-    package var maxLongitude: Double
-    package var maxLatitude: Double
+@_spi(Inlining) public struct GeoBox: Sendable, Hashable {
+    public var minLongitude: Double
+    public var minLatitude: Double
+    public var maxLongitude: Double
+    public var maxLatitude: Double
 
     init(minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double) {
         self.minLongitude = minLongitude
@@ -19,7 +19,7 @@ package struct GeoBox: Sendable, Hashable {
     }
 
     /// The smallest box holding all of `coordinates` (which must not be empty).
-    package init(enclosing coordinates: some Sequence<Coordinate>) {
+    public init(enclosing coordinates: some Sequence<Coordinate>) {
         var box = GeoBox(
             minLongitude: .infinity, minLatitude: .infinity,
             maxLongitude: -.infinity, maxLatitude: -.infinity)

@@ -1,5 +1,5 @@
 import CGeodesic
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// WGS84 ellipsoidal geodesics by Karney's algorithm, computed by PROJ's `geodesic.h`
 /// (the C port of GeographicLib). Exact to a few nanometres everywhere, antipodes and poles
@@ -15,7 +15,7 @@ public struct Geodesic: Sendable {
     private let proj: landmark_proj
 
     /// Equatorial radius `a` in metres and flattening `f`.
-    package init(equatorialRadius: Double, flattening: Double) {
+    public init(equatorialRadius: Double, flattening: Double) {
         proj = PROJLibrary.functions
         proj.geod_init(&ellipsoid, equatorialRadius, flattening)
     }
@@ -33,7 +33,7 @@ public struct Geodesic: Sendable {
     }
 
     /// Distance in metres and the forward azimuth at `a`, in degrees clockwise from north.
-    package func inverse(from a: Coordinate, to b: Coordinate) -> (distance: Double, azimuth: Double) {
+    public func inverse(from a: Coordinate, to b: Coordinate) -> (distance: Double, azimuth: Double) {
         var s12 = 0.0
         var azi1 = 0.0
         withUnsafePointer(to: ellipsoid) { g in
@@ -44,7 +44,7 @@ public struct Geodesic: Sendable {
 
     /// The point reached from `start` after `distance` metres along `azimuth` degrees
     /// (the direct problem). Longitude comes back in [-180, 180].
-    package func destination(from start: Coordinate, azimuth: Double, distance: Double) -> Coordinate {
+    public func destination(from start: Coordinate, azimuth: Double, distance: Double) -> Coordinate {
         var lat2 = 0.0
         var lon2 = 0.0
         withUnsafePointer(to: ellipsoid) { g in

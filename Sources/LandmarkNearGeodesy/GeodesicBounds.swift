@@ -16,9 +16,9 @@ import Foundation
 ///
 ///     GeodesicBounds.lower(chord: 8000)   // 7999.999999 m
 ///     GeodesicBounds.upper(chord: 8000)   // 8000.000532 m
-package enum GeodesicBounds {
+@_spi(Inlining) public enum GeodesicBounds {
     /// Absolute slack added to both bounds, metres.
-    package static let margin = 1e-6
+    public static let margin = 1e-6
 
     /// A distance that is at most the geodesic distance (and at most the computed one).
     static func lower(chord: Double) -> Double {
@@ -34,8 +34,8 @@ package enum GeodesicBounds {
     /// twice the x⁵ term beyond (no `asin`, which is called at each improvement of the bound,
     /// where far from land the bounds are of hundreds of kilometres: measured to matter in a
     /// nearest query; see Benchmarks/LOG.md).
-    @inline(__always)
-    package static func upper(chord: Double) -> Double {
+    @inlinable @inline(__always)
+    public static func upper(chord: Double) -> Double {
         guard chord < 12_000_000 else { return EllipsoidConstants.longestGeodesic }
         let rho = EllipsoidConstants.smallestRadiusOfCurvature
         let arc: Double

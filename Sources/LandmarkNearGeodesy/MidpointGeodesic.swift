@@ -26,19 +26,19 @@
 ///     let p = EarthCenteredPoint(Coordinate(latitude: 40.6, longitude: -73.8))
 ///     let q = EarthCenteredPoint(Coordinate(latitude: 35.2, longitude: -80.9))
 ///     MidpointGeodesic.distance(from: p, to: q, chord: p.chord(to: q))   // 864 979.2… m, as geod_inverse to ~10 µm
-package enum MidpointGeodesic {
+@_spi(Inlining) public enum MidpointGeodesic {
     /// The longest chord (metres) for which `distance` and `errorBound` may be used.
-    package static let longestChord = 2_000_000.0
+    public static let longestChord = 2_000_000.0
     /// Up to this chord one level of halves is enough; beyond, the quarters.
     static let longestHalvedChord = 1_000_000.0
 
     /// 1/a² and 1/b² (multiplications, not divisions, in `surfacePoint`).
-    private static let inverseA2 = 1 / (EllipsoidConstants.equatorialRadius * EllipsoidConstants.equatorialRadius)
-    private static let inverseB2 = inverseA2 / (1 - EllipsoidConstants.eccentricitySquared)
-    private static let inversePolarFactor = 1 / (1 - EllipsoidConstants.eccentricitySquared)
+    @usableFromInline static let inverseA2 = 1 / (EllipsoidConstants.equatorialRadius * EllipsoidConstants.equatorialRadius)
+    @usableFromInline static let inverseB2 = inverseA2 / (1 - EllipsoidConstants.eccentricitySquared)
+    @usableFromInline static let inversePolarFactor = 1 / (1 - EllipsoidConstants.eccentricitySquared)
 
     /// The geodesic distance between two surface points whose chord is `chord` (<= `longestChord`).
-    package static func distance(from p: EarthCenteredPoint, to q: EarthCenteredPoint, chord: Double) -> Double {
+    public static func distance(from p: EarthCenteredPoint, to q: EarthCenteredPoint, chord: Double) -> Double {
         let m = surfacePoint(between: p, q)
         let halves = ShortGeodesic.distance(from: p, to: m) + ShortGeodesic.distance(from: m, to: q)
         guard chord > longestHalvedChord else {
@@ -55,14 +55,14 @@ package enum MidpointGeodesic {
     /// The largest difference (metres) between `distance` and `geod_inverse` for a chord of this
     /// length (<= `longestChord`): at least 10× the largest error measured in its class by
     /// `landmark-bench distance` (10M pairs), never below 100 nm (Cartesian rounding).
-    package static func errorBound(chord: Double) -> Double {
+    public static func errorBound(chord: Double) -> Double {
         if chord <= 400_000 { return 2e-7 }
         if chord <= 1_000_000 { return 1e-4 }
         return 2e-4
     }
 
     /// The surface point below the midpoint of the chord from `p` to `q`, along the normal.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func surfacePoint(between p: EarthCenteredPoint, _ q: EarthCenteredPoint) -> EarthCenteredPoint {
         let mx = 0.5 * (p.x + q.x)
         let my = 0.5 * (p.y + q.y)

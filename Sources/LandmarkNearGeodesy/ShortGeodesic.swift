@@ -27,24 +27,24 @@ import Foundation
 ///     let p = EarthCenteredPoint(Coordinate(latitude: 34, longitude: -116))
 ///     let q = EarthCenteredPoint(Coordinate(latitude: 34.05, longitude: -116.1))
 ///     ShortGeodesic.distance(from: p, to: q)   // 10 733.63… m, as geod_inverse to ~1e-10 m
-package enum ShortGeodesic {
+@_spi(Inlining) public enum ShortGeodesic {
     /// The longest chord (metres) for which `distance` and `errorBound` may be used. Lines
     /// beyond a few hundred kilometres are far from "short" (the error reaches metres), but the
     /// bound still ranks far candidates: it is a thousand times tighter than the chord's.
-    package static let longestChord = 10_000_000.0
+    public static let longestChord = 10_000_000.0
     /// Up to this chord the arc length comes from its series (no `asin`): `MidpointGeodesic`
     /// measures halves of lines up to 2,000 km with it.
-    static let longestSeriesChord = 1_000_000.0
+    @usableFromInline static let longestSeriesChord = 1_000_000.0
 
     /// e′² = e² / (1 − e²).
-    static let secondEccentricitySquared =
+    @usableFromInline static let secondEccentricitySquared =
         EllipsoidConstants.eccentricitySquared / (1 - EllipsoidConstants.eccentricitySquared)
-    static let inversePolarFactor = 1 / (1 - EllipsoidConstants.eccentricitySquared)
-    static let inverseEquatorialRadius = 1 / EllipsoidConstants.equatorialRadius
+    @usableFromInline static let inversePolarFactor = 1 / (1 - EllipsoidConstants.eccentricitySquared)
+    @usableFromInline static let inverseEquatorialRadius = 1 / EllipsoidConstants.equatorialRadius
 
     /// The geodesic distance between two surface points at most `longestChord` apart (chord).
-    @inline(__always)
-    package static func distance(from p: EarthCenteredPoint, to q: EarthCenteredPoint) -> Double {
+    @inlinable @inline(__always)
+    public static func distance(from p: EarthCenteredPoint, to q: EarthCenteredPoint) -> Double {
         let dx = q.x - p.x
         let dy = q.y - p.y
         let dz = q.z - p.z
@@ -53,8 +53,8 @@ package enum ShortGeodesic {
     }
 
     /// `distance` when the caller already has d = Q − P and c² (the index's hot loop).
-    @inline(__always)
-    package static func distance(
+    @inlinable @inline(__always)
+    public static func distance(
         _ p: EarthCenteredPoint, _ dx: Double, _ dy: Double, _ dz: Double,
         chordSquared c2: Double
     ) -> Double {
@@ -93,7 +93,7 @@ package enum ShortGeodesic {
     /// The largest difference (metres) between `distance` and `geod_inverse` for a chord of
     /// this length (<= `longestChord`), with a margin of at least 10× over the largest error
     /// measured in its class by `landmark-bench distance` (10M pairs) and never below 100 nm.
-    package static func errorBound(chord: Double) -> Double {
+    public static func errorBound(chord: Double) -> Double {
         if chord <= 10_000 { return 1e-7 }
         if chord <= 50_000 { return 2e-7 }
         if chord <= 100_000 { return 3e-6 }

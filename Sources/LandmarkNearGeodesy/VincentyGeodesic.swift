@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The WGS84 geodesic distance by Vincenty's inverse method (1975), for the lines too long for
 /// `ShortGeodesic`'s error bound to be small: cheaper than `geod_inverse` (measured; see
@@ -18,27 +18,27 @@ import LandmarkNearCore
 ///     VincentyGeodesic.distance(
 ///         from: Coordinate(latitude: 40.6, longitude: -73.8), to: Coordinate(latitude: 51.6, longitude: -0.5))
 ///     // 5 554 …  m, within a millimetre of geod_inverse
-package enum VincentyGeodesic {
+@_spi(Inlining) public enum VincentyGeodesic {
     /// The largest difference (metres) from `geod_inverse` claimed: 12× the largest measured.
-    package static let errorBound = 1e-3
+    public static let errorBound = 1e-3
     /// Chords up to this length (metres) may be measured here (antipodal points are 12 713 km
     /// apart through the Earth).
     static let longestChord = 12_000_000.0
 
     private static let f = EllipsoidConstants.flattening
-    private static let b = EllipsoidConstants.equatorialRadius * (1 - EllipsoidConstants.flattening)
+    @usableFromInline static let b = EllipsoidConstants.equatorialRadius * (1 - EllipsoidConstants.flattening)
     private static let secondEccentricitySquared =
         EllipsoidConstants.eccentricitySquared / (1 - EllipsoidConstants.eccentricitySquared)
 
     /// The distance in metres, or nil where the iteration did not converge.
-    package static func distance(from p: Coordinate, to q: Coordinate) -> Double? {
+    public static func distance(from p: Coordinate, to q: Coordinate) -> Double? {
         distance(from: p, EarthCenteredPoint(p), to: q, EarthCenteredPoint(q))
     }
 
     /// `distance(from:to:)` when the caller has the points' Earth-centred forms too (the index
     /// keeps them): the reduced latitudes come from them without trigonometry, since a surface
     /// point is (a cos U cos λ, a cos U sin λ, b sin U).
-    package static func distance(
+    public static func distance(
         from p: Coordinate, _ pe: EarthCenteredPoint, to q: Coordinate, _ qe: EarthCenteredPoint
     ) -> Double? {
         let radians = Double.pi / 180
@@ -106,7 +106,7 @@ package enum VincentyGeodesic {
 
     /// (sin U, cos U) of a surface point from (z / b, √(x² + y²) / a), normalised: no
     /// trigonometry, fine at the poles.
-    @inline(__always) private static func reducedLatitude(_ point: EarthCenteredPoint) -> (sin: Double, cos: Double) {
+    @inlinable @inline(__always) static func reducedLatitude(_ point: EarthCenteredPoint) -> (sin: Double, cos: Double) {
         let y = point.z * (1 / b)
         let x = (point.x * point.x + point.y * point.y).squareRoot() * (1 / EllipsoidConstants.equatorialRadius)
         let r = (x * x + y * y).squareRoot()

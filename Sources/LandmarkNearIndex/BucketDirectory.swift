@@ -1,6 +1,6 @@
 import Foundation
-import LandmarkNearCore
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// A grid of latitude/longitude cells over the world that lists, for each cell, the buckets whose
 /// boxes meet it, and names one landmark near the cell ("its witness"): the small-cap side of

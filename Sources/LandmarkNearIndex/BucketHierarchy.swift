@@ -1,5 +1,5 @@
 import CLinux
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// Boxes (in Earth-centred x, y, z) over groups of buckets, two groups to a node, down to the
 /// buckets: what `LandmarkIndex.nearest` walks, nearest first, sweeping each bucket as it is

@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import Synchronization
 
 /// Packing of points into fixed-size buckets of nearby points, by recursive halving (a k-d

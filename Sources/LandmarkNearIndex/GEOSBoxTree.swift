@@ -1,5 +1,5 @@
 import CGEOS
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// GEOS's STRtree (through the reentrant C API) over integer-numbered boxes in degrees.
 ///

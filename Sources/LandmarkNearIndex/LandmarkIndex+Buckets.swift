@@ -1,6 +1,6 @@
 import CLinux
-import LandmarkNearCore
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// Finding the buckets a query must look at: the directory's cells, GEOS's tree for wide caps,
 /// the hierarchy walked nearest first; and sweeping a bucket's slots near the query's z.

@@ -1,6 +1,6 @@
 import CLinux
-import LandmarkNearCore
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// Building the index: packing, the slots' tables, the buckets' spheres, the directories and
 /// the hierarchy, on two threads for large sets.

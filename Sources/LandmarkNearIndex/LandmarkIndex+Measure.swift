@@ -1,6 +1,6 @@
 import CLinux
-import LandmarkNearCore
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// Measuring a landmark from a query point: the short-line formula where the chord is short,
 /// `geod_inverse` beyond, refined where the order or a radius is at stake.

@@ -1,6 +1,6 @@
 import CLinux
-import LandmarkNearCore
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// `within`: every landmark within a radius, exactly.
 extension LandmarkIndex {

@@ -1,6 +1,6 @@
 import CLinux
-import LandmarkNearCore
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// A spatial index of landmark coordinates with two exact geodesic queries: every landmark
 /// within a radius, and the k nearest.

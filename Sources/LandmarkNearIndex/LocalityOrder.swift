@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The order in which a batch of nearest-landmark searches asks the index
 /// (`LandmarkIndex.forEachNearest(of:limit:within:_:)`, and the batches of a `nearest`

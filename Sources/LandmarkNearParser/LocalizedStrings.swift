@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A `Localizable.strings` table: `"KEY" = "format";` entries with `/* */` and `//` comments,
 /// escapes `\"` `\\` `\n` `\t` `\r` `\Uxxxx`, in UTF-8 or UTF-16 (with a byte-order mark).

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The human-readable rendering of a `NotificationViewModel`, laid out like the watch
 /// notification: the title, a divider, the message, and the landmark's park and state.

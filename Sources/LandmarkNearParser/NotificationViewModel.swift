@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// What the tutorial's watch notification view shows for a payload: a title, a message and
 /// (when `landmarkIndex` names one) the landmark.

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Reads payloads, parses them into view models and prints them: the whole of
 /// `landmark-near parse`, minus argument parsing (as `WatchSession` is for `watch`).

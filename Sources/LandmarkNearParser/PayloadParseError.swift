@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A payload that cannot become a notification view model: which file, which key, and why.
 ///

@@ -1,5 +1,5 @@
 import Dispatch
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import Synchronization
 
 /// The one queue between the HTTP threads and the engine. Request handlers `submit` work with

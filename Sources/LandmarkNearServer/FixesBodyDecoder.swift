@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearReaders
 
 /// `POST /fixes`: NDJSON in the shapes of docs/reference/fixes.md (plain fixes, gpsd TPV reports, OwnTracks

@@ -3,7 +3,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 #endif
 
 /// How the daemon accepts and limits connections.

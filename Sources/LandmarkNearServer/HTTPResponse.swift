@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The answer to one request: status, content type, extra headers and body.
 ///

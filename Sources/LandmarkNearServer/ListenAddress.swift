@@ -1,6 +1,6 @@
 #if canImport(Glibc)
 import Glibc
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 #endif
 
 /// Where `serve` listens: `HOST:PORT` with an IPv4 address, `[IPv6]:PORT`, or a host name

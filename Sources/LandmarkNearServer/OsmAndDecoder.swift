@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Traccar's OsmAnd protocol, in the two shapes Traccar Client sends:
 /// - the query string of the classic Android client (`ProtocolFormatter.formatRequest`):

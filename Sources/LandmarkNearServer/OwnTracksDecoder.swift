@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// OwnTracks' HTTP mode (https://owntracks.org/booklet/tech/http/): each post is one message,
 /// a JSON object, or an array of them when the app sends what it had queued. Objects with

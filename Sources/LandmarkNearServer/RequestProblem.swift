@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearReaders
 
 /// A request the server refuses, with the status and the reason it answers.

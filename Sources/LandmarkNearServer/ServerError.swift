@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Why `serve` cannot start or had to stop: its kind, the setting it concerns (so that the
 /// tool can name its option), and what happened.

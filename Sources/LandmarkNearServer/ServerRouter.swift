@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import Synchronization
 
 /// The endpoints of docs/reference/serve.md, called on the HTTP threads: it authenticates, decodes each

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The users of `serve --users FILE`: a JSON object, user -> `{"password": "<crypt(3) hash>",
 /// "devices": ["phone", ...] or "*"}`. Their devices are named `USER/DEVICE` in the engine.

@@ -1,7 +1,7 @@
 import CGEOS
 import CGeodesic
 import CLibXML2
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// The version of LandmarkNear and of the C libraries it runs with, as `landmark-near --version`
 /// prints them. The libraries' versions are asked of the loaded libraries at run time, not taken

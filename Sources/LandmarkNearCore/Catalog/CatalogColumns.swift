@@ -11,24 +11,24 @@
 ///     var columns = CatalogColumns()
 ///     columns.append(landmark)
 ///     columns.landmark(at: 0) == landmark    // true
-package struct CatalogColumns: Sendable {
+@_spi(Inlining) public struct CatalogColumns: Sendable {
     /// Each landmark's id; empty once `compactIDs` found them to be `firstID`, `firstID + 1`, ...
-    private(set) var ids: [Int] = []
+    @usableFromInline var ids: [Int] = []
     private var firstID = 0
-    private(set) var coordinates: [Coordinate] = []
+    @usableFromInline var coordinates: [Coordinate] = []
     /// Bit 0: isFavorite; bit 1: isFeatured.
-    private(set) var flags: [UInt8] = []
+    @usableFromInline var flags: [UInt8] = []
     /// Where each landmark's record ends in `text` (it starts where the one before ends).
-    private(set) var ends: [UInt32] = []
-    private(set) var text: [UInt8] = []
+    @usableFromInline var ends: [UInt32] = []
+    @usableFromInline var text: [UInt8] = []
     /// Each landmark's own radius; empty while none has one.
-    private(set) var radii: [Length?] = []
+    @usableFromInline var radii: [Length?] = []
     /// The text outgrew the 4 GiB that `ends` can address (the catalog is then refused).
-    private(set) var isTooLarge = false
+    @usableFromInline var isTooLarge = false
 
-    package init() {}
+    @_spi(Inlining) public init() {}
 
-    package var count: Int { coordinates.count }
+    @_spi(Inlining) public var count: Int { coordinates.count }
 
     func id(at index: Int) -> Int { ids.isEmpty ? firstID + index : ids[index] }
 
@@ -44,7 +44,7 @@ package struct CatalogColumns: Sendable {
         ids = []
     }
 
-    package mutating func reserveCapacity(_ landmarks: Int, textBytes: Int) {
+    @_spi(Inlining) public mutating func reserveCapacity(_ landmarks: Int, textBytes: Int) {
         ids.reserveCapacity(landmarks)
         coordinates.reserveCapacity(landmarks)
         flags.reserveCapacity(landmarks)
@@ -54,18 +54,18 @@ package struct CatalogColumns: Sendable {
 
     /// One of the texts of a landmark as a reader has it: bytes of its input (valid UTF-8)
     /// or a decoded String.
-    package enum Text {
+    @_spi(Inlining) public enum Text {
         case none
         case bytes(UnsafeBufferPointer<UInt8>)
         case string(String)
 
-        package var isPresent: Bool {
+        @_spi(Inlining) public var isPresent: Bool {
             if case .none = self { return false }
             return true
         }
     }
 
-    package mutating func append(_ landmark: Landmark) {
+    @_spi(Inlining) public mutating func append(_ landmark: Landmark) {
         append(
             id: landmark.id, coordinate: landmark.coordinate, isFavorite: landmark.isFavorite, isFeatured: landmark.isFeatured,
             name: .string(landmark.name), category: Text(landmark.category), city: Text(landmark.city),
@@ -74,7 +74,8 @@ package struct CatalogColumns: Sendable {
     }
 
     /// (Only before `compactIDs`.)
-    package mutating func append(
+    @inlinable
+    @_spi(Inlining) public mutating func append(
         id: Int, coordinate: Coordinate, isFavorite: Bool, isFeatured: Bool, name: Text,
         category: Text = .none, city: Text = .none, state: Text = .none, park: Text = .none,
         imageName: Text = .none, radius: Length? = nil
@@ -118,7 +119,7 @@ package struct CatalogColumns: Sendable {
     /// there, and move up by the landmarks before it. Each of `other`'s columns is let go of
     /// once copied, so that the merge holds one of them twice at most. (Only before
     /// `compactIDs`.)
-    package mutating func append(_ other: consuming CatalogColumns, renumbering renumbered: some Sequence<Int>) {
+    @_spi(Inlining) public mutating func append(_ other: consuming CatalogColumns, renumbering renumbered: some Sequence<Int>) {
         let before = count
         let otherCount = other.count
         let textBefore = text.count
@@ -155,8 +156,8 @@ package struct CatalogColumns: Sendable {
     /// more than a byte (`write` then appends the record piece by piece).
     /// Why: appending the record's pieces one by one (a length, its bytes, ...) pays each
     /// append's checks (measured: a tenth of scanning a tutorial catalog; see Benchmarks/LOG.md).
-    @inline(__always)
-    private mutating func appendRecord(
+    @inlinable @inline(__always)
+    mutating func appendRecord(
         _ name: Text, _ mask: UInt8, _ category: Text, _ city: Text, _ state: Text, _ park: Text, _ imageName: Text
     ) -> Bool {
         @inline(__always) func size(_ value: Text) -> Int? {
@@ -194,7 +195,8 @@ package struct CatalogColumns: Sendable {
         return true
     }
 
-    private mutating func write(_ value: Text) {
+    @usableFromInline
+    mutating func write(_ value: Text) {
         switch value {
         case .none: return
         case .bytes(let bytes):
@@ -208,7 +210,8 @@ package struct CatalogColumns: Sendable {
         }
     }
 
-    private mutating func writeLength(_ length: Int) {
+    @usableFromInline
+    mutating func writeLength(_ length: Int) {
         var rest = UInt(length)
         while rest >= 0x80 {
             text.append(UInt8(truncatingIfNeeded: rest) | 0x80)

@@ -27,14 +27,16 @@
     }
 
     /// The bytes without leading and trailing blanks.
-    package func trimming<C: BidirectionalCollection<UInt8>>(_ bytes: C) -> C.SubSequence {
+    @inlinable
+    public func trimming<C: BidirectionalCollection<UInt8>>(_ bytes: C) -> C.SubSequence {
         guard let first = bytes.firstIndex(where: { !contains($0) }) else { return bytes[bytes.endIndex...] }
         let last = bytes.lastIndex(where: { !contains($0) })!
         return bytes[first...last]
     }
 
     /// The text without leading and trailing blanks (which are ASCII, so whole characters).
-    package func trimming(_ text: some StringProtocol) -> Substring {
+    @inlinable
+    public func trimming(_ text: some StringProtocol) -> Substring {
         let text = Substring(text)
         let utf8 = text.utf8
         guard let first = utf8.firstIndex(where: { !contains($0) }) else { return text[text.endIndex...] }
@@ -43,7 +45,8 @@
     }
 
     /// Whether every byte is blank (an empty input included).
-    package func isBlank(_ bytes: some Sequence<UInt8>) -> Bool {
+    @inlinable
+    public func isBlank(_ bytes: some Sequence<UInt8>) -> Bool {
         // A closure, not the method `contains` itself: that would be a partial application,
         // allocated on each call (one a row of a CSV catalog).
         bytes.allSatisfy { contains($0) }

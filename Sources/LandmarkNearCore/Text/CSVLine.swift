@@ -6,13 +6,14 @@
 /// Lines without a double quote (the usual case, and the hot path) are split on commas in
 /// place, as views into the line; lines with quotes are unquoted as Strings, whose bytes a
 /// `CSVLine.QuotedCells` keeps until the next line.
-package enum CSVLine {
-    package typealias Bytes = UnsafeBufferPointer<UInt8>
+@_spi(Inlining) public enum CSVLine {
+    public typealias Bytes = UnsafeBufferPointer<UInt8>
 
     /// The cells of `line`, at most `maximumCount` of them (the rest is not split), replacing
     /// the contents of `cells`. Views into a quoted line's cells stay valid until `quoted` is
     /// used again.
-    package static func cells(of line: Bytes, into cells: inout [Bytes], quoted: QuotedCells, maximumCount: Int = .max) {
+    @inlinable
+    public static func cells(of line: Bytes, into cells: inout [Bytes], quoted: QuotedCells, maximumCount: Int = .max) {
         cells.removeAll(keepingCapacity: true)
         if line.contains(UInt8(ascii: "\"")) {
             quoted.store(fields(of: String(decoding: line, as: UTF8.self)).prefix(maximumCount), into: &cells)
@@ -61,6 +62,7 @@ package enum CSVLine {
         return fields
     }
 
+    @usableFromInline
     package static func fields(of line: String, separator: Character = ",") -> [String] {
         fields(of: line[...], separator: separator)
     }
@@ -72,7 +74,8 @@ package enum CSVLine {
 
     /// `boolean(String)` of a cell's bytes; ASCII cells (all but odd ones) are read without
     /// making the String (the catalog loader reads one a row).
-    package static func boolean(_ cell: UnsafeBufferPointer<UInt8>) -> Bool? {
+    @inlinable
+    public static func boolean(_ cell: UnsafeBufferPointer<UInt8>) -> Bool? {
         let trimmed = ASCIIBlanks.spacesAndTabs.trimming(cell)
         guard trimmed.count <= 5, trimmed.allSatisfy({ $0 < 0x80 }) else { return boolean(String(decoding: cell, as: UTF8.self)) }
         var word: UInt64 = 0
@@ -88,14 +91,15 @@ package enum CSVLine {
         }
     }
 
-    @inline(__always)
-    private static func word(_ text: StaticString) -> UInt64 {
+    @inlinable @inline(__always)
+    static func word(_ text: StaticString) -> UInt64 {
         var word: UInt64 = 0
         for k in 0..<text.utf8CodeUnitCount { word |= UInt64(text.utf8Start[k]) << (8 * UInt64(k)) }
         return word
     }
 
     /// Parses a boolean cell: true/false, 1/0, yes/no (any case).
+    @usableFromInline
     package static func boolean(_ cell: String) -> Bool? {
         switch ASCIIBlanks.spacesAndTabs.trimming(cell).lowercased() {
         case "true", "1", "yes", "y", "t": return true
@@ -105,11 +109,12 @@ package enum CSVLine {
     }
 
     /// Owns the bytes of a quoted line's unquoted cells, so they can be handed out as views.
-    package final class QuotedCells {
+    public final class QuotedCells {
         private var storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
 
-        package init() {}
+        public init() {}
 
+        @usableFromInline
         func store(_ fields: some Collection<String>, into cells: inout [Bytes]) {
             let total = fields.reduce(0) { $0 + $1.utf8.count }
             if total > storage.count {

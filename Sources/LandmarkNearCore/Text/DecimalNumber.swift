@@ -5,10 +5,10 @@ import Glibc
 /// longer or unusual through `strtod`, so results are always correctly rounded.
 ///
 ///     DecimalNumber.parse(Array("34.011286".utf8))   // 34.011286
-package enum DecimalNumber {
+@_spi(Inlining) public enum DecimalNumber {
     /// 10^exponent for 0...22, all exact in a Double.
-    @inline(__always)
-    private static func powerOfTen(_ exponent: Int) -> Double {
+    @inlinable @inline(__always)
+    static func powerOfTen(_ exponent: Int) -> Double {
         switch exponent {
         case 0: return 1
         case 1: return 1e1
@@ -38,7 +38,8 @@ package enum DecimalNumber {
 
     /// A number in JSON's grammar or the looser forms people write in CSV cells and strings
     /// (`+1.5`, `.5`, `5.`, surrounding spaces, `NaN`, `inf`); nil when it is not a number.
-    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    @inlinable
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         let text = ASCIIBlanks.spacesAndTabs.trimming(bytes)
         guard !text.isEmpty else { return nil }
         if let value = fastPath(text) { return value }
@@ -46,8 +47,8 @@ package enum DecimalNumber {
     }
 
     /// A number already known to follow JSON's grammar exactly (no spaces): the NDJSON scanner's.
-    @inline(__always)
-    package static func parseJSON(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+    @inlinable @inline(__always)
+    public static func parseJSON(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         if let value = fastPath(text) { return value }
         return slowPath(text)
     }
@@ -57,8 +58,8 @@ package enum DecimalNumber {
     }
 
     /// Plain decimals with at most 19 digits and a small exponent; nil when it does not apply.
-    @inline(__always)
-    private static func fastPath(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+    @inlinable @inline(__always)
+    static func fastPath(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = 0
         var negative = false
         if text[0] == UInt8(ascii: "-") || text[0] == UInt8(ascii: "+") {
@@ -107,7 +108,8 @@ package enum DecimalNumber {
         return negative ? -value : value
     }
 
-    private static func slowPath(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+    @usableFromInline
+    static func slowPath(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         guard text.count < 512 else { return nil }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: text.count + 1) { buffer -> Double? in
             for i in 0..<text.count {

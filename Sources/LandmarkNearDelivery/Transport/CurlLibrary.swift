@@ -1,5 +1,5 @@
 import CCurl
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// libcurl's functions that the deliveries call, opened when a run's deliveries are set up
 /// (`NotificationDelivery`, at the start of a `watch` or `serve` with `--push` or `--webhook`;

@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearIndex
 import LandmarkNearReaders
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearReaders
 import Synchronization
 

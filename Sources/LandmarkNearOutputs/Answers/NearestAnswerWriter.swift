@@ -1,5 +1,5 @@
 @_spi(Inlining) import LandmarkNearCore
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearGeodesy
 import LandmarkNearIndex
 import LandmarkNearReaders
 

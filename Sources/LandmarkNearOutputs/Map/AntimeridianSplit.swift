@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Splits a line at ±180° as RFC 7946 §3.1.9 asks: where consecutive positions are more than
 /// 180° of longitude apart, the line is taken to cross the antimeridian (the short way round);

@@ -1,5 +1,5 @@
-import LandmarkNearCore
-import LandmarkNearGeodesy
+@_spi(Inlining) import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// The circle of all points at a geodesic distance from a centre on the WGS84 ellipsoid, as a
 /// polygon for GeoJSON (RFC 7946): its vertices solve the direct geodesic problem (PROJ's

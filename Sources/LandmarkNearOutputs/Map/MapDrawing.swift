@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearEngine
 
 /// A recorded run made ready to draw: tracks thinned to a point budget (keeping every fix that

@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Writes a map file (HTML or GeoJSON) atomically: a temporary file beside it, renamed over it
 /// (a link is followed; a FIFO or a device is written in place: see `OutputFile`).

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The GeoJSON (RFC 7946) of a run, one feature a line: each favourite's radius as a geodesic
 /// circle (`Polygon`, or `MultiPolygon` when split at ±180°), each device's track (`LineString`,

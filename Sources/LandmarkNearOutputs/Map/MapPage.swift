@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The self-contained HTML map of a run: `MapPageTemplate` with the run embedded as JSON in a
 /// `<script type="application/json">`. `<`, `>` and `&` in that JSON are written as `\u003c`,

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearEngine
 
 /// Collects what a watch run did, for drawing it (`landmark-near map`, `watch --geojson`): each

@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Thins tracks for drawing (Douglas–Peucker): within a tolerance in metres, a thinned track
 /// keeps its shape; its ends and every fix that caused an event are always kept. Each point

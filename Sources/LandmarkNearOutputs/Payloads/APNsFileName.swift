@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The `.apns` file name for one notification: deterministic, only `[A-Za-z0-9._-]`, at most
 /// 255 bytes, never `.`/`..`/hidden, and distinct for distinct (device, landmark id, fix).

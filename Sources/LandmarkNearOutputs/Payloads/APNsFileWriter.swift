@@ -1,6 +1,6 @@
 import CLinux
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The APNs payload for "near landmark L at index i", byte for byte as docs/reference/payloads.md writes it:
 ///

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// An `.apns` file or its directory that could not be written.
 package struct APNsWriteError: LandmarkNearError, Sendable, Equatable {

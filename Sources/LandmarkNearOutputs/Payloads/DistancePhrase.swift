@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 extension Length {
     /// The radius as the notification body says it: `5mi` -> "5 miles", `1mi` -> "1 mile",

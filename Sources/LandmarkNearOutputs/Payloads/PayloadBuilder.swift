@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Builds payloads for one set of `PayloadOptions`: the fixed parts of the JSON text are
 /// written once, so each payload is a few appends (the watch engine calls it per notification).

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Remembers the payload built for each landmark index, for engines that notify about the same
 /// few landmarks again and again.

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A payload that cannot be built within the APNs size limit.
 public struct PayloadError: LandmarkNearError, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// What a notification payload says besides the landmark: the radius phrase, the APNs
 /// `thread-id`, and an optional Simulator bundle id (docs/reference/payloads.md).

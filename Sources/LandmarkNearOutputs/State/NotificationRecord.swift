@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// One row of the notification log (`notifications` in the state database): what was
 /// decided, with everything needed to emit it again after a crash.

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A `--state` database that cannot be used: another process holds it (`.temporaryFailure`,
 /// exit 75), it is not a LandmarkNear state database or is damaged (`.badData`), or reading or

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The members of an entry (tutorial shape), of its `coordinates`, or of a GeoJSON feature's
 /// `properties` that a landmark is made of; a key given twice counts by its last value, as

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A GeoJSON FeatureCollection of Points; each feature's `properties` hold `id`, `name`,
 /// `isFavorite`, ... as in the tutorial shape. Features without an id get their 1-based position.

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The fast path of GeoJSON catalogs (`{"type": "FeatureCollection", "features": [{"type":
 /// "Feature", "geometry": {"type": "Point", "coordinates": [lon, lat]}, "properties": {"id":

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// JSON renderings of a landmark used by the commands' `--json` output.
 package enum LandmarkJSON {

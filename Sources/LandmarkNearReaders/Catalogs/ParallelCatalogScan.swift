@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import Synchronization
 
 /// Scans a large catalog on two threads: the bytes are split near the middle, at a seam

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The bytes of a catalog as another thread reaches them on its own: the file mapped once
 /// more there, by its descriptor, or the array they were read into. Only Sendable values

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The fast path of tutorial-JSON catalogs (`[{"id": 1001, "name": …, "coordinates":
 /// {"latitude": …, "longitude": …}, …}, …]`): one pass over the bytes straight into the

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A fix written back as one NDJSON line in the plain shape of docs/reference/fixes.md, the canonical form
 /// `landmark-near fixes` prints: `device` first, then `lat`, `lon`, and `time` and `acc` only

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearEngine
 
 /// Reads `--profiles FILE`: a JSON object mapping a device to `{"favorites": [ids],

@@ -1,5 +1,5 @@
 import Dispatch
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearIndex
 
 /// `nearest` lines in input order, as values that cross between a stream's threads

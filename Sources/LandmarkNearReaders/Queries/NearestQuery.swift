@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearIndex
 
 /// What `landmark-near nearest` asks of the index: the `limit` nearest landmarks, and with

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Reads `nearest`'s input lines and turns them into queries, in batches
 /// (`NearestAnswerBatch`) that end at `queriesPerBatch` queries and unreadable lines or,

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The byte-level reading of one `nearest` input line (`lat,lon`, or the two numbers separated
 /// by blanks; `lon,lat` after a header that says so), for the common case only: it answers

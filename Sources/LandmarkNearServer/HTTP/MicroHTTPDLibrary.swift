@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// GNU libmicrohttpd's functions that `serve` calls, opened when the first daemon starts
 /// (`SharedLibrary`): other commands never open it, nor GnuTLS and the libraries it brings.

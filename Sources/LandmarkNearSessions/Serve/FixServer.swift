@@ -1,5 +1,5 @@
 import Dispatch
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearDelivery
 import LandmarkNearOutputs
 import LandmarkNearServer

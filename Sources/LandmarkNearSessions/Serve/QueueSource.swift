@@ -1,5 +1,5 @@
 import Dispatch
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 import LandmarkNearOutputs
 import LandmarkNearReaders
 import LandmarkNearServer

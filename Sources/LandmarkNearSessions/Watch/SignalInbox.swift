@@ -1,5 +1,5 @@
 import CLinux
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 #if canImport(Glibc)
 import Glibc

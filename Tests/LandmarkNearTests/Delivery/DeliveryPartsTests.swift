@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearDelivery
 
 /// The delivery layer's parts, one at a time: ids, tokens, JWT pieces, answers, backoff.

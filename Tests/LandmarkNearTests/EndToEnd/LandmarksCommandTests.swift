@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// `landmark-near landmarks` run as a process.
 @Suite(.suiteTimeLimit) struct LandmarksCommandTests {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearSessions
 
 /// `producer | landmark-near watch` with a producer process writing one line every 200 ms:

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// NMEA positions in event lines carry the sentence's precision (degrees at max(k + 2, 7)
 /// decimals for k decimals of minutes), while `fixes` keeps every digit of the double so that

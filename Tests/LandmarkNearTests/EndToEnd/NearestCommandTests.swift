@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 @testable import LandmarkNearServer
 
 /// `landmark-near nearest` run as a process.

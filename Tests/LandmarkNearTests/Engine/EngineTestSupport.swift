@@ -1,6 +1,6 @@
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearEngine
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 
 /// Builders shared by the engine tests.
 enum EngineFixtures {

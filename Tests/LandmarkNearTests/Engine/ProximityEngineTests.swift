@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearEngine
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 
 @Suite(.suiteTimeLimit) struct ProximityEngineTests {
     typealias F = EngineFixtures

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 @Suite(.suiteTimeLimit) struct CSVReaderTests {
     @Test func gpsLoggerExport() throws {

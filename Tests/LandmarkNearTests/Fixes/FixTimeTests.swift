@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearReaders
 
 @Suite(.suiteTimeLimit) struct FixTimeTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 @Suite(.suiteTimeLimit) struct GeoJSONReaderTests {
     /// A pretty-printed document over many lines is one document, not one error a line.

@@ -2,7 +2,7 @@ import CZlib
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearServer
 
 /// gzip inputs, with Debian's gzip(1) as the counterpart for real files and zlib's deflate for

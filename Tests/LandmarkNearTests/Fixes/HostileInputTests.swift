@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearReaders
 @testable import LandmarkNearServer
 

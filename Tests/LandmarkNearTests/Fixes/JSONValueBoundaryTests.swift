@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearReaders
 
 /// `JSONValueBoundary` finds the end of a value exactly where the JSON parser does, whether the

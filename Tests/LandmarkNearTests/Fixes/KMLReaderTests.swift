@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// KML 2.2 on real files: togeojson's test data (with togeojson's own GeoJSON conversions of
 /// them as the counterpart) and GPSBabel's reference track.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 
 @Suite(.suiteTimeLimit) struct DegreeTrigonometryTests {
     /// Within 4.5e-16 (four units in the last place of 1) of the C library's sin and cos of the

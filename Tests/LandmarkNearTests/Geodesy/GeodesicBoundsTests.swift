@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 
 @Suite(.suiteTimeLimit) struct GeodesicBoundsTests {
     /// Pairs at every scale: close (metres to 100 km), far, nearly antipodal, across ±180° and at

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 @testable import LandmarkNearChecks
-@testable import LandmarkNearCore
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 @testable import LandmarkNearIndex
 
 /// `ShortGeodesic` against `geod_inverse`: 100k seeded pairs worldwide in the normal suite (the

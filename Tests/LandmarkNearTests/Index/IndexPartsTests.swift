@@ -1,7 +1,7 @@
 import Testing
 
-@testable import LandmarkNearCore
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 @testable import LandmarkNearIndex
 
 @Suite(.suiteTimeLimit) struct IndexPartsTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearIndex
 
 /// `LocalityOrder` and the index's batch search that asks in its order.

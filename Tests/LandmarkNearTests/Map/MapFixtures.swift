@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearOutputs
 
 /// Runs for the map tests: the quick start's road trip, a ship across ±180°, a sled over the

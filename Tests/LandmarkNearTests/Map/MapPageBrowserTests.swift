@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// The map page in a real headless browser (Debian's chromium, driven over the DevTools
 /// protocol by Tests/Counterparts/map_page_check.py): it loads with no console error, no

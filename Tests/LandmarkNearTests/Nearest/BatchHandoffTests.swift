@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearServer
 
 /// The hand-over between a `nearest` stream's threads: order, and the bound.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearIndex
 @testable import LandmarkNearOutputs
 @testable import LandmarkNearReaders

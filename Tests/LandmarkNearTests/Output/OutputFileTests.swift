@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// `--out` (payload, map) and `--geojson`: a link is followed and stays a link, a FIFO is
 /// written to in place and stays a FIFO, a regular file is replaced.

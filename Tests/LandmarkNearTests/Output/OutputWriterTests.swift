@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// The buffered writer behind stdout: every way of writing lands in order, byte for byte,
 /// whether it fits the buffer, fills it (a flush on the way) or is larger than it (the block

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// `payload`, `parse` and `validate` run as processes, as a user runs them.
 @Suite(.suiteTimeLimit) struct PayloadCommandsEndToEndTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearOutputs
 
 /// The 4096-byte limit: long names are cut to whole grapheme clusters plus "…".

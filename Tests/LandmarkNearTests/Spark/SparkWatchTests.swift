@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 
 /// `Scripts/spark-watch.py` in Spark's local mode against one `landmark-near watch` process over
 /// the same input: the notifications must be the same, per device and in order.

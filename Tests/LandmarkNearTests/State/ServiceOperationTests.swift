@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearSessions
 
 /// docs/reference/output.md "Live operation" and docs/reference/state.md's lock, with the built tool run as a process.

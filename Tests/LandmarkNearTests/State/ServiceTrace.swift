@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// A timed NDJSON trace for the restart, crash and signal tests: devices (odd names
 /// included) that go in and out of Turtle Rock and St. Mary Lake, one step every 150 s, so

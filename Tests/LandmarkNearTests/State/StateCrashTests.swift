@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearOutputs
 
 /// docs/reference/state.md, crash: `kill -9` at random moments, each time rerunning the whole timed input

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 @testable import LandmarkNearOutputs
 
 /// docs/reference/state.md, resume: a trace split at a record boundary and run as two processes with one

@@ -1,7 +1,7 @@
 import CGEOS
 import Foundation
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// An RFC 7946 structure check of a GeoJSON text, as geojson.io, QGIS and kepler.gl need it:
 /// a FeatureCollection of Features with object properties; geometry types and coordinate

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearCore
 
 /// Paths into the repository's `Payloads/` folder (the canonical sample and the fixtures the
 /// tests parse), found from `repositoryRoot` (Support/ToolRunner.swift).

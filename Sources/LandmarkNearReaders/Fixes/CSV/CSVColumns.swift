@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Which column of a CSV fix file holds which fix field, from its header row (names matched
 /// case-insensitively with the NDJSON aliases; GPSLogger's `timestamp_ms` serves as the time

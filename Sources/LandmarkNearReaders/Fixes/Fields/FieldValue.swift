@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A raw value of a fix field as an input wrote it, before it is interpreted: JSON gives
 /// numbers, strings, booleans, null; CSV gives text. Text is a view into the reader's buffer.

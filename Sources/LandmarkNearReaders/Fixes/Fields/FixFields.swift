@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The raw fields of one NDJSON object or CSV row, by role, and their interpretation as a fix
 /// (docs/reference/fixes.md), shared by every keyed format so that they agree on aliases and number forms.

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Reads a fix time written as an RFC 3339 string, as epoch seconds, or as epoch
 /// milliseconds (a number above 1e11; docs/reference/fixes.md), as a JSON number or a numeric string.

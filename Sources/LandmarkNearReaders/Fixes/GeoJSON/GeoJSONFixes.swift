@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Turns one GeoJSON value into fixes: a FeatureCollection's features in order, a Feature, or
 /// a bare geometry. Point, MultiPoint, LineString and MultiLineString give one fix a position

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Reads GeoJSON documents (RFC 7946; also several one after another, as GeoJSON text
 /// sequences and files of one Feature a line have them): each document is read as soon as its

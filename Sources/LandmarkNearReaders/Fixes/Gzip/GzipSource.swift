@@ -1,5 +1,5 @@
 import CZlib
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Inflates a gzip stream (RFC 1952) as it arrives: the bytes of the compressed `LineStream`
 /// go through zlib in chunks, so a `.gz` input of any size runs in bounded memory, and a live

@@ -1,5 +1,5 @@
 import Glibc
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Reads location fixes from a file or standard input, in any format of docs/reference/fixes.md, streaming:
 /// records come one at a time, as soon as their line arrives on a live pipe, in bounded memory.

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// How reading an input ended: what a pipeline asks at the end of an input, whether a
 /// `FixReader` read it in line or a `FixReadAhead` on a thread of its own.

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Turns one line of a line-based format (NDJSON, CSV, NMEA) into a fix. Decoders keep state
 /// across lines where a format needs it (CSV's header, NMEA's latest RMC date).

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// One KML coordinate: `lon,lat[,alt]` in a `<coordinates>` list, or `lon lat [alt]` in a
 /// `gx:coord` (KML 2.2 writes them differently).

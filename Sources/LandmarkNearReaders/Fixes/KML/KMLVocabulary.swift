@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// KML 2.2 (and 2.3's unprefixed `Track`): fixes of device `default` from
 /// - `Point` and `LineString` `<coordinates>` (`lon,lat[,alt]` tuples separated by white

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Decodes NDJSON fix lines: plain fixes, gpsd `gpspipe -w` reports and OwnTracks messages.
 ///

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Decodes NMEA 0183 position sentences: RMC, GGA, GLL and GNS of any talker (GP, GN, GL, GA,
 /// BD, ...). Each sentence with a valid position is one fix of device `default`.

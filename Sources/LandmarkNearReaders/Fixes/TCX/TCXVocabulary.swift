@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// Garmin Training Center XML (TCX v1/v2): every `Trackpoint` with a `Position`
 /// (`LatitudeDegrees`, `LongitudeDegrees`) and an optional `Time` is a fix of device

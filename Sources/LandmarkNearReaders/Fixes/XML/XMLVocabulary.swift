@@ -1,5 +1,5 @@
 import Glibc
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// One XML track format read through `XMLRecordSource` (GPX, KML, TCX): it gets the parser's
 /// element events and turns the elements it knows into records, keeping only the point being
