@@ -48,7 +48,7 @@ public final class ProximityEngine {
     @exclusivity(unchecked) private var devices = DeviceStates()
 
     /// Whether changed devices are collected for `takeChanges()` (on with `--state`).
-    package var tracksChanges = false
+    @exclusivity(unchecked) package var tracksChanges = false
     @exclusivity(unchecked) private var changed: [(device: String, slot: Int32)] = []
     /// The device's number of the latest used fix (1 for its first): names `.apns` files of
     /// untimed fixes.

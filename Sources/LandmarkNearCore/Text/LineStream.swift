@@ -21,15 +21,15 @@ package final class LineStream {
 
     package let maximumLineLength: Int
     private let source: any ByteSource
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
     /// Bytes `start ..< end` of `storage` are read and not yet handed out.
-    private var start = 0
-    private var end = 0
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var end = 0
     /// Bytes `start ..< start + scanned` are known to hold no newline.
-    private var scanned = 0
-    private var discardingOverlongLine = false
-    private var checkedByteOrderMark = false
+    @exclusivity(unchecked) private var scanned = 0
+    @exclusivity(unchecked) private var discardingOverlongLine = false
+    @exclusivity(unchecked) private var checkedByteOrderMark = false
     // `@exclusivity(unchecked)`: one thread reads a stream, and other modules only read these;
     // without it every line pays a dynamic exclusivity check (measured; see Benchmarks/LOG.md).
     @exclusivity(unchecked) package private(set) var reachedEnd = false

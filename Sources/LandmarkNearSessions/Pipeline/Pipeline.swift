@@ -178,10 +178,10 @@ public final class Pipeline {
     /// Commits when the batch is due: with a store, every 50 ms on a live input (1 s on a
     /// file) or when 8,192 outputs wait.
     func commitIfDue() throws(WatchError) {
-        guard var commits else { return }
-        let due = commits.isDue(pending: plan.pendingCount, live: currentInputIsLive)
-        self.commits = commits
-        if due { try commit() }
+        // Asked of the stored value in place: a copy out and back would retain and release the
+        // store and the commit's arrays once a record.
+        guard commits?.isDue(pending: plan.pendingCount, live: currentInputIsLive) == true else { return }
+        try commit()
     }
 
     /// The NMEA date to save when it changed since the last commit (read from the reader now:

@@ -18,7 +18,8 @@ import Glibc
 /// read); a record that cannot be read is returned as `.invalid` and reading goes on after it.
 public final class FixReader {
     /// The format read: the one forced, or the one detected (for XML, named by its root element).
-    public private(set) var format: FixFormat
+    // `@exclusivity(unchecked)`: one thread reads a reader; every record reads these.
+    @exclusivity(unchecked) public private(set) var format: FixFormat
     /// The file path as given, or `<stdin>`: the source named in issues.
     public let sourceName: String
     /// Whether the input is gzip-compressed (known once reading has begun).
@@ -26,10 +27,10 @@ public final class FixReader {
     private let raw: LineStream
     private let maximumLineLength: Int
     private let forced: FixFormat?
-    private var opened: Opened?
+    @exclusivity(unchecked) private var opened: Opened?
     /// `opened.source`, kept apart so that `next()` does not copy (and retain) the whole
     /// `Opened` for every record (measured; see Benchmarks/LOG.md).
-    private var openedSource: (any FixRecordSource)?
+    @exclusivity(unchecked) private var openedSource: (any FixRecordSource)?
     private var reportedGzipProblem = false
     /// The NMEA date to start from, until the NMEA decoder exists (see `nmeaLatestRMCTime`).
     private var initialNMEARMCTime: Timestamp?
