@@ -1,6 +1,7 @@
 import Foundation
 import LandmarkNear
 import LandmarkNearChecks
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// `landmark-bench distance`: `ShortGeodesic.distance` (and `MidpointGeodesic.distance`, `VincentyGeodesic.distance`) against `geod_inverse` over many seeded
 /// random pairs worldwide (poles, ±180°, every chord class up to `ShortGeodesic.longestChord`),
