@@ -39,7 +39,7 @@ package final class LineStream {
     /// Whether the input is a pipe, terminal or socket rather than a regular file.
     package let isLive: Bool
     /// Called before each read (see `InputPauseHandler`).
-    package weak var pauseHandler: (any InputPauseHandler)?
+    @exclusivity(unchecked) package weak var pauseHandler: (any InputPauseHandler)?
 
     package init(source: any ByteSource, maximumLineLength: Int = LineStream.defaultMaximumLineLength) {
         self.source = source
