@@ -62,14 +62,29 @@ struct EdgeChain: Sendable {
     /// (infinity when the ball alone rules the edges out). No allocation.
     func distance(from p: Coordinate, _ point: EarthCenteredPoint, below limit: Double) -> Double {
         if lowerBound(from: point) >= limit { return .infinity }
-        // Pass 1: the least upper bound. Pass 2: exact distances where the lower bound is not
-        // above the best so far (the edge of the least upper bound always is).
-        var bound = limit
-        for edge in edges {
-            bound = min(bound, edge.distanceBounds(from: point).upper)
+        // Pass 1: an upper bound, from the least chord to a point of an edge that the bounds
+        // guarantee (d + h, or a vertex): `GeodesicBounds.upper` of it holds for that point, one
+        // call for all; and the edge whose chord is nearest, measured exactly first, so that
+        // its distance rules most others out. Pass 2: exact distances where the lower bound is
+        // not above the best so far (the edge of the least chord always is).
+        var nearestChord = Double.infinity
+        var likeliest = 0
+        var likeliestChord = Double.infinity
+        for (i, edge) in edges.enumerated() {
+            let d = edge.chordSegmentDistance(from: point)
+            if d < likeliestChord {
+                likeliestChord = d
+                likeliest = i
+            }
+            nearestChord = min(nearestChord, d + edge.bulge, point.chord(to: edge.startPoint))
         }
+        var bound = min(limit, GeodesicBounds.upper(chord: nearestChord))
         var nearest = Double.infinity
-        for edge in edges where edge.lowerBound(from: point) <= bound {
+        if edges[likeliest].lowerBound(from: point) <= bound {
+            nearest = GeodesicSegment(edges[likeliest], geodesic: geodesic).nearestApproach(to: p, point).distance
+            bound = min(bound, nearest)
+        }
+        for (i, edge) in edges.enumerated() where i != likeliest && edge.lowerBound(from: point) <= bound {
             let exact = GeodesicSegment(edge, geodesic: geodesic).nearestApproach(to: p, point).distance
             nearest = min(nearest, exact)
             bound = min(bound, exact)

@@ -20,7 +20,7 @@ import LandmarkNearCore
 ///
 ///     let edge = GeodesicEdge(from: Coordinate(latitude: 60, longitude: 10), to: Coordinate(latitude: 60, longitude: 12))
 ///     let p = EarthCenteredPoint(Coordinate(latitude: 61, longitude: 11))
-///     edge.distanceBounds(from: p)   // (lower, upper) around the exact distance
+///     edge.distanceBounds(from: p)   // (110 714.7, 111 278.3): the exact distance is 110 999.0 m
 package struct GeodesicEdge: Sendable {
     package let start: Coordinate
     package let end: Coordinate
@@ -43,6 +43,8 @@ package struct GeodesicEdge: Sendable {
     /// h = √(L² − c²)/2 (see above), metres, with L − c made a micrometre larger (the rounding of
     /// the chord and of L are nanometres).
     let bulge: Double
+    /// 1/c² (0 for a chord of length 0): the projection onto the chord without a division.
+    private let inverseChordSquared: Double
 
     package init(from start: Coordinate, to end: Coordinate, geodesic: Geodesic = .wgs84) {
         self.init(from: start, to: end, inverse: geodesic.generalInverse(from: start, to: end))
@@ -60,6 +62,7 @@ package struct GeodesicEdge: Sendable {
         startPoint = EarthCenteredPoint(start)
         endPoint = EarthCenteredPoint(end)
         let chord = startPoint.chord(to: endPoint)
+        inverseChordSquared = chord > 0 ? 1 / (chord * chord) : 0
         bulge = 0.5 * (max(0, length - chord + 1e-6) * (length + chord)).squareRoot()
         (lowestLatitude, highestLatitude) = Self.latitudeBand(start, end, inverse, sweep)
     }
@@ -69,14 +72,13 @@ package struct GeodesicEdge: Sendable {
     /// Whether an end is a pole.
     var touchesPole: Bool { abs(start.latitude) == 90 || abs(end.latitude) == 90 }
 
-    /// Bounds of the geodesic distance (metres) from the point `p` to the edge (see above).
+    /// Bounds of the geodesic distance (metres) from the point `p` to the edge (see above). The
+    /// upper bound is taken once, of the least of d + h, |PA| and |PB|: each is the chord to
+    /// some point of the edge, and the bound holds for any such chord.
     package func distanceBounds(from p: EarthCenteredPoint) -> (lower: Double, upper: Double) {
         let d = chordSegmentDistance(from: p)
-        let upper = min(
-            GeodesicBounds.upper(chord: d + bulge),
-            GeodesicBounds.upper(chord: p.chord(to: startPoint)),
-            GeodesicBounds.upper(chord: p.chord(to: endPoint)))
-        return (max(0, d - bulge - GeodesicBounds.margin), upper)
+        let nearest = min(d + bulge, p.chord(to: startPoint), p.chord(to: endPoint))
+        return (max(0, d - bulge - GeodesicBounds.margin), GeodesicBounds.upper(chord: nearest))
     }
 
     /// The lower bound alone.
@@ -88,14 +90,12 @@ package struct GeodesicEdge: Sendable {
     /// search's first estimate of the fraction along the edge.
     func chordFraction(of p: EarthCenteredPoint) -> Double {
         let (dx, dy, dz) = (endPoint.x - startPoint.x, endPoint.y - startPoint.y, endPoint.z - startPoint.z)
-        let squared = dx * dx + dy * dy + dz * dz
-        guard squared > 0 else { return 0 }
         let along = (p.x - startPoint.x) * dx + (p.y - startPoint.y) * dy + (p.z - startPoint.z) * dz
-        return min(max(along / squared, 0), 1)
+        return min(max(along * inverseChordSquared, 0), 1)
     }
 
     /// The straight-line distance from `p` to the chord segment AB, metres.
-    private func chordSegmentDistance(from p: EarthCenteredPoint) -> Double {
+    func chordSegmentDistance(from p: EarthCenteredPoint) -> Double {
         let t = chordFraction(of: p)
         let x = startPoint.x + t * (endPoint.x - startPoint.x)
         let y = startPoint.y + t * (endPoint.y - startPoint.y)

@@ -67,8 +67,9 @@ struct SegmentSearch {
     static let narrowestBandPiece = (8 * bandTolerance / bandCurvature).squareRoot()
     /// The radius of the sphere the steps are modelled on: the mean radius (2a + b)/3, metres.
     static let stepRadius = 6_371_008.8
-    /// A step this short (metres) ends the iteration: the distance is then within it of the
-    /// minimum (f is 1-Lipschitz), and within step²/m where P is off the segment.
+    /// A step this short (metres) ends the iteration: the probe is then about that far from the
+    /// minimum (the convergence is quadratic), so its distance is within about as much of the
+    /// least (f is 1-Lipschitz), and within about step²·M/m where P is off the segment.
     static let stepTolerance = 1e-7
 
     let line: GeodesicLine
@@ -76,6 +77,8 @@ struct SegmentSearch {
     let target: Coordinate
     let geodesic: Geodesic
     private(set) var best: Probe
+    /// How many times f has been evaluated (each a position and an inverse problem).
+    private(set) var probes = 0
 
     init(line: GeodesicLine, edge: GeodesicEdge, target: Coordinate, geodesic: Geodesic) {
         self.line = line
@@ -94,7 +97,8 @@ struct SegmentSearch {
 
     /// f and its step at `along` (the exact endpoints at 0 and L, not the line's position
     /// there, which is within nanometres of them).
-    func probe(_ along: Double) -> Probe {
+    mutating func probe(_ along: Double) -> Probe {
+        probes += 1
         let (position, heading) = line.position(at: along)
         let point = along == 0 ? edge.start : along == edge.length ? edge.end : position
         let inverse = geodesic.generalInverse(from: point, to: target)
@@ -159,10 +163,11 @@ struct SegmentSearch {
                 return
             }
             if abs(current.step) <= Self.stepTolerance || hi - lo <= Self.stepTolerance { return }
+            // (Negated comparisons: a step that is not a number bisects too.)
             var next = current.along + current.step
-            if next >= hi {
+            if !(next < hi) {
                 next = hiProbed ? 0.5 * (current.along + hi) : hi
-            } else if next <= lo {
+            } else if !(next > lo) {
                 next = loProbed ? 0.5 * (current.along + lo) : lo
             }
             current = probe(next)

@@ -150,7 +150,9 @@ import Testing
     @Test(arguments: [false, true])
     func naturalEarthAntarcticaHoldsTheSouthPole(_ reversed: Bool) {
         var random = SplitMix64(seed: 17)
-        var ring = stride(from: -180.0, through: 180, by: 10).map { Coordinate(latitude: Self.uniform(-78 ... -65, &random), longitude: $0) }
+        var ring = stride(from: -180.0, through: 180, by: 10).map {
+            Coordinate(latitude: Self.uniform(-78 ... -65, &random), longitude: $0)
+        }
         ring[ring.count - 1].latitude = ring[0].latitude
         ring += [Coordinate(latitude: -90, longitude: 180), Coordinate(latitude: -90, longitude: -180), ring[0]]
         if reversed { ring.reverse() }
@@ -176,6 +178,48 @@ import Testing
                 #expect(abs(antarctica.distance(from: p) - nearest) <= 1e-3)
             }
         }
+    }
+
+    /// Rings with an edge over the North Pole (the sweep of 180° there), with a vertex at it,
+    /// or around it with a vertex on it: the pole is on the boundary, and points around it are
+    /// where the reference puts them.
+    @Test(arguments: [
+        [(80.0, 0.0), (80, 180), (70, 90)],
+        [(80.0, 0.0), (70, 90), (80, 180)],
+        [(80.0, 0.0), (80, 90), (90, 45)],
+        [(80.0, 10.0), (90, 0), (80, -10), (60, 0)],
+        [(75.0, 0.0), (75, 120), (90, 33), (75, -120)],
+        [(85.0, 30.0), (84, -150), (60, -100), (55, 0), (60, 80)],
+        [(85.0, 30.0), (60, 80), (55, 0), (60, -100), (84, -150)],
+    ])
+    func ringsThroughAndTouchingTheNorthPole(_ vertices: [(Double, Double)]) {
+        let ring = vertices.map { Coordinate(latitude: $0.0, longitude: $0.1) }
+        let polygon = GeodesicPolygon(shell: ring)!
+        #expect(polygon.contains(Coordinate(latitude: 90, longitude: 17)))
+        #expect(polygon.distance(from: Coordinate(latitude: 90, longitude: 17)) == 0)
+        let reference = GeodesyReference.Ring(ring)
+        let edges = ring.indices.map { (ring[$0], ring[($0 + 1) % ring.count]) }
+        var random = SplitMix64(seed: 20)
+        var inside = 0
+        for i in 0..<80 {
+            // Half of the points within 300 km of a vertex.
+            let p =
+                i % 2 == 0
+                ? Self.g.destination(
+                    from: ring[i / 2 % ring.count], azimuth: Self.uniform(-180...180, &random), distance: Self.uniform(0...300_000, &random)
+                )
+                : Coordinate(latitude: Self.uniform(55...90, &random), longitude: Self.uniform(-180...180, &random))
+            let nearest =
+                reference.sampleDistance(p) < 10_000 || i % 4 == 1 ? GeodesyReference.nearest(from: p, edges: edges).distance : nil
+            if let nearest, nearest <= 0.01 { continue }
+            let expected = reference.contains(p)
+            #expect(polygon.contains(p) == expected, "\(p)")
+            if let nearest {
+                #expect(abs(polygon.distance(from: p) - (expected ? 0 : nearest)) <= 1e-3)
+            }
+            if expected { inside += 1 }
+        }
+        #expect(inside > 0)
     }
 
     /// A ring along 10°S around the globe bounds the southern cap, whichever way it runs.
@@ -235,7 +279,9 @@ import Testing
             let lines = (0..<3).map { _ in
                 let start = Coordinate(latitude: Self.uniform(-85...85, &random), longitude: Self.uniform(-180...180, &random))
                 return (0..<(2 + Int(random.next() % 6))).reduce(into: [start]) { line, _ in
-                    line.append(Self.g.destination(from: line.last!, azimuth: Self.uniform(-180...180, &random), distance: Self.uniform(100...800_000, &random)))
+                    line.append(
+                        Self.g.destination(
+                            from: line.last!, azimuth: Self.uniform(-180...180, &random), distance: Self.uniform(100...800_000, &random)))
                 }
             }
             let multi = GeodesicMultiLineString(lines.map { GeodesicLineString($0)! })
@@ -244,10 +290,14 @@ import Testing
             let lineEdges = lines.flatMap { line in (1..<line.count).map { (line[$0 - 1], line[$0]) } }
             let areaEdges = areas.flatMap { area in area.shell.edges.map { ($0.start, $0.end) } }
             for _ in 0..<5 {
-                let p = Self.g.destination(from: lines[0][0], azimuth: Self.uniform(-180...180, &random), distance: Self.uniform(0...3_000_000, &random))
+                let p = Self.g.destination(
+                    from: lines[0][0], azimuth: Self.uniform(-180...180, &random), distance: Self.uniform(0...3_000_000, &random))
                 let lineReference = GeodesyReference.nearest(from: p, edges: lineEdges).distance
                 #expect(abs(multi.distance(from: p) - lineReference) <= 1e-3)
-                #expect(abs(GeodesicLineString(lines[0])!.distance(from: p) - GeodesyReference.nearest(from: p, edges: Array(lineEdges.prefix(lines[0].count - 1))).distance) <= 1e-3)
+                #expect(
+                    abs(
+                        GeodesicLineString(lines[0])!.distance(from: p)
+                            - GeodesyReference.nearest(from: p, edges: Array(lineEdges.prefix(lines[0].count - 1))).distance) <= 1e-3)
                 let inside = areas.contains { $0.contains(p) }
                 let areaReference = inside ? 0 : GeodesyReference.nearest(from: p, edges: areaEdges).distance
                 #expect(abs(multiPolygon.distance(from: p) - areaReference) <= 1e-3)

@@ -61,7 +61,8 @@ import Testing
             let north: Double = r.unit() < 0.5 ? 1 : -1
             let a = Coordinate(latitude: north * (r.unit() < 0.3 ? 90 : uniform(80...90, &r)), longitude: uniform(-180...180, &r))
             let b = Coordinate(latitude: north * uniform(75...90, &r), longitude: uniform(-180...180, &r))
-            let p = r.unit() < 0.2
+            let p =
+                r.unit() < 0.2
                 ? Coordinate(latitude: north * 90, longitude: uniform(-180...180, &r))
                 : Coordinate(latitude: north * uniform(70...90, &r), longitude: uniform(-180...180, &r))
             return (a, b, p)
@@ -81,14 +82,11 @@ import Testing
     @Test(arguments: scenarios)
     func nearestApproachMatchesTheReference(_ scenario: Scenario) {
         var random = SplitMix64(seed: scenario.seed)
-        var worst = 0.0, minD = Double.infinity, maxD = 0.0
-        defer { print("SCEN \(scenario.name): worst \(worst) range \(minD) \(maxD)") }
         for _ in 0..<scenario.cases {
             let (a, b, p) = scenario.make(&random)
             let segment = GeodesicSegment(from: a, to: b)
             let approach = segment.nearestApproach(to: p)
             let reference = GeodesyReference.nearest(from: p, edges: [(a, b)])
-            worst = max(worst, abs(approach.distance - reference.distance)); minD = min(minD, reference.distance); maxD = max(maxD, reference.distance)
             #expect(abs(approach.distance - reference.distance) <= 1e-3, "\(a) → \(b), \(p): \(approach.distance) vs \(reference.distance)")
             // The nearest point is on the segment, at its distance.
             #expect(abs(Self.g.distance(from: approach.point, to: p) - approach.distance) <= 1e-6)
@@ -152,13 +150,17 @@ import Testing
     @Test func closestApproachBetweenFixesGivesTheTimeFraction() {
         var random = SplitMix64(seed: 9)
         for _ in 0..<30 {
-            let (a, b, q) = Self.around(Self.anywhere(&random, latitudes: -85...85), length: Self.uniform(100...50_000, &random), offset: Self.uniform(0...2_000, &random), &random)
+            let (a, b, q) = Self.around(
+                Self.anywhere(&random, latitudes: -85...85), length: Self.uniform(100...50_000, &random),
+                offset: Self.uniform(0...2_000, &random), &random)
             let segment = GeodesicSegment(from: a, to: b)
             let approach = segment.nearestApproach(to: q)
             let reference = GeodesyReference.nearest(from: q, edges: [(a, b)])
             #expect(abs(approach.distance - reference.distance) <= 1e-3)
             // The distance grows like x²/(2d) off the minimum: a millimetre of it is ≤ 2 m of place.
-            #expect(abs(approach.fraction - reference.along / segment.length) * segment.length <= 2, "\(approach.fraction) vs \(reference.along / segment.length)")
+            #expect(
+                abs(approach.fraction - reference.along / segment.length) * segment.length <= 2,
+                "\(approach.fraction) vs \(reference.along / segment.length)")
         }
     }
 }

@@ -17,7 +17,7 @@ import Testing
             let b = g.destination(from: a, azimuth: random.unit() * 360 - 180, distance: length)
             let p = Coordinate(latitude: random.unit() * 170 - 85, longitude: random.unit() * 360 - 180)
             let segment = GeodesicSegment(from: a, to: b)
-            let search = SegmentSearch(line: segment.line, edge: segment.edge, target: p, geodesic: g)
+            var search = SegmentSearch(line: segment.line, edge: segment.edge, target: p, geodesic: g)
             let s = segment.length * (0.1 + 0.8 * random.unit())
             let h = 200.0
             let f = { (t: Double) in g.distance(from: segment.line.position(at: t).coordinate, to: p) }
@@ -57,5 +57,43 @@ import Testing
         }
         print("largest |M/m| in the band: \(largest)")
         #expect(2 * largest <= SegmentSearch.bandCurvature)
+    }
+
+    /// How many evaluations of f (a position and an inverse problem each) a search takes: a
+    /// few for a point near a short edge, a few dozen for a long edge or a far point, and the
+    /// band bounded (from a pole to 170° of the equator: every point is nearest).
+    @Test(arguments: [
+        ("edges up to 20 km, points within 2 km", 1_000.0...20_000, 0.0...2_000, 2.5),
+        ("edges up to 500 km, points within 50 km", 20_000.0...500_000, 0.0...50_000, 2.5),
+        ("edges up to 10,000 km, points within 5,000 km", 500_000.0...10_000_000, 0.0...5_000_000, 5.0),
+    ])
+    func probesPerSearch(_ name: String, _ lengths: ClosedRange<Double>, _ offsets: ClosedRange<Double>, _ mean: Double) {
+        var random = SplitMix64(seed: 22)
+        let g = Geodesic.wgs84
+        var total = 0
+        let cases = 300
+        for _ in 0..<cases {
+            let a = Coordinate(latitude: random.unit() * 170 - 85, longitude: random.unit() * 360 - 180)
+            let azimuth = random.unit() * 360 - 180
+            let length = lengths.lowerBound + random.unit() * (lengths.upperBound - lengths.lowerBound)
+            let segment = GeodesicSegment(from: a, to: g.destination(from: a, azimuth: azimuth, distance: length))
+            let (x, heading) = segment.line.position(at: length * (random.unit() * 1.4 - 0.2))
+            let offset = offsets.lowerBound + random.unit() * (offsets.upperBound - offsets.lowerBound)
+            let p = g.destination(from: x, azimuth: heading + 90, distance: offset)
+            var search = SegmentSearch(line: segment.line, edge: segment.edge, target: p, geodesic: g)
+            _ = search.run(from: segment.edge.chordFraction(of: EarthCenteredPoint(p)) * length)
+            total += search.probes
+        }
+        print("\(name): \(Double(total) / Double(cases)) probes per search")
+        #expect(Double(total) / Double(cases) <= mean)
+    }
+
+    @Test func theBandIsSearchedInBoundedTime() {
+        let g = Geodesic.wgs84
+        let segment = GeodesicSegment(from: Coordinate(latitude: 0, longitude: 120), to: Coordinate(latitude: 0, longitude: -70))
+        var search = SegmentSearch(line: segment.line, edge: segment.edge, target: Coordinate(latitude: 90, longitude: 0), geodesic: g)
+        _ = search.run(from: segment.length / 2)
+        print("pole to 170° of the equator: \(search.probes) probes")
+        #expect(search.probes < 200_000)
     }
 }
