@@ -12,6 +12,11 @@ struct landmark_proj {
     __typeof__(geod_init) *_Nonnull geod_init;
     __typeof__(geod_inverse) *_Nonnull geod_inverse;
     __typeof__(geod_direct) *_Nonnull geod_direct;
+    __typeof__(geod_geninverse) *_Nonnull geod_geninverse;
+    __typeof__(geod_lineinit) *_Nonnull geod_lineinit;
+    __typeof__(geod_inverseline) *_Nonnull geod_inverseline;
+    __typeof__(geod_genposition) *_Nonnull geod_genposition;
+    __typeof__(geod_polygonarea) *_Nonnull geod_polygonarea;
     __typeof__(proj_info) *_Nonnull proj_info;
 };
 
@@ -24,6 +29,11 @@ static inline struct landmark_proj landmark_proj_resolve(void *_Nonnull library,
     LANDMARK_RESOLVE(geod_init, geod_init);
     LANDMARK_RESOLVE(geod_inverse, geod_inverse);
     LANDMARK_RESOLVE(geod_direct, geod_direct);
+    LANDMARK_RESOLVE(geod_geninverse, geod_geninverse);
+    LANDMARK_RESOLVE(geod_lineinit, geod_lineinit);
+    LANDMARK_RESOLVE(geod_inverseline, geod_inverseline);
+    LANDMARK_RESOLVE(geod_genposition, geod_genposition);
+    LANDMARK_RESOLVE(geod_polygonarea, geod_polygonarea);
     LANDMARK_RESOLVE(proj_info, proj_info);
     return table;
 }

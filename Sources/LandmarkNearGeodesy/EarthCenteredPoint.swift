@@ -55,6 +55,8 @@
     public static let equatorialRadius = 6_378_137.0
     /// f.
     static let flattening = 1 / 298.257223563
+    /// b = a (1 − f), metres.
+    static let polarRadius = equatorialRadius * (1 - flattening)
     /// e² = f (2 − f).
     public static let eccentricitySquared = flattening * (2 - flattening)
     /// The smallest radius of curvature anywhere on the ellipsoid: the meridian's at the

@@ -52,4 +52,73 @@ public struct Geodesic: Sendable {
         }
         return Coordinate(latitude: lat2, longitude: lon2)
     }
+
+    /// The inverse problem with the quantities of its second variation (Karney 2013, §3):
+    /// what a search along a geodesic needs to take Newton steps (`SegmentSearch`).
+    package func generalInverse(from a: Coordinate, to b: Coordinate) -> GeodesicInverse {
+        var result = GeodesicInverse()
+        withUnsafePointer(to: ellipsoid) { g in
+            result.arc = proj.geod_geninverse(
+                g, a.latitude, a.longitude, b.latitude, b.longitude, &result.distance, &result.azimuth1,
+                &result.azimuth2, &result.reducedLength, &result.scale12, &result.scale21, &result.areaUnder)
+        }
+        return result
+    }
+
+    /// The geodesic that leaves `start` along `azimuth` (degrees clockwise from north), for
+    /// positions along it by distance (`GeodesicLine.position(at:)`).
+    package func line(from start: Coordinate, azimuth: Double) -> GeodesicLine {
+        var line = geod_geodesicline()
+        withUnsafePointer(to: ellipsoid) { g in
+            proj.geod_lineinit(&line, g, start.latitude, start.longitude, azimuth, GeodesicLine.capabilities)
+        }
+        return GeodesicLine(line: line, proj: proj)
+    }
+
+    /// The shortest geodesic from `start` to `end` (its `length` is their distance).
+    package func line(from start: Coordinate, to end: Coordinate) -> GeodesicLine {
+        var line = geod_geodesicline()
+        withUnsafePointer(to: ellipsoid) { g in
+            proj.geod_inverseline(
+                &line, g, start.latitude, start.longitude, end.latitude, end.longitude, GeodesicLine.capabilities)
+        }
+        return GeodesicLine(line: line, proj: proj)
+    }
+
+    /// The signed area (m²) of the polygon whose edges are the geodesics between consecutive
+    /// `vertices` (closed back to the first; not repeated), counter-clockwise positive, reduced
+    /// to (−E/2, E/2] where E is the ellipsoid's area: positive when the smaller of the two
+    /// regions the ring bounds lies on its left. Karney's `geod_polygonarea`, which follows
+    /// edges across ±180° and around a pole.
+    package func signedArea(of vertices: [Coordinate]) -> Double {
+        var latitudes = vertices.map(\.latitude)
+        var longitudes = vertices.map(\.longitude)
+        var area = 0.0
+        var perimeter = 0.0
+        withUnsafePointer(to: ellipsoid) { g in
+            proj.geod_polygonarea(g, &latitudes, &longitudes, Int32(vertices.count), &area, &perimeter)
+        }
+        return area
+    }
+}
+
+/// A solution of the inverse problem from point 1 to point 2 with everything `geod_geninverse`
+/// gives (Karney, "Algorithms for geodesics", 2013).
+package struct GeodesicInverse: Sendable, Hashable {
+    /// s12, metres.
+    package var distance = 0.0
+    /// Azimuths at point 1 and (forward) at point 2, degrees clockwise from north.
+    package var azimuth1 = 0.0
+    package var azimuth2 = 0.0
+    /// m12, metres: how far point 2 moves sideways per radian the azimuth at point 1 turns.
+    package var reducedLength = 0.0
+    /// M12: how far apart two geodesics are at point 2 per metre apart at point 1 where they
+    /// start parallel; M21 the same from point 2 to point 1. Dimensionless.
+    package var scale12 = 0.0
+    package var scale21 = 0.0
+    /// S12, m²: the area between the geodesic and the equator (counter-clockwise positive), whose
+    /// sum around a ring not winding around the axis is the ring's signed area.
+    package var areaUnder = 0.0
+    /// a12, degrees: the arc length on the auxiliary sphere.
+    package var arc = 0.0
 }

@@ -1,0 +1,94 @@
+import LandmarkNearCore
+
+/// The edges of a ring or a line, and a ball that holds all of them: the nearest of the edges to
+/// a point, exactly, computing exact distances (`GeodesicSegment`) only for the edges that the
+/// chord bounds (`GeodesicEdge.distanceBounds`) cannot rule out.
+///
+/// The ball: its centre c is the mean of the vertices' Earth-centred points, its radius the
+/// largest over the edges of max(|cA|, |cB|) + h: every point of an edge is within h of a point
+/// of its chord AB (`GeodesicEdge`), which is no farther from c than A or B (a ball is convex).
+/// So no edge is nearer to P than |Pc| − radius in a straight line, nor along the surface.
+///
+///     let chain = EdgeChain(vertices: [a, b, c], closed: false, geodesic: .wgs84)
+///     chain.distance(from: p, EarthCenteredPoint(p), below: .infinity)
+struct EdgeChain: Sendable {
+    let edges: [GeodesicEdge]
+    let center: EarthCenteredPoint
+    let radius: Double
+    let geodesic: Geodesic
+
+    /// The edges between consecutive `vertices` (at least one), and from the last back to the
+    /// first if `closed`.
+    init(vertices: [Coordinate], closed: Bool, geodesic: Geodesic) {
+        var edges: [GeodesicEdge] = []
+        edges.reserveCapacity(vertices.count)
+        let count = closed ? vertices.count : max(1, vertices.count - 1)
+        for i in 0..<count {
+            let next = vertices.count == 1 ? 0 : (i + 1) % vertices.count
+            edges.append(GeodesicEdge(from: vertices[i], to: vertices[next], geodesic: geodesic))
+        }
+        self.init(edges: edges, geodesic: geodesic)
+    }
+
+    init(edges: [GeodesicEdge], geodesic: Geodesic) {
+        self.edges = edges
+        self.geodesic = geodesic
+        var x = 0.0
+        var y = 0.0
+        var z = 0.0
+        for edge in edges {
+            x += edge.startPoint.x
+            y += edge.startPoint.y
+            z += edge.startPoint.z
+        }
+        let n = Double(max(1, edges.count))
+        let center = EarthCenteredPoint(x: x / n, y: y / n, z: z / n)
+        var radius = 0.0
+        for edge in edges {
+            radius = max(radius, max(center.chord(to: edge.startPoint), center.chord(to: edge.endPoint)) + edge.bulge)
+        }
+        self.center = center
+        // The rounding of the sums and chords is nanometres.
+        self.radius = radius * (1 + 1e-12) + GeodesicBounds.margin
+    }
+
+    /// A distance (metres) that no edge is nearer to `point` than.
+    func lowerBound(from point: EarthCenteredPoint) -> Double {
+        max(0, point.chord(to: center) - radius)
+    }
+
+    /// The exact distance (metres) from `p` (whose Earth-centred point is `point`) to the
+    /// nearest edge when it is below `limit`; otherwise some distance at least `limit`
+    /// (infinity when the ball alone rules the edges out). No allocation.
+    func distance(from p: Coordinate, _ point: EarthCenteredPoint, below limit: Double) -> Double {
+        if lowerBound(from: point) >= limit { return .infinity }
+        // Pass 1: an upper bound, from the least chord to a point of an edge that the bounds
+        // guarantee (d + h, or a vertex): `GeodesicBounds.upper` of it holds for that point, one
+        // call for all; and the edge whose chord is nearest, measured exactly first, so that
+        // its distance rules most others out. Pass 2: exact distances where the lower bound is
+        // not above the best so far (the edge of the least chord always is).
+        var nearestChord = Double.infinity
+        var likeliest = 0
+        var likeliestChord = Double.infinity
+        for (i, edge) in edges.enumerated() {
+            let d = edge.chordSegmentDistance(from: point)
+            if d < likeliestChord {
+                likeliestChord = d
+                likeliest = i
+            }
+            nearestChord = min(nearestChord, d + edge.bulge, point.chord(to: edge.startPoint))
+        }
+        var bound = min(limit, GeodesicBounds.upper(chord: nearestChord))
+        var nearest = Double.infinity
+        if edges[likeliest].lowerBound(from: point) <= bound {
+            nearest = GeodesicSegment(edges[likeliest], geodesic: geodesic).nearestApproach(to: p, point).distance
+            bound = min(bound, nearest)
+        }
+        for (i, edge) in edges.enumerated() where i != likeliest && edge.lowerBound(from: point) <= bound {
+            let exact = GeodesicSegment(edge, geodesic: geodesic).nearestApproach(to: p, point).distance
+            nearest = min(nearest, exact)
+            bound = min(bound, exact)
+        }
+        return nearest
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import LandmarkNearCore
+
+/// One geodesic edge of an area's ring or of a line, with what the per-point work needs
+/// computed once (one inverse problem): its length and start azimuth (for `GeodesicSegment`),
+/// the longitude it sweeps and the band of latitudes it spans (for `GeodesicRing`'s crossing
+/// test), and its Earth-centred endpoints and bulge (for the distance bounds below).
+///
+/// Distance bounds, without trigonometry. Every point X of the edge is at most s from the start
+/// and L − s from the end along it, so at most as far in a straight line: |AX| + |XB| ≤ L. X
+/// therefore lies in the prolate spheroid with foci A, B and major axis L, every point of which
+/// is within h = √(L² − c²)/2 (its semi-minor axis; c = |AB|, the chord) of the chord segment AB
+/// (beyond A or B the spheroid reaches (L − c)/2 ≤ h). Conversely every point Y of AB has a
+/// point X of the edge at the same place along AB (the edge runs from A to B), within h of it.
+/// With d = the straight distance from P to the chord segment AB:
+/// - lower: |PX| ≥ d − h for every X, and the geodesic is at least the chord;
+/// - upper: some X has |PX| ≤ d + h, and its geodesic distance is at most
+///   `GeodesicBounds.upper(chord:)` of that (as are those of A and B).
+/// h is about L²/7ρ: 2.3 m for a 10 km edge, 230 m for 100 km (the arc's own sagitta is L²/8R).
+///
+///     let edge = GeodesicEdge(from: Coordinate(latitude: 60, longitude: 10), to: Coordinate(latitude: 60, longitude: 12))
+///     let p = EarthCenteredPoint(Coordinate(latitude: 61, longitude: 11))
+///     edge.distanceBounds(from: p)   // (110 714.7, 111 278.3): the exact distance is 110 999.0 m
+package struct GeodesicEdge: Sendable {
+    package let start: Coordinate
+    package let end: Coordinate
+    /// The forward azimuth at `start`, degrees clockwise from north.
+    package let azimuth: Double
+    /// Metres.
+    package let length: Double
+    /// The longitude (degrees) the edge sweeps from start to end: the end's minus the start's
+    /// reduced to (−180, 180], which is the geodesic's own for every edge that does not touch a
+    /// pole. An edge into, out of or through a pole sweeps its longitude there, at a point;
+    /// the sweep is then a convention, any value congruent mod 360 (`GeodesicRing` may change
+    /// it by ±360).
+    var sweep: Double
+    /// The band of latitudes the edge spans (degrees, a nanodegree wider each way): its ends'
+    /// and, where the edge turns from north to south or back, its vertex's.
+    let lowestLatitude: Double
+    let highestLatitude: Double
+    package let startPoint: EarthCenteredPoint
+    package let endPoint: EarthCenteredPoint
+    /// h = √(L² − c²)/2 (see above), metres, with L − c made a micrometre larger (the rounding of
+    /// the chord and of L are nanometres).
+    let bulge: Double
+    /// 1/c² (0 for a chord of length 0): the projection onto the chord without a division.
+    private let inverseChordSquared: Double
+
+    package init(from start: Coordinate, to end: Coordinate, geodesic: Geodesic = .wgs84) {
+        self.init(from: start, to: end, inverse: geodesic.generalInverse(from: start, to: end))
+    }
+
+    /// The edge from `start` to `end` whose inverse problem is `inverse`.
+    init(from start: Coordinate, to end: Coordinate, inverse: GeodesicInverse) {
+        self.start = start
+        self.end = end
+        azimuth = inverse.azimuth1
+        length = inverse.distance
+        var sweep = remainder(end.longitude - start.longitude, 360)
+        if sweep == -180 { sweep = 180 }
+        self.sweep = sweep
+        startPoint = EarthCenteredPoint(start)
+        endPoint = EarthCenteredPoint(end)
+        let chord = startPoint.chord(to: endPoint)
+        inverseChordSquared = chord > 0 ? 1 / (chord * chord) : 0
+        bulge = 0.5 * (max(0, length - chord + 1e-6) * (length + chord)).squareRoot()
+        (lowestLatitude, highestLatitude) = Self.latitudeBand(start, end, inverse, sweep)
+    }
+
+    /// Whether the edge passes through a pole between its ends (it is then two meridians).
+    var passesPole: Bool { abs(sweep) == 180 && !touchesPole }
+    /// Whether an end is a pole.
+    var touchesPole: Bool { abs(start.latitude) == 90 || abs(end.latitude) == 90 }
+
+    /// Bounds of the geodesic distance (metres) from the point `p` to the edge (see above). The
+    /// upper bound is taken once, of the least of d + h, |PA| and |PB|: each is the chord to
+    /// some point of the edge, and the bound holds for any such chord.
+    package func distanceBounds(from p: EarthCenteredPoint) -> (lower: Double, upper: Double) {
+        let d = chordSegmentDistance(from: p)
+        let nearest = min(d + bulge, p.chord(to: startPoint), p.chord(to: endPoint))
+        return (max(0, d - bulge - GeodesicBounds.margin), GeodesicBounds.upper(chord: nearest))
+    }
+
+    /// The lower bound alone.
+    package func lowerBound(from p: EarthCenteredPoint) -> Double {
+        max(0, chordSegmentDistance(from: p) - bulge - GeodesicBounds.margin)
+    }
+
+    /// Where along the chord AB (0 at A, 1 at B) the nearest of its points to `p` lies: the
+    /// search's first estimate of the fraction along the edge.
+    func chordFraction(of p: EarthCenteredPoint) -> Double {
+        let (dx, dy, dz) = (endPoint.x - startPoint.x, endPoint.y - startPoint.y, endPoint.z - startPoint.z)
+        let along = (p.x - startPoint.x) * dx + (p.y - startPoint.y) * dy + (p.z - startPoint.z) * dz
+        return min(max(along * inverseChordSquared, 0), 1)
+    }
+
+    /// The straight-line distance from `p` to the chord segment AB, metres.
+    func chordSegmentDistance(from p: EarthCenteredPoint) -> Double {
+        let t = chordFraction(of: p)
+        let x = startPoint.x + t * (endPoint.x - startPoint.x)
+        let y = startPoint.y + t * (endPoint.y - startPoint.y)
+        let z = startPoint.z + t * (endPoint.z - startPoint.z)
+        return p.chord(to: EarthCenteredPoint(x: x, y: y, z: z))
+    }
+
+    /// The latitudes the edge spans. Along a geodesic dφ/ds has the sign of cos α, which
+    /// changes only at a vertex, where |β| (reduced latitude) is largest: cos β₀ = |sin α₀| with
+    /// sin α₀ = sin α₁ cos β₁ (Clairaut). An edge heading north at its start and south at its end
+    /// passes its northern vertex, and so on; one longer than 10 000 km may pass both (vertices
+    /// are half a circumference apart), so it gets both. A tolerance of 10⁻¹² in cos α includes
+    /// a vertex at an end (harmless: it is then the end's latitude).
+    private static func latitudeBand(
+        _ start: Coordinate, _ end: Coordinate, _ inverse: GeodesicInverse, _ sweep: Double
+    ) -> (Double, Double) {
+        var low = min(start.latitude, end.latitude)
+        var high = max(start.latitude, end.latitude)
+        if abs(start.latitude) == 90 || abs(end.latitude) == 90 {
+            // A meridian between the ends.
+        } else if abs(sweep) == 180 {
+            // Two meridians through the pole the edge heads for.
+            if cos(inverse.azimuth1 * .pi / 180) > 0 { high = 90 } else { low = -90 }
+        } else {
+            let c1 = cos(inverse.azimuth1 * .pi / 180)
+            let c2 = cos(inverse.azimuth2 * .pi / 180)
+            let long = inverse.distance > 10_000_000
+            let vertex = vertexLatitude(start.latitude, inverse.azimuth1)
+            if long || (c1 >= -1e-12 && c2 <= 1e-12) { high = max(high, vertex) }
+            if long || (c1 <= 1e-12 && c2 >= -1e-12) { low = min(low, -vertex) }
+        }
+        return (max(-90, low - 1e-9), min(90, high + 1e-9))
+    }
+
+    /// |φ| of the vertex of the geodesic through latitude `latitude` at `azimuth` (degrees).
+    private static func vertexLatitude(_ latitude: Double, _ azimuth: Double) -> Double {
+        let f = EllipsoidConstants.flattening
+        let phi = latitude * .pi / 180
+        let beta1 = atan2((1 - f) * sin(phi), cos(phi))
+        let sinAlpha0 = min(1, abs(sin(azimuth * .pi / 180) * cos(beta1)))
+        let beta0 = acos(sinAlpha0)
+        return atan2(sin(beta0), (1 - f) * cos(beta0)) * 180 / .pi
+    }
+}

@@ -1,0 +1,82 @@
+import LandmarkNearCore
+
+/// An area with geodesic edges: a shell ring and holes (GeoJSON's Polygon), each ring bounding
+/// the smaller region it divides the ellipsoid into (`GeodesicRing`). A point is in the area if
+/// it is in the shell and in no hole, or on any ring; its distance from the area is 0 there,
+/// else the distance to the nearest edge of any ring.
+///
+///     let lake = GeodesicPolygon(shell: shore, holes: [island])!
+///     lake.distance(from: boat)   // 0 on the water, metres to the shore or the island elsewhere
+package struct GeodesicPolygon: Sendable {
+    package let shell: GeodesicRing
+    package let holes: [GeodesicRing]
+
+    /// nil if any ring is not a ring (`GeodesicRing.init`).
+    package init?(shell: [Coordinate], holes: [[Coordinate]] = [], geodesic: Geodesic = .wgs84) {
+        guard let shell = GeodesicRing(shell, geodesic: geodesic) else { return nil }
+        var rings: [GeodesicRing] = []
+        for hole in holes {
+            guard let ring = GeodesicRing(hole, geodesic: geodesic) else { return nil }
+            rings.append(ring)
+        }
+        self.shell = shell
+        self.holes = rings
+    }
+
+    /// Whether `p` is in the area (its boundary included).
+    package func contains(_ p: Coordinate) -> Bool {
+        switch shell.locate(p) {
+        case .outside: return false
+        case .boundary: return true
+        case .inside:
+            for hole in holes {
+                switch hole.locate(p) {
+                case .inside: return false
+                case .boundary: return true
+                case .outside: continue
+                }
+            }
+            return true
+        }
+    }
+
+    /// The geodesic distance (metres) from `p` to the area: 0 in it.
+    package func distance(from p: Coordinate) -> Double {
+        contains(p) ? 0 : boundaryDistance(from: p, EarthCenteredPoint(p), below: .infinity)
+    }
+
+    /// The exact distance from `p` to the nearest ring when below `limit`, else at least
+    /// `limit`.
+    func boundaryDistance(from p: Coordinate, _ point: EarthCenteredPoint, below limit: Double) -> Double {
+        var nearest = shell.boundaryDistance(from: p, point, below: limit)
+        for hole in holes {
+            nearest = min(nearest, hole.boundaryDistance(from: p, point, below: min(limit, nearest)))
+        }
+        return nearest
+    }
+}
+
+/// Several areas (GeoJSON's MultiPolygon): a point is in it if it is in any of them; its
+/// distance is 0 there, else the least over them.
+package struct GeodesicMultiPolygon: Sendable {
+    package let polygons: [GeodesicPolygon]
+
+    package init(_ polygons: [GeodesicPolygon]) {
+        self.polygons = polygons
+    }
+
+    package func contains(_ p: Coordinate) -> Bool {
+        polygons.contains { $0.contains(p) }
+    }
+
+    /// The geodesic distance (metres) from `p` to the nearest of the areas: 0 in one.
+    package func distance(from p: Coordinate) -> Double {
+        if contains(p) { return 0 }
+        let point = EarthCenteredPoint(p)
+        var nearest = Double.infinity
+        for polygon in polygons {
+            nearest = min(nearest, polygon.boundaryDistance(from: p, point, below: nearest))
+        }
+        return nearest
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import LandmarkNearCore
+
+/// A closed ring of geodesic edges, bounding the smaller of the two regions it divides the
+/// ellipsoid into (so its winding order does not matter): whether a point lies in that region,
+/// and how far the ring is from a point.
+///
+/// Containment, by the parity of crossings of the meridian arc from P to the North Pole:
+/// - Sides. With δ the longitude of a point relative to P's, reduced to (−180, 180], a point
+///   is east if δ > 0 and west if δ ≤ 0 (P's meridian counts as west). An edge sweeping from δ_A
+///   to δ_A + sweep (unrolled) crosses P's meridian, on P's side of the axis, once for each
+///   multiple of 360 in [min, max) of the two: exactly the changes of side, so a vertex on the
+///   meridian is counted once, by the edge that leaves or enters the west side, and each vertex
+///   has the same δ in both its edges.
+/// - Where. An edge that crosses does so at one latitude: at its vertex when that is on the
+///   meridian; elsewhere on the geodesic (`MeridianCrossing`), unless P's latitude is outside the
+///   band the edge spans, which decides without it. The crossing counts if it is north of P.
+/// - Poles. An edge into, out of or through a pole sweeps its longitude at the pole: the ring
+///   is treated as if pushed off the pole by a hair, on the side its sweeps say. This moves
+///   nothing but a neighbourhood of that pole, which is on the ring (a point at that pole is on
+///   the boundary), and the count along the meridian agrees with it (the crossing is at the
+///   pole's latitude). Natural Earth's Antarctica (down ±180° to the pole and back) is a case.
+/// - The North Pole. The ring's winding number w around the axis is the sum of the sweeps over
+///   360. If w ≠ 0 the poles are on different sides, the North Pole on the left if w > 0; if
+///   w = 0 both poles are in the same region, and the other region, a disk, has the area
+///   |Σ S12| (the areas between the edges and the equator add up to it exactly when w = 0), so
+///   the poles are in the smaller region if that is more than half the ellipsoid's area E. The
+///   smaller region is on the left if the signed area (`Geodesic.signedArea(of:)`) is positive.
+///   (An edge through a pole sweeps 180 or −180 as the ring's w must not be 0: Karney's area
+///   sums are not taken for it.) A ring must not pass the same pole twice through its edges
+///   (pinched there, it is not pushed off the pole consistently); explicit pole vertices joined
+///   by meridians, as in Natural Earth, are fine.
+///
+/// A point on the ring (within 10⁻¹¹° of latitude of an edge where the meridian crosses it, on
+/// a vertex, on a meridian edge) is on the boundary: in the area, at distance 0.
+///
+///     let ring = GeodesicRing([(0, 0), (0, 10), (10, 10)].map { Coordinate(latitude: $0.0, longitude: $0.1) })!
+///     ring.locate(Coordinate(latitude: 3, longitude: 7))   // .inside
+package struct GeodesicRing: Sendable {
+    let chain: EdgeChain
+    /// The vertices' longitudes (in [−180, 180]), the first repeated at the end: what `locate`
+    /// reads of every edge, 8 bytes each (the edges are 20 times that).
+    let longitudes: [Double]
+    /// Whether no edge touches or passes a pole (then every edge sweeps less than 180°).
+    let ordinary: Bool
+    /// Whether the North Pole lies in the region the ring bounds.
+    let northPoleInside: Bool
+    /// Whether a vertex, or an edge, is at the North / South Pole.
+    let touchesNorthPole: Bool
+    let touchesSouthPole: Bool
+    /// The area of the region the ring bounds, m².
+    package let area: Double
+
+    /// Latitude (degrees) within which a crossing and P are taken as the same point.
+    static let boundaryTolerance = 1e-11
+    /// The area of the WGS84 ellipsoid, m²: 2πa² + π (b²/e) ln((1 + e)/(1 − e)).
+    static let ellipsoidArea: Double = {
+        let a = EllipsoidConstants.equatorialRadius
+        let b = EllipsoidConstants.polarRadius
+        let e = EllipsoidConstants.eccentricitySquared.squareRoot()
+        return 2 * Double.pi * a * a + Double.pi * b * b / e * log((1 + e) / (1 - e))
+    }()
+
+    /// The ring through `vertices` (degrees; the first may be repeated at the end, as GeoJSON
+    /// does; longitudes beyond ±180 allowed, kept reduced to [−180, 180]), or nil with fewer
+    /// than 3 vertices or a latitude outside [−90, 90].
+    package init?(_ vertices: [Coordinate], geodesic: Geodesic = .wgs84) {
+        var vertices = vertices
+        if vertices.count > 1, vertices.first == vertices.last { vertices.removeLast() }
+        guard vertices.count >= 3, vertices.allSatisfy({ $0.latitude.isFinite && $0.longitude.isFinite && abs($0.latitude) <= 90 })
+        else { return nil }
+        // Longitudes into [−180, 180] (179 → 181 becomes 179 → −179: the same geodesic), which
+        // `locate` compares with P's by a subtraction.
+        for i in vertices.indices where abs(vertices[i].longitude) > 180 {
+            vertices[i].longitude = Self.offset(vertices[i].longitude)
+        }
+        var edges: [GeodesicEdge] = []
+        edges.reserveCapacity(vertices.count)
+        var areaUnder = 0.0
+        var sweep = 0.0
+        for i in vertices.indices {
+            let (a, b) = (vertices[i], vertices[(i + 1) % vertices.count])
+            let inverse = geodesic.generalInverse(from: a, to: b)
+            let edge = GeodesicEdge(from: a, to: b, inverse: inverse)
+            areaUnder += inverse.areaUnder
+            sweep += edge.sweep
+            edges.append(edge)
+        }
+        var winding = Int((sweep / 360).rounded())
+        if winding == 0, let turn = edges.firstIndex(where: { abs($0.sweep) == 180 }) {
+            edges[turn].sweep = -180
+            winding = -1
+        }
+        let signed = geodesic.signedArea(of: vertices)
+        let smallerOnLeft = signed >= 0
+        if winding == 0 {
+            northPoleInside = abs(areaUnder) > Self.ellipsoidArea / 2
+        } else {
+            northPoleInside = (winding > 0) == smallerOnLeft
+        }
+        touchesNorthPole = edges.contains { $0.start.latitude == 90 || ($0.passesPole && $0.highestLatitude == 90) }
+        touchesSouthPole = edges.contains { $0.start.latitude == -90 || ($0.passesPole && $0.lowestLatitude == -90) }
+        area = abs(signed)
+        chain = EdgeChain(edges: edges, geodesic: geodesic)
+        longitudes = (vertices + [vertices[0]]).map(\.longitude)
+        ordinary = edges.allSatisfy { abs($0.sweep) < 180 && !$0.touchesPole }
+    }
+
+    package var edges: [GeodesicEdge] { chain.edges }
+
+    /// Where `p` is: in the region the ring bounds, on the ring, or outside. No allocation; per
+    /// edge, away from P's meridian, a subtraction and two comparisons.
+    package func locate(_ p: Coordinate) -> RingLocation {
+        let latitude = p.latitude
+        if abs(latitude) == 90 {
+            if latitude > 0 ? touchesNorthPole : touchesSouthPole { return .boundary }
+            if latitude > 0 { return northPoleInside ? .inside : .outside }
+        }
+        let longitude = Self.offset(p.longitude)
+        let edges = chain.edges
+        var crossings = 0
+        var a = Self.offset(longitudes[0], from: longitude)
+        for i in edges.indices {
+            let b = Self.offset(longitudes[i + 1], from: longitude)
+            defer { a = b }
+            // The common case: an edge that neither touches nor passes a pole (|sweep| < 180)
+            // with no end on P's meridian crosses it iff its ends are on different sides, on
+            // P's side of the axis iff they are less than 180° apart.
+            if a != 0 && b != 0 && ((a > 0) == (b > 0) || abs(a - b) > 180)
+                && (ordinary || (abs(edges[i].sweep) < 180 && !edges[i].touchesPole))
+            {
+                continue
+            }
+            let edge = edges[i]
+            if a == 0 && edge.start.latitude == latitude { return .boundary }
+            if Self.runsAlongMeridian(edge, a, b, latitude) { return .boundary }
+            let u0 = a
+            let u1 = b + 360 * ((a + edge.sweep - b) / 360).rounded()
+            let count = Int((max(u0, u1) / 360).rounded(.up) - (min(u0, u1) / 360).rounded(.up))
+            guard count & 1 == 1 else { continue }
+            let crossing: Double
+            if edge.touchesPole {
+                crossing = abs(edge.start.latitude) == 90 ? edge.start.latitude : edge.end.latitude
+            } else if edge.passesPole {
+                crossing = edge.highestLatitude == 90 ? 90 : -90
+            } else if u0 == 0 {
+                crossing = edge.start.latitude
+            } else if u1 == 0 {
+                crossing = edge.end.latitude
+            } else if latitude < edge.lowestLatitude {
+                crossings += 1
+                continue
+            } else if latitude > edge.highestLatitude {
+                continue
+            } else {
+                crossing = MeridianCrossing.latitude(on: edge, longitudeChange: -u0, geodesic: chain.geodesic)
+            }
+            if abs(crossing - latitude) <= Self.boundaryTolerance { return .boundary }
+            if crossing > latitude { crossings += 1 }
+        }
+        return (crossings & 1 == 1) != northPoleInside ? .inside : .outside
+    }
+
+    /// The exact distance (metres) from `p` to the ring when below `limit` (`EdgeChain`).
+    package func boundaryDistance(from p: Coordinate, _ point: EarthCenteredPoint, below limit: Double = .infinity) -> Double {
+        chain.distance(from: p, point, below: limit)
+    }
+
+    /// x reduced to (−180, 180].
+    static func offset(_ x: Double) -> Double {
+        let r = remainder(x, 360)
+        return r == -180 ? 180 : r
+    }
+
+    /// The longitude `x` relative to `origin`, both in [−180, 180], reduced to (−180, 180]: 0
+    /// exactly when they name the same meridian, and the same for a vertex in both its edges.
+    @inline(__always)
+    static func offset(_ x: Double, from origin: Double) -> Double {
+        let d = x - origin
+        return d > 180 ? d - 360 : d <= -180 ? d + 360 : d
+    }
+
+    /// Whether part of `edge` runs along P's meridian through P's latitude: a meridian edge,
+    /// or the meridian leg of an edge into or through a pole, whose longitude is P's (δ = 0 at
+    /// the end it leaves from).
+    private static func runsAlongMeridian(_ edge: GeodesicEdge, _ a: Double, _ b: Double, _ latitude: Double) -> Bool {
+        func between(_ x: Double, _ y: Double) -> Bool { latitude >= min(x, y) && latitude <= max(x, y) }
+        let (start, end) = (edge.start.latitude, edge.end.latitude)
+        if abs(start) == 90 && abs(end) == 90 { return false }
+        if abs(start) == 90 { return b == 0 && between(start, end) }
+        if abs(end) == 90 { return a == 0 && between(start, end) }
+        if edge.passesPole {
+            let pole: Double = edge.highestLatitude == 90 ? 90 : -90
+            return (a == 0 && between(start, pole)) || (b == 0 && between(end, pole))
+        }
+        if edge.sweep == 0 { return (a == 0 || b == 0) && between(start, end) }
+        return false
+    }
+}
+
+/// Where a point is with respect to a ring.
+package enum RingLocation: Sendable, Hashable {
+    case inside
+    case boundary
+    case outside
+}
