@@ -18,6 +18,9 @@ package struct DeviceSnapshot: Sendable, Equatable {
     /// In `ProximityEngine.takeChanges()`: whether `favorites` changed (else only the clock
     /// and counter did).
     package var favoritesChanged: Bool
+    /// With `--crossing` or `--dwell`: where the latest used fix was, when it was timed (its
+    /// time is `latestTime`): the start of the next pass.
+    package var previousFix: Coordinate?
 
     package init(
         device: String, latestTime: Timestamp? = nil, fixCount: Int = 0,
@@ -38,6 +41,8 @@ package struct FavoriteSnapshot: Sendable, Equatable {
     package var isNotified: Bool
     /// The fix time of the latest notification (nil: none, or an untimed fix).
     package var notifiedTime: Timestamp?
+    /// With `--dwell`: when the device entered it, while its dwell is pending.
+    package var enteredAt: Timestamp?
 
     package init(landmarkID: Int, isInside: Bool, isNotified: Bool, notifiedTime: Timestamp? = nil) {
         self.landmarkID = landmarkID

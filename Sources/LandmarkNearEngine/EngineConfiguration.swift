@@ -20,8 +20,44 @@ public struct EngineConfiguration: Sendable {
     public var favorites: FavoriteSelection = .catalogFlags
     /// Per-device favourites and notification preference (`--profiles`).
     public var profiles: DeviceProfiles = DeviceProfiles()
+    /// `--dwell`: seconds (fix time) a device must stay inside before an enter notifies, as a
+    /// `dwell` event; nil notifies at the enter (docs/reference/engine.md, "Dwell").
+    public var dwell: Double?
+    /// `--crossing`: the longest gap in seconds between two timed fixes whose geodesic is
+    /// searched for a landmark passed between them; nil searches none.
+    public var crossingGap: Double?
+    /// `--accuracy-policy`: how a fix's uncertainty counts in enter and exit decisions.
+    public var accuracyPolicy: AccuracyPolicy = .center
 
     public init() {}
+
+    /// Whether the engine keeps per-device motion state (the previous fix, pending dwells).
+    var tracksMotion: Bool { dwell != nil || crossingGap != nil }
+}
+
+/// How a fix's horizontal accuracy `a` (unknown: 0) counts: `center` decides by the position
+/// alone; `sure` enters only when the whole uncertainty circle is within the radius
+/// (distance + a <= R), `possible` when any of it is (distance − a <= R); both exit only when
+/// all of it is beyond radius + hysteresis (distance − a > R + H).
+public enum AccuracyPolicy: String, Sendable, CaseIterable {
+    case center, sure, possible
+
+    /// The largest distance at which a fix of accuracy `accuracy` enters a landmark of radius
+    /// `radius` (negative: it cannot).
+    @inline(__always)
+    package func enterLimit(radius: Double, accuracy: Double) -> Double {
+        switch self {
+        case .center: radius
+        case .sure: radius - accuracy
+        case .possible: radius + accuracy
+        }
+    }
+
+    /// The distance beyond which a fix of accuracy `accuracy` leaves a landmark it is inside.
+    @inline(__always)
+    package func exitLimit(radius: Double, hysteresis: Double, accuracy: Double) -> Double {
+        self == .center ? radius + hysteresis : radius + hysteresis + accuracy
+    }
 }
 
 /// Which landmarks count as a device's favourites.

@@ -23,33 +23,33 @@ public final class ProximityEngine {
     public let configuration: EngineConfiguration
 
     /// Catalog indices of every landmark that is someone's favourite, ascending.
-    private let favorites: [Int]
-    private let favoriteVectors: [UnitVector]
+    let favorites: [Int]
+    let favoriteVectors: [UnitVector]
     /// Per favourite, its coordinate and its Earth-centred point (for `ShortGeodesic`), at hand
     /// for every geodesic the engine computes, without going to the catalog (see
     /// Benchmarks/LOG.md).
-    private let favoriteCoordinates: [Coordinate]
-    private let favoritePoints: [EarthCenteredPoint]
-    private let favoriteIndex: LandmarkIndex
+    let favoriteCoordinates: [Coordinate]
+    let favoritePoints: [EarthCenteredPoint]
+    let favoriteIndex: LandmarkIndex
     /// The candidate query of the per-device cache (the index answers when it cannot).
-    private let favoriteGrid: FavoriteGrid
+    let favoriteGrid: FavoriteGrid
     /// (`@exclusivity(unchecked)`: see `deviceTable`.)
-    @exclusivity(unchecked) private var candidateScratch: [Int32] = []
+    @exclusivity(unchecked) var candidateScratch: [Int32] = []
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
-    private let favoriteSets: [[Bool]?]
-    private let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool)]
+    let favoriteSets: [[Bool]?]
+    let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool)]
 
     // `@exclusivity(unchecked)`: the state touched on every fix. The engine is single-threaded
     // and these are private, never accessed re-entrantly; their dynamic exclusivity checks
     // (`swift_beginAccess`, which walks the accesses in progress) cost a tenth of a `watch` run
     // (measured; see Benchmarks/LOG.md).
     /// Slots by name bytes, not Unicode equivalence (docs/reference/fixes.md).
-    @exclusivity(unchecked) private var deviceTable = DeviceTable()
-    @exclusivity(unchecked) private var devices = DeviceStates()
+    @exclusivity(unchecked) var deviceTable = DeviceTable()
+    @exclusivity(unchecked) var devices = DeviceStates()
 
     /// Whether changed devices are collected for `takeChanges()` (on with `--state`).
     @exclusivity(unchecked) package var tracksChanges = false
-    @exclusivity(unchecked) private var changed: [(device: String, slot: Int32)] = []
+    @exclusivity(unchecked) var changed: [(device: String, slot: Int32)] = []
     /// The device's number of the latest used fix (1 for its first): names `.apns` files of
     /// untimed fixes.
     @exclusivity(unchecked) package private(set) var lastFixNumber = 0
@@ -58,18 +58,28 @@ public final class ProximityEngine {
     /// rather than an earlier one. The summary tells these apart.
     @exclusivity(unchecked) package private(set) var lastStaleRepeatedTime = false
 
-    private let slack: Double
+    let slack: Double
     /// Per favourite (docs/reference/catalogs.md: a landmark's own `radius` replaces the run's): the radius, and
     /// the squared chords beyond which a fix surely cannot enter, within which it surely stays.
-    private let favoriteRadii: [Double]
-    private let enterSurelyBeyond: [Double]
-    private let staySurelyWithin: [Double]
+    let favoriteRadii: [Double]
+    let enterSurelyBeyond: [Double]
+    let staySurelyWithin: [Double]
     /// Per favourite, the squared chord beyond which it is surely no candidate (radius + slack);
     /// empty when every favourite has the run's radius (the grid's own limit then suffices).
-    private let candidateChords: [Double]
+    let candidateChords: [Double]
     /// The largest radius: candidates are looked up within it (+ slack).
-    private let largestRadius: Double
-    @exclusivity(unchecked) private var scratch: [ProximityEvent] = []
+    let largestRadius: Double
+    @exclusivity(unchecked) var scratch: [ProximityEvent] = []
+    /// `configuration.dwell` and `.crossingGap`, and whether either is on, at hand.
+    let dwell: Double?
+    let crossingGap: Double?
+    let tracksMotion: Bool
+    /// Per device (by slot), with `--dwell` or `--crossing`: its previous timed fix and its
+    /// pending dwells. Empty otherwise.
+    @exclusivity(unchecked) var motions: [MotionState] = []
+    /// With `explainsMotion`, what the last fix's motion rules found (for `--explain`).
+    @exclusivity(unchecked) package var explainsMotion = false
+    @exclusivity(unchecked) package internal(set) var motionNotes: [MotionNote] = []
 
     /// - Parameters:
     ///   - catalog: the landmarks; the engine watches those that are someone's favourite.
@@ -79,6 +89,9 @@ public final class ProximityEngine {
         self.catalog = catalog
         self.configuration = configuration
         self.slack = slack
+        dwell = configuration.dwell.flatMap { $0 > 0 ? $0 : nil }
+        crossingGap = configuration.crossingGap.flatMap { $0 > 0 ? $0 : nil }
+        tracksMotion = dwell != nil || crossingGap != nil
         // PROJ is opened on first use (`PROJLibrary`); an engine decides boundaries with it all
         // run long, so it opens it now: a `watch` or `serve` on a system without PROJ stops at
         // start, not hours into a run on whichever thread first needs a geodesic.
@@ -161,7 +174,7 @@ public final class ProximityEngine {
     }
 
     /// The favourite position of catalog landmark `index` (`favorites` is sorted), or nil.
-    private static func position(of index: Int, in favorites: [Int]) -> Int? {
+    static func position(of index: Int, in favorites: [Int]) -> Int? {
         var low = 0
         var high = favorites.count
         while low < high {
@@ -185,6 +198,7 @@ public final class ProximityEngine {
     /// then landmark index) to `events`.
     @discardableResult
     public func process(_ fix: Fix, into events: inout [ProximityEvent]) -> FixDisposition {
+        if explainsMotion { motionNotes.removeAll(keepingCapacity: true) }
         guard fix.coordinate.isValid else { return .dropped(.invalid) }
         let slot = deviceSlot(for: fix.device, hash: fix.deviceHash)
         if let accuracy = fix.accuracy, accuracy > configuration.maxAccuracy {
@@ -208,7 +222,11 @@ public final class ProximityEngine {
     /// dynamic exclusivity checks of a class's stored properties cost a tenth of a run; see
     /// Benchmarks/LOG.md). Nothing in here may touch `devices` itself.
     private func process(_ fix: Fix, slot: Int, state: inout DeviceState, into events: inout [ProximityEvent]) -> FixDisposition {
-        let admission = state.admit(time: fix.time, at: fix.coordinate, slack: slack)
+        // With `--accuracy-policy possible`, a fix may enter a favourite up to its accuracy
+        // beyond the radius: the candidate cache holds only that much nearer its centre.
+        let accuracy = configuration.accuracyPolicy == .center ? 0 : fix.accuracy ?? 0
+        let admission = state.admit(
+            time: fix.time, at: fix.coordinate, slack: configuration.accuracyPolicy == .possible ? slack - accuracy : slack)
         if admission == .stale || admission == .sameTime {
             lastStaleRepeatedTime = admission == .sameTime
             return .dropped(.stale)
@@ -217,16 +235,22 @@ public final class ProximityEngine {
         state.fixCount &+= 1
         lastFixNumber = Int(state.fixCount)
         if tracksChanges, state.markChanged(favorites: false) { changed.append((fix.device, Int32(slot))) }
-        guard !favorites.isEmpty else { return .used }
         let cacheHolds: Bool
         switch admission {
-        case .stale, .sameTime, .idle: return .used
+        case .stale, .sameTime: return .used
+        case .idle:
+            if tracksMotion { motionAfterFix(fix, slot: slot, state: &state, firstEvent: events.count, into: &events) }
+            return .used
         case .active(let holds): cacheHolds = holds
         }
+        guard !favorites.isEmpty else { return .used }
 
         let point = UnitVector(fix.coordinate)
+        // Passes between the previous fix and this one come first (docs/reference/engine.md).
+        if crossingGap != nil { crossings(to: fix, slot: slot, state: &state, cacheHolds: cacheHolds, into: &events) }
         let firstEvent = events.count
         let hysteresis = configuration.hysteresis
+        let policy = configuration.accuracyPolicy
         var favoritesChanged = false
         // The fix's Earth-centred point, made when first needed.
         var fixPoint: EarthCenteredPoint?
@@ -242,8 +266,9 @@ public final class ProximityEngine {
             let entry = state[entry: position]
             guard entry.isInside else { continue }
             let favorite = Int(entry.favorite)
+            // Surely within R + H is surely within every exit limit (they are R + H or more).
             if point.squaredChord(to: favoriteVectors[favorite]) > staySurelyWithin[favorite] {
-                let limit = favoriteRadii[favorite] + hysteresis
+                let limit = policy.exitLimit(radius: favoriteRadii[favorite], hysteresis: hysteresis, accuracy: accuracy)
                 let measured = shortMeasure(earthCentred(), favorite)
                 if let measured, measured.distance + measured.bound <= limit { continue }
                 let distance =
@@ -253,6 +278,7 @@ public final class ProximityEngine {
                     state[entry: position].isInside = false
                     favoritesChanged = true
                     events.append(ProximityEvent(kind: .exit, landmarkIndex: favorites[favorite], distance: distance))
+                    if dwell != nil { motions[slot].cancelDwell(of: entry.favorite) }
                 }
             }
         }
@@ -263,15 +289,18 @@ public final class ProximityEngine {
         } else if favoritesChanged {
             state.compact()
         }
+        if policy == .possible, accuracy > slack / 2 { addFarCandidates(state: &state, around: fix.coordinate, accuracy: accuracy) }
         var position = 0
         while position < state.entryCount {
             let entry = state[entry: position]
             position += 1
-            guard entry.isCandidate, !entry.isInside,
-                point.squaredChord(to: favoriteVectors[Int(entry.favorite)]) <= enterSurelyBeyond[Int(entry.favorite)]
-            else { continue }
+            guard entry.isCandidate, !entry.isInside else { continue }
             let favorite = Int(entry.favorite)
-            let radius = favoriteRadii[favorite]
+            let radius = policy.enterLimit(radius: favoriteRadii[favorite], accuracy: accuracy)
+            // The chord beyond which the fix surely cannot enter: the radius's, unless the
+            // policy reaches farther for this fix.
+            let beyond = radius > favoriteRadii[favorite] ? UnitVector.squaredChord(surelyBeyond: radius) : enterSurelyBeyond[favorite]
+            guard radius >= 0, point.squaredChord(to: favoriteVectors[favorite]) <= beyond else { continue }
             let measured = shortMeasure(earthCentred(), favorite)
             if let measured, measured.distance - measured.bound > radius { continue }
             let landmarkIndex = favorites[favorite]
@@ -284,9 +313,14 @@ public final class ProximityEngine {
             events.append(
                 ProximityEvent(
                     kind: .enter, landmarkIndex: landmarkIndex, distance: distance,
-                    suppression: suppression(state: &state, favorite: entry.favorite, time: fix.time)))
+                    suppression: enterSuppression(state: &state, slot: slot, favorite: entry.favorite, time: fix.time)))
         }
-        setQuietDisc(state: &state, at: fix.coordinate, state.entryCount > 0 ? earthCentred() : EarthCenteredPoint(x: 0, y: 0, z: 0))
+        if policy == .possible {
+            // A later fix's accuracy may reach farther: no quiet disc.
+            state.setQuiet(around: fix.coordinate, cosine: 1, budget: 0)
+        } else {
+            setQuietDisc(state: &state, at: fix.coordinate, state.entryCount > 0 ? earthCentred() : EarthCenteredPoint(x: 0, y: 0, z: 0))
+        }
         if favoritesChanged, tracksChanges, state.markChanged(favorites: true) {
             changed.append((fix.device, Int32(slot)))
         }
@@ -299,6 +333,7 @@ public final class ProximityEngine {
             }
             events[firstEvent...].sort { ($0.distance, $0.landmarkIndex) < ($1.distance, $1.landmarkIndex) }
         }
+        if tracksMotion { motionAfterFix(fix, slot: slot, state: &state, firstEvent: events.count, into: &events) }
         return .used
     }
 
@@ -341,7 +376,7 @@ public final class ProximityEngine {
     /// Benchmarks/LOG.md); every decision the bound leaves open is made with `geod_inverse`'s
     /// distance.
     @inline(__always)
-    private func shortMeasure(_ fixPoint: EarthCenteredPoint, _ favorite: Int) -> (distance: Double, bound: Double)? {
+    func shortMeasure(_ fixPoint: EarthCenteredPoint, _ favorite: Int) -> (distance: Double, bound: Double)? {
         let other = favoritePoints[favorite]
         let chord = fixPoint.chordSquared(to: other).squareRoot()
         guard chord <= ShortGeodesic.longestChord else { return nil }
@@ -355,14 +390,23 @@ public final class ProximityEngine {
     /// is asked; asking it for every event is measured to matter, see Benchmarks/LOG.md).
     /// Several events on one fix are measured again exactly before they are ordered.
     @inline(__always)
-    private static func reportable(_ measured: (distance: Double, bound: Double)) -> Double? {
+    static func reportable(_ measured: (distance: Double, bound: Double)) -> Double? {
         let margin = 2 * measured.bound
         let low = ReportedDistance.millimetres(measured.distance - margin)
         return low == ReportedDistance.millimetres(measured.distance + margin) ? measured.distance : nil
     }
 
     /// Decides whether an enter notifies, and records it when it does.
-    private func suppression(state: inout DeviceState, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
+    /// An enter's suppression: with `--dwell` it waits for its dwell event (timed enters only
+    /// ever dwell); else the cooldown and the profile decide now.
+    @inline(__always)
+    func enterSuppression(state: inout DeviceState, slot: Int, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
+        guard dwell != nil else { return suppression(state: &state, favorite: favorite, time: time) }
+        if let time { motions[slot].startDwell(of: favorite, at: time) }
+        return .dwell
+    }
+
+    func suppression(state: inout DeviceState, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
         if !state.prefersNotifications { return .profile }
         let cooldown = configuration.cooldown
         if cooldown > 0, let time {
@@ -375,7 +419,7 @@ public final class ProximityEngine {
         return nil
     }
 
-    private func refreshCandidates(state: inout DeviceState, around coordinate: Coordinate, point: UnitVector) {
+    func refreshCandidates(state: inout DeviceState, around coordinate: Coordinate, point: UnitVector) {
         candidateScratch.removeAll(keepingCapacity: true)
         let membership = favoriteSets[Int(state.favoriteSet)]
         if favoriteGrid.isUsable {
@@ -395,11 +439,12 @@ public final class ProximityEngine {
         state.setCandidates(candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
     }
 
-    private func deviceSlot(for device: String, hash: UInt64) -> Int {
+    func deviceSlot(for device: String, hash: UInt64) -> Int {
         let (slot, isNew) = deviceTable.slot(for: device, hash: hash)
         if isNew {
             let profile = profileSlots.isEmpty ? nil : profileSlots[DeviceKey(device)]
             devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
+            if tracksMotion { motions.append(MotionState()) }
         }
         return Int(slot)
     }
@@ -423,75 +468,5 @@ public final class ProximityEngine {
             if nearest.count < limit { return nil }
             limit *= 4
         }
-    }
-
-    // MARK: snapshots (--state, reloads)
-
-    /// The devices changed since the last call (every fix changes its device's counter), and
-    /// forgets that they changed. Only collected while `tracksChanges` is on.
-    package func takeChanges() -> [DeviceSnapshot] {
-        defer { changed.removeAll(keepingCapacity: true) }
-        return changed.map { device, slot in
-            var snapshot = snapshot(device: device, slot: Int(slot))
-            snapshot.favoritesChanged = devices[Int(slot)].favoritesChanged
-            devices[Int(slot)].clearChanged()
-            return snapshot
-        }
-    }
-
-    /// Every device's state, in no particular order.
-    package func snapshots() -> [DeviceSnapshot] {
-        deviceTable.names.indices.map { snapshot(device: deviceTable.names[$0], slot: $0) }
-    }
-
-    private func snapshot(device: String, slot: Int) -> DeviceSnapshot {
-        let state = devices[slot]
-        var favoritesOut: [FavoriteSnapshot] = []
-        for position in 0..<state.entryCount {
-            let entry = state[entry: position]
-            guard entry.isInside || entry.isNotified else { continue }
-            favoritesOut.append(
-                FavoriteSnapshot(
-                    landmarkID: catalog[favorites[Int(entry.favorite)]].id,
-                    isInside: entry.isInside, isNotified: entry.isNotified,
-                    notifiedTime: entry.notifiedTime))
-        }
-        return DeviceSnapshot(
-            device: device, latestTime: state.latestTime, fixCount: Int(state.fixCount),
-            favorites: favoritesOut)
-    }
-
-    /// Takes over a device's saved state (replacing what the engine has for it). Landmarks that
-    /// are not (or no longer) among the device's favourites are forgotten; returns false when
-    /// something was, and then counts the device as changed.
-    @discardableResult
-    package func restore(_ snapshot: DeviceSnapshot) -> Bool {
-        let slot = deviceSlot(for: snapshot.device, hash: 0)
-        let profile = profileSlots[DeviceKey(snapshot.device)]
-        var state = DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true)
-        state.latestTime = snapshot.latestTime
-        state.fixCount = UInt32(clamping: snapshot.fixCount)
-        let membership = favoriteSets[Int(state.favoriteSet)]
-        var complete = true
-        for favorite in snapshot.favorites {
-            guard let index = catalog.index(ofID: favorite.landmarkID), let position = Self.position(of: index, in: favorites),
-                membership?[position] ?? true
-            else {
-                complete = false
-                continue
-            }
-            let entry = state.positionCreating(Int32(position))
-            state[entry: entry].isInside = favorite.isInside
-            if favorite.isNotified {
-                state[entry: entry].isNotified = true
-                state[entry: entry].notifiedTime = favorite.notifiedTime
-            }
-        }
-        state.compact()
-        devices[slot] = state
-        if !complete, tracksChanges, devices[slot].markChanged(favorites: true) {
-            changed.append((snapshot.device, Int32(slot)))
-        }
-        return complete
     }
 }

@@ -1,6 +1,9 @@
+@_spi(Inlining) import LandmarkNearCore
+
 /// Something the engine decided about one device and one favourite landmark on one fix.
 public struct ProximityEvent: Sendable, Equatable {
-    public enum Kind: String, Sendable { case enter, exit }
+    /// `dwell`: the device stayed inside for `--dwell` since it entered (`enteredAt`).
+    public enum Kind: String, Sendable { case enter, exit, dwell }
 
     /// Why an `enter` did not notify.
     public enum Suppression: String, Sendable {
@@ -8,15 +11,27 @@ public struct ProximityEvent: Sendable, Equatable {
         case cooldown
         /// The device's profile says `prefersNotifications: false`.
         case profile
+        /// With `--dwell`, an enter waits for its `dwell` event to notify.
+        case dwell
     }
+
+    /// How an enter was found: `crossing`, on the geodesic between two fixes (`--crossing`).
+    public enum Via: String, Sendable { case crossing }
 
     public var kind: Kind
     /// The landmark's position in the catalog (its `landmarkIndex`).
     public var landmarkIndex: Int
     /// Geodesic distance from the fix to the landmark, in metres.
     public var distance: Double
-    /// For `enter`: nil when it is a notification, else why not.
+    /// For `enter` and `dwell`: nil when it is a notification, else why not.
     public var suppression: Suppression?
+    /// An enter found between two fixes: how, where (the point of closest approach) and when
+    /// (interpolated); nil for events of the fix itself.
+    public var via: Via?
+    public var point: Coordinate?
+    public var time: Timestamp?
+    /// For `dwell`: the time of its enter.
+    public var enteredAt: Timestamp?
 
     package init(kind: Kind, landmarkIndex: Int, distance: Double, suppression: Suppression? = nil) {
         self.kind = kind
@@ -25,8 +40,8 @@ public struct ProximityEvent: Sendable, Equatable {
         self.suppression = suppression
     }
 
-    /// An `enter` that was not suppressed.
-    public var isNotification: Bool { kind == .enter && suppression == nil }
+    /// An `enter` or a `dwell` that was not suppressed.
+    public var isNotification: Bool { kind != .exit && suppression == nil }
 }
 
 /// What became of a fix.

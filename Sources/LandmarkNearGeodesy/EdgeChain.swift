@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The edges of a ring or a line, and a ball that holds all of them: the nearest of the edges to
 /// a point, exactly, computing exact distances (`GeodesicSegment`) only for the edges that the

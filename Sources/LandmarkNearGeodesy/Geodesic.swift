@@ -15,7 +15,7 @@ public struct Geodesic: Sendable {
     private let proj: landmark_proj
 
     /// Equatorial radius `a` in metres and flattening `f`.
-    public init(equatorialRadius: Double, flattening: Double) {
+    @_spi(Inlining) public init(equatorialRadius: Double, flattening: Double) {
         proj = PROJLibrary.functions
         proj.geod_init(&ellipsoid, equatorialRadius, flattening)
     }
@@ -33,7 +33,7 @@ public struct Geodesic: Sendable {
     }
 
     /// Distance in metres and the forward azimuth at `a`, in degrees clockwise from north.
-    public func inverse(from a: Coordinate, to b: Coordinate) -> (distance: Double, azimuth: Double) {
+    @_spi(Inlining) public func inverse(from a: Coordinate, to b: Coordinate) -> (distance: Double, azimuth: Double) {
         var s12 = 0.0
         var azi1 = 0.0
         withUnsafePointer(to: ellipsoid) { g in
@@ -44,7 +44,7 @@ public struct Geodesic: Sendable {
 
     /// The point reached from `start` after `distance` metres along `azimuth` degrees
     /// (the direct problem). Longitude comes back in [-180, 180].
-    public func destination(from start: Coordinate, azimuth: Double, distance: Double) -> Coordinate {
+    @_spi(Inlining) public func destination(from start: Coordinate, azimuth: Double, distance: Double) -> Coordinate {
         var lat2 = 0.0
         var lon2 = 0.0
         withUnsafePointer(to: ellipsoid) { g in
@@ -55,7 +55,7 @@ public struct Geodesic: Sendable {
 
     /// The inverse problem with the quantities of its second variation (Karney 2013, §3):
     /// what a search along a geodesic needs to take Newton steps (`SegmentSearch`).
-    package func generalInverse(from a: Coordinate, to b: Coordinate) -> GeodesicInverse {
+    @_spi(Inlining) public func generalInverse(from a: Coordinate, to b: Coordinate) -> GeodesicInverse {
         var result = GeodesicInverse()
         withUnsafePointer(to: ellipsoid) { g in
             result.arc = proj.geod_geninverse(
@@ -67,7 +67,7 @@ public struct Geodesic: Sendable {
 
     /// The geodesic that leaves `start` along `azimuth` (degrees clockwise from north), for
     /// positions along it by distance (`GeodesicLine.position(at:)`).
-    package func line(from start: Coordinate, azimuth: Double) -> GeodesicLine {
+    @_spi(Inlining) public func line(from start: Coordinate, azimuth: Double) -> GeodesicLine {
         var line = geod_geodesicline()
         withUnsafePointer(to: ellipsoid) { g in
             proj.geod_lineinit(&line, g, start.latitude, start.longitude, azimuth, GeodesicLine.capabilities)
@@ -76,7 +76,7 @@ public struct Geodesic: Sendable {
     }
 
     /// The shortest geodesic from `start` to `end` (its `length` is their distance).
-    package func line(from start: Coordinate, to end: Coordinate) -> GeodesicLine {
+    @_spi(Inlining) public func line(from start: Coordinate, to end: Coordinate) -> GeodesicLine {
         var line = geod_geodesicline()
         withUnsafePointer(to: ellipsoid) { g in
             proj.geod_inverseline(
@@ -90,7 +90,7 @@ public struct Geodesic: Sendable {
     /// to (−E/2, E/2] where E is the ellipsoid's area: positive when the smaller of the two
     /// regions the ring bounds lies on its left. Karney's `geod_polygonarea`, which follows
     /// edges across ±180° and around a pole.
-    package func signedArea(of vertices: [Coordinate]) -> Double {
+    @_spi(Inlining) public func signedArea(of vertices: [Coordinate]) -> Double {
         var latitudes = vertices.map(\.latitude)
         var longitudes = vertices.map(\.longitude)
         var area = 0.0
@@ -104,21 +104,21 @@ public struct Geodesic: Sendable {
 
 /// A solution of the inverse problem from point 1 to point 2 with everything `geod_geninverse`
 /// gives (Karney, "Algorithms for geodesics", 2013).
-package struct GeodesicInverse: Sendable, Hashable {
+@_spi(Inlining) public struct GeodesicInverse: Sendable, Hashable {
     /// s12, metres.
-    package var distance = 0.0
+    public var distance = 0.0
     /// Azimuths at point 1 and (forward) at point 2, degrees clockwise from north.
-    package var azimuth1 = 0.0
-    package var azimuth2 = 0.0
+    public var azimuth1 = 0.0
+    public var azimuth2 = 0.0
     /// m12, metres: how far point 2 moves sideways per radian the azimuth at point 1 turns.
-    package var reducedLength = 0.0
+    public var reducedLength = 0.0
     /// M12: how far apart two geodesics are at point 2 per metre apart at point 1 where they
     /// start parallel; M21 the same from point 2 to point 1. Dimensionless.
-    package var scale12 = 0.0
-    package var scale21 = 0.0
+    public var scale12 = 0.0
+    public var scale21 = 0.0
     /// S12, m²: the area between the geodesic and the equator (counter-clockwise positive), whose
     /// sum around a ring not winding around the axis is the ring's signed area.
-    package var areaUnder = 0.0
+    public var areaUnder = 0.0
     /// a12, degrees: the arc length on the auxiliary sphere.
-    package var arc = 0.0
+    public var arc = 0.0
 }

@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// One geodesic edge of an area's ring or of a line, with what the per-point work needs
 /// computed once (one inverse problem): its length and start azimuth (for `GeodesicSegment`),
@@ -21,13 +21,13 @@ import LandmarkNearCore
 ///     let edge = GeodesicEdge(from: Coordinate(latitude: 60, longitude: 10), to: Coordinate(latitude: 60, longitude: 12))
 ///     let p = EarthCenteredPoint(Coordinate(latitude: 61, longitude: 11))
 ///     edge.distanceBounds(from: p)   // (110 714.7, 111 278.3): the exact distance is 110 999.0 m
-package struct GeodesicEdge: Sendable {
-    package let start: Coordinate
-    package let end: Coordinate
+@_spi(Inlining) public struct GeodesicEdge: Sendable {
+    public let start: Coordinate
+    public let end: Coordinate
     /// The forward azimuth at `start`, degrees clockwise from north.
-    package let azimuth: Double
+    public let azimuth: Double
     /// Metres.
-    package let length: Double
+    public let length: Double
     /// The longitude (degrees) the edge sweeps from start to end: the end's minus the start's
     /// reduced to (−180, 180], which is the geodesic's own for every edge that does not touch a
     /// pole. An edge into, out of or through a pole sweeps its longitude there, at a point;
@@ -38,15 +38,15 @@ package struct GeodesicEdge: Sendable {
     /// and, where the edge turns from north to south or back, its vertex's.
     let lowestLatitude: Double
     let highestLatitude: Double
-    package let startPoint: EarthCenteredPoint
-    package let endPoint: EarthCenteredPoint
+    public let startPoint: EarthCenteredPoint
+    public let endPoint: EarthCenteredPoint
     /// h = √(L² − c²)/2 (see above), metres, with L − c made a micrometre larger (the rounding of
     /// the chord and of L are nanometres).
     let bulge: Double
     /// 1/c² (0 for a chord of length 0): the projection onto the chord without a division.
     private let inverseChordSquared: Double
 
-    package init(from start: Coordinate, to end: Coordinate, geodesic: Geodesic = .wgs84) {
+    public init(from start: Coordinate, to end: Coordinate, geodesic: Geodesic = .wgs84) {
         self.init(from: start, to: end, inverse: geodesic.generalInverse(from: start, to: end))
     }
 
@@ -75,14 +75,14 @@ package struct GeodesicEdge: Sendable {
     /// Bounds of the geodesic distance (metres) from the point `p` to the edge (see above). The
     /// upper bound is taken once, of the least of d + h, |PA| and |PB|: each is the chord to
     /// some point of the edge, and the bound holds for any such chord.
-    package func distanceBounds(from p: EarthCenteredPoint) -> (lower: Double, upper: Double) {
+    public func distanceBounds(from p: EarthCenteredPoint) -> (lower: Double, upper: Double) {
         let d = chordSegmentDistance(from: p)
         let nearest = min(d + bulge, p.chord(to: startPoint), p.chord(to: endPoint))
         return (max(0, d - bulge - GeodesicBounds.margin), GeodesicBounds.upper(chord: nearest))
     }
 
     /// The lower bound alone.
-    package func lowerBound(from p: EarthCenteredPoint) -> Double {
+    public func lowerBound(from p: EarthCenteredPoint) -> Double {
         max(0, chordSegmentDistance(from: p) - bulge - GeodesicBounds.margin)
     }
 

@@ -1,24 +1,24 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A line of geodesic edges between consecutive vertices (GeoJSON's LineString): the geodesic
 /// distance from a point to its nearest point.
 ///
 ///     let trail = GeodesicLineString([start, bend, summit])!
 ///     trail.distance(from: hiker)   // metres
-package struct GeodesicLineString: Sendable {
+@_spi(Inlining) public struct GeodesicLineString: Sendable {
     let chain: EdgeChain
 
     /// nil with no vertex or a latitude outside [−90, 90]; a single vertex is a point.
-    package init?(_ vertices: [Coordinate], geodesic: Geodesic = .wgs84) {
+    public init?(_ vertices: [Coordinate], geodesic: Geodesic = .wgs84) {
         guard !vertices.isEmpty, vertices.allSatisfy({ $0.latitude.isFinite && $0.longitude.isFinite && abs($0.latitude) <= 90 })
         else { return nil }
         chain = EdgeChain(vertices: vertices, closed: false, geodesic: geodesic)
     }
 
-    package var edges: [GeodesicEdge] { chain.edges }
+    public var edges: [GeodesicEdge] { chain.edges }
 
     /// The geodesic distance (metres) from `p` to the line.
-    package func distance(from p: Coordinate) -> Double {
+    public func distance(from p: Coordinate) -> Double {
         chain.distance(from: p, EarthCenteredPoint(p), below: .infinity)
     }
 
@@ -29,14 +29,14 @@ package struct GeodesicLineString: Sendable {
 }
 
 /// Several lines (GeoJSON's MultiLineString): the distance to the nearest.
-package struct GeodesicMultiLineString: Sendable {
-    package let lines: [GeodesicLineString]
+@_spi(Inlining) public struct GeodesicMultiLineString: Sendable {
+    public let lines: [GeodesicLineString]
 
-    package init(_ lines: [GeodesicLineString]) {
+    public init(_ lines: [GeodesicLineString]) {
         self.lines = lines
     }
 
-    package func distance(from p: Coordinate) -> Double {
+    public func distance(from p: Coordinate) -> Double {
         let point = EarthCenteredPoint(p)
         var nearest = Double.infinity
         for line in lines {

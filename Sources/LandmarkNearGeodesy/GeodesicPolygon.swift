@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// An area with geodesic edges: a shell ring and holes (GeoJSON's Polygon), each ring bounding
 /// the smaller region it divides the ellipsoid into (`GeodesicRing`). A point is in the area if
@@ -7,12 +7,12 @@ import LandmarkNearCore
 ///
 ///     let lake = GeodesicPolygon(shell: shore, holes: [island])!
 ///     lake.distance(from: boat)   // 0 on the water, metres to the shore or the island elsewhere
-package struct GeodesicPolygon: Sendable {
-    package let shell: GeodesicRing
-    package let holes: [GeodesicRing]
+@_spi(Inlining) public struct GeodesicPolygon: Sendable {
+    public let shell: GeodesicRing
+    public let holes: [GeodesicRing]
 
     /// nil if any ring is not a ring (`GeodesicRing.init`).
-    package init?(shell: [Coordinate], holes: [[Coordinate]] = [], geodesic: Geodesic = .wgs84) {
+    public init?(shell: [Coordinate], holes: [[Coordinate]] = [], geodesic: Geodesic = .wgs84) {
         guard let shell = GeodesicRing(shell, geodesic: geodesic) else { return nil }
         var rings: [GeodesicRing] = []
         for hole in holes {
@@ -24,7 +24,7 @@ package struct GeodesicPolygon: Sendable {
     }
 
     /// Whether `p` is in the area (its boundary included).
-    package func contains(_ p: Coordinate) -> Bool {
+    public func contains(_ p: Coordinate) -> Bool {
         switch shell.locate(p) {
         case .outside: return false
         case .boundary: return true
@@ -41,7 +41,7 @@ package struct GeodesicPolygon: Sendable {
     }
 
     /// The geodesic distance (metres) from `p` to the area: 0 in it.
-    package func distance(from p: Coordinate) -> Double {
+    public func distance(from p: Coordinate) -> Double {
         contains(p) ? 0 : boundaryDistance(from: p, EarthCenteredPoint(p), below: .infinity)
     }
 
@@ -58,19 +58,19 @@ package struct GeodesicPolygon: Sendable {
 
 /// Several areas (GeoJSON's MultiPolygon): a point is in it if it is in any of them; its
 /// distance is 0 there, else the least over them.
-package struct GeodesicMultiPolygon: Sendable {
-    package let polygons: [GeodesicPolygon]
+@_spi(Inlining) public struct GeodesicMultiPolygon: Sendable {
+    public let polygons: [GeodesicPolygon]
 
-    package init(_ polygons: [GeodesicPolygon]) {
+    public init(_ polygons: [GeodesicPolygon]) {
         self.polygons = polygons
     }
 
-    package func contains(_ p: Coordinate) -> Bool {
+    public func contains(_ p: Coordinate) -> Bool {
         polygons.contains { $0.contains(p) }
     }
 
     /// The geodesic distance (metres) from `p` to the nearest of the areas: 0 in one.
-    package func distance(from p: Coordinate) -> Double {
+    public func distance(from p: Coordinate) -> Double {
         if contains(p) { return 0 }
         let point = EarthCenteredPoint(p)
         var nearest = Double.infinity

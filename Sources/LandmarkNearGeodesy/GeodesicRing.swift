@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// A closed ring of geodesic edges, bounding the smaller of the two regions it divides the
 /// ellipsoid into (so its winding order does not matter): whether a point lies in that region,
@@ -36,7 +36,7 @@ import LandmarkNearCore
 ///
 ///     let ring = GeodesicRing([(0, 0), (0, 10), (10, 10)].map { Coordinate(latitude: $0.0, longitude: $0.1) })!
 ///     ring.locate(Coordinate(latitude: 3, longitude: 7))   // .inside
-package struct GeodesicRing: Sendable {
+@_spi(Inlining) public struct GeodesicRing: Sendable {
     let chain: EdgeChain
     /// The vertices' longitudes (in [−180, 180]), the first repeated at the end: what `locate`
     /// reads of every edge, 8 bytes each (the edges are 20 times that).
@@ -49,7 +49,7 @@ package struct GeodesicRing: Sendable {
     let touchesNorthPole: Bool
     let touchesSouthPole: Bool
     /// The area of the region the ring bounds, m².
-    package let area: Double
+    public let area: Double
 
     /// Latitude (degrees) within which a crossing and P are taken as the same point.
     static let boundaryTolerance = 1e-11
@@ -64,7 +64,7 @@ package struct GeodesicRing: Sendable {
     /// The ring through `vertices` (degrees; the first may be repeated at the end, as GeoJSON
     /// does; longitudes beyond ±180 allowed, kept reduced to [−180, 180]), or nil with fewer
     /// than 3 vertices or a latitude outside [−90, 90].
-    package init?(_ vertices: [Coordinate], geodesic: Geodesic = .wgs84) {
+    public init?(_ vertices: [Coordinate], geodesic: Geodesic = .wgs84) {
         var vertices = vertices
         if vertices.count > 1, vertices.first == vertices.last { vertices.removeLast() }
         guard vertices.count >= 3, vertices.allSatisfy({ $0.latitude.isFinite && $0.longitude.isFinite && abs($0.latitude) <= 90 })
@@ -106,11 +106,11 @@ package struct GeodesicRing: Sendable {
         ordinary = edges.allSatisfy { abs($0.sweep) < 180 && !$0.touchesPole }
     }
 
-    package var edges: [GeodesicEdge] { chain.edges }
+    public var edges: [GeodesicEdge] { chain.edges }
 
     /// Where `p` is: in the region the ring bounds, on the ring, or outside. No allocation; per
     /// edge, away from P's meridian, a subtraction and two comparisons.
-    package func locate(_ p: Coordinate) -> RingLocation {
+    public func locate(_ p: Coordinate) -> RingLocation {
         let latitude = p.latitude
         if abs(latitude) == 90 {
             if latitude > 0 ? touchesNorthPole : touchesSouthPole { return .boundary }
@@ -162,7 +162,7 @@ package struct GeodesicRing: Sendable {
     }
 
     /// The exact distance (metres) from `p` to the ring when below `limit` (`EdgeChain`).
-    package func boundaryDistance(from p: Coordinate, _ point: EarthCenteredPoint, below limit: Double = .infinity) -> Double {
+    public func boundaryDistance(from p: Coordinate, _ point: EarthCenteredPoint, below limit: Double = .infinity) -> Double {
         chain.distance(from: p, point, below: limit)
     }
 
@@ -199,7 +199,7 @@ package struct GeodesicRing: Sendable {
 }
 
 /// Where a point is with respect to a ring.
-package enum RingLocation: Sendable, Hashable {
+@_spi(Inlining) public enum RingLocation: Sendable, Hashable {
     case inside
     case boundary
     case outside

@@ -1,4 +1,4 @@
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The geodesic from one point to another (an edge of an area or a line, or the path between
 /// two fixes) and the exact WGS84 distance from a point to its nearest point.
@@ -9,32 +9,32 @@ import LandmarkNearCore
 ///     approach.distance   // 341.6 m: the 100 km edge bulges north of the 60th parallel
 ///     approach.point      // 60.003066, 10.9
 ///     approach.fraction   // 0.5: also the time fraction between two fixes at constant speed
-package struct GeodesicSegment: Sendable {
+@_spi(Inlining) public struct GeodesicSegment: Sendable {
     /// The edge's endpoints and what its bounds need (`GeodesicEdge`).
-    package let edge: GeodesicEdge
+    public let edge: GeodesicEdge
     let line: GeodesicLine
     let geodesic: Geodesic
 
     /// The shortest geodesic from `start` to `end` (latitudes in [−90, 90]; any longitudes,
     /// 179 → 181 included).
-    package init(from start: Coordinate, to end: Coordinate, geodesic: Geodesic = .wgs84) {
+    public init(from start: Coordinate, to end: Coordinate, geodesic: Geodesic = .wgs84) {
         self.init(GeodesicEdge(from: start, to: end, geodesic: geodesic), geodesic: geodesic)
     }
 
     /// The segment of a precomputed edge: no inverse problem, the line from its start azimuth.
-    package init(_ edge: GeodesicEdge, geodesic: Geodesic = .wgs84) {
+    public init(_ edge: GeodesicEdge, geodesic: Geodesic = .wgs84) {
         self.edge = edge
         self.geodesic = geodesic
         line = geodesic.line(from: edge.start, azimuth: edge.azimuth)
     }
 
-    package var start: Coordinate { edge.start }
-    package var end: Coordinate { edge.end }
+    public var start: Coordinate { edge.start }
+    public var end: Coordinate { edge.end }
     /// Metres.
-    package var length: Double { edge.length }
+    public var length: Double { edge.length }
 
     /// The point `distance` metres from the start along the segment (clamped to it).
-    package func point(atDistance distance: Double) -> Coordinate {
+    public func point(atDistance distance: Double) -> Coordinate {
         if distance <= 0 { return edge.start }
         if distance >= edge.length { return edge.end }
         return line.position(at: distance).coordinate
@@ -43,12 +43,12 @@ package struct GeodesicSegment: Sendable {
     /// The nearest point of the segment to `p`, its distance within nanometres of the exact
     /// geodesic distance, and within 0.1 mm where P is about a quarter meridian from the
     /// segment (`SegmentSearch` says how and why). No allocation.
-    package func nearestApproach(to p: Coordinate) -> SegmentApproach {
+    public func nearestApproach(to p: Coordinate) -> SegmentApproach {
         nearestApproach(to: p, EarthCenteredPoint(p))
     }
 
     /// `nearestApproach(to:)` when the caller has `p`'s Earth-centred point.
-    package func nearestApproach(to p: Coordinate, _ point: EarthCenteredPoint) -> SegmentApproach {
+    public func nearestApproach(to p: Coordinate, _ point: EarthCenteredPoint) -> SegmentApproach {
         guard edge.length > 0 else {
             return SegmentApproach(distance: geodesic.distance(from: p, to: edge.start), point: edge.start, distanceAlong: 0, fraction: 0)
         }
@@ -60,14 +60,14 @@ package struct GeodesicSegment: Sendable {
 }
 
 /// Where a segment comes nearest to a point.
-package struct SegmentApproach: Sendable, Hashable {
+@_spi(Inlining) public struct SegmentApproach: Sendable, Hashable {
     /// The geodesic distance from the point to `point`, metres.
-    package var distance: Double
+    public var distance: Double
     /// The nearest point of the segment (the first found where several are equally near, as
     /// from a pole to an arc of the equator).
-    package var point: Coordinate
+    public var point: Coordinate
     /// From the segment's start to `point` along it, metres.
-    package var distanceAlong: Double
+    public var distanceAlong: Double
     /// `distanceAlong` / length, in [0, 1] (0 for a segment of length 0).
-    package var fraction: Double
+    public var fraction: Double
 }

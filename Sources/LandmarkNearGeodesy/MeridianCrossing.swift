@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The latitude at which a geodesic edge crosses a meridian, on the geodesic (not on the
 /// straight line in longitude and latitude).

@@ -1,5 +1,5 @@
 import Foundation
-import LandmarkNearCore
+@_spi(Inlining) import LandmarkNearCore
 
 /// The minimum over s ∈ [0, L] of f(s) = |P X(s)|, the geodesic distance from a point P to the
 /// point X(s) at arc length s along a geodesic segment of length L.

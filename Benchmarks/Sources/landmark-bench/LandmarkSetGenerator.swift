@@ -1,4 +1,5 @@
 import LandmarkNear
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// Landmark catalogs as CSV `id,lat,lon,name,isFavorite` (a format `--landmarks` reads):
 /// the GeoNames places, and 1,000,000 synthetic clustered landmarks with prefix subsets.

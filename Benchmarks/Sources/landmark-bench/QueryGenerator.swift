@@ -1,4 +1,5 @@
 import LandmarkNear
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// 1,000,000 query points, `lat,lon`: even rows lie within 20 km of a random real place
 /// (area-uniform in the disc, via `Geodesic.destination`), odd rows are area-uniform over

@@ -1,4 +1,5 @@
 import LandmarkNear
+@_spi(Inlining) import LandmarkNearGeodesy
 
 /// Devices driving at 1 Hz around the GeoNames places: each starts within 10 km of a random
 /// place with a random heading, turns gently (heading random walk, sigma 3 degrees a second)

@@ -99,9 +99,16 @@ enum WatchBenchmark {
         let jsonCatalog = Load(
             key: "ndjson-json-catalog", label: "NDJSON, 10k devices, 144k tutorial-JSON catalog", path: layout.fixesNDJSON,
             format: "ndjson", catalog: layout.directory + "/landmarks-144k.json")
+        // The motion rules on the same replay: passes between fixes up to 5 minutes apart and
+        // 2-minute dwells (their target: at least 2 M fixes/s, the cheap bounds still skipping
+        // the trigonometry for most fixes).
+        let motion = Load(
+            key: "motion", label: "NDJSON, 10k devices, --crossing 5m --dwell 2m", path: layout.fixesNDJSON,
+            format: "ndjson", arguments: ["--crossing", "5m", "--dwell", "2m"])
         let loads: [Load]
         switch load {
-        case "all": loads = single + [jsonCatalog] + scaling + [distinct, allFavorites]
+        case "all": loads = single + [motion, jsonCatalog] + scaling + [distinct, allFavorites]
+        case "motion": loads = [motion]
         case "json-catalog": loads = [jsonCatalog]
         case "devices": loads = scaling
         case "distinct": loads = [distinct]
@@ -109,7 +116,7 @@ enum WatchBenchmark {
         case "ndjson", "csv", "nmea", "gpx", "state": loads = single.filter { $0.key == load }
         default:
             throw BenchError(
-                "--load takes ndjson, csv, nmea, gpx, state, json-catalog, devices, distinct, favorites or all, not '\(load)'")
+                "--load takes ndjson, csv, nmea, gpx, state, motion, json-catalog, devices, distinct, favorites or all, not '\(load)'")
         }
         if loads.contains(where: { $0.key == distinct.key }), !FileManager.default.fileExists(atPath: distinct.path) {
             Stderr.line("watch: making \(distinct.path) (once)")

@@ -58,6 +58,8 @@ package enum EventLine {
         let fields: LineBytes.RFC3339Fields?
         let timeText: String?
         let reason: String?
+        /// `dwell`'s `enteredAt`, as RFC 3339.
+        let enteredAt: String?
         let capacity: Int
 
         init(
@@ -69,25 +71,35 @@ package enum EventLine {
             self.payload = payload
             device = QuotedJSON(fix.device)
             name = QuotedJSON(landmarkName)
-            // As the input wrote them: decimals as given, NMEA minutes at their precision.
-            latitude = DegreesText.make(fix.coordinate.latitude)
-            longitude = DegreesText.make(fix.coordinate.longitude)
+            // As the input wrote them: decimals as given, NMEA minutes at their precision; a pass
+            // between fixes at its own point and time.
+            let coordinate = event.point ?? fix.coordinate
+            latitude = DegreesText.make(coordinate.latitude)
+            longitude = DegreesText.make(coordinate.longitude)
+            let time = event.time ?? fix.time
             millimetres = ReportedDistance.wholeMillimetres(event.distance)
             distance = millimetres == nil ? JSONWriter.number(ReportedDistance.millimetres(event.distance)) : ""
-            fields = fix.time.flatMap(LineBytes.RFC3339Fields.init)
-            timeText = fields == nil ? fix.time?.rfc3339 : nil
-            reason = includeNotified && event.kind == .enter ? event.suppression?.rawValue : nil
+            fields = time.flatMap(LineBytes.RFC3339Fields.init)
+            timeText = fields == nil ? time?.rfc3339 : nil
+            reason = includeNotified && event.kind != .exit ? event.suppression?.rawValue : nil
+            enteredAt = event.enteredAt?.rfc3339
             // The literals below come to 157 bytes, a time written here to 30 at most, the two
             // integers to 20 each, whole millimetres to 16: 243 < 256. The rest is counted.
             capacity =
                 256 + device.byteCount + name.byteCount + latitude.utf8.count + longitude.utf8.count + distance.utf8.count
                 + (timeText?.utf8.count ?? 0) + (reason?.utf8.count ?? 0) + (payload?.utf8.count ?? 0)
+                + (enteredAt.map { $0.utf8.count + 16 } ?? 0) + (event.via == nil ? 0 : 20)
         }
 
         /// Writes the line from `base` on (into `capacity` bytes at most); returns its length.
         func write(to base: UnsafeMutablePointer<UInt8>) -> Int {
             var line = LineBytes(base)
-            line.put(event.kind == .enter ? "{\"event\":\"enter\",\"device\":" : "{\"event\":\"exit\",\"device\":")
+            switch event.kind {
+            case .enter where event.via == .crossing: line.put("{\"event\":\"enter\",\"via\":\"crossing\",\"device\":")
+            case .enter: line.put("{\"event\":\"enter\",\"device\":")
+            case .exit: line.put("{\"event\":\"exit\",\"device\":")
+            case .dwell: line.put("{\"event\":\"dwell\",\"device\":")
+            }
             line.put(device)
             line.put(",\"time\":")
             if let fields {
@@ -101,6 +113,11 @@ package enum EventLine {
             } else {
                 line.put("null")
             }
+            if let enteredAt {
+                line.put(",\"enteredAt\":\"")
+                line.put(enteredAt)
+                line.put("\"")
+            }
             line.put(",\"fix\":{\"lat\":")
             line.put(latitude)
             line.put(",\"lon\":")
@@ -113,7 +130,7 @@ package enum EventLine {
             line.put(name)
             line.put("},\"distanceMeters\":")
             if let millimetres { line.put(millimetres: millimetres) } else { line.put(distance) }
-            if includeNotified && event.kind == .enter {
+            if includeNotified && event.kind != .exit {
                 line.put(event.isNotification ? ",\"notified\":true" : ",\"notified\":false")
                 if let reason {
                     line.put(",\"reason\":\"")

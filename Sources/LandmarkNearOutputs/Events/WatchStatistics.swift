@@ -10,6 +10,10 @@ public struct WatchStatistics: Sendable, Equatable {
     public var dropped: [DropReason: Int] = [:]
     package var enters = 0
     package var exits = 0
+    /// `dwell` events (`--dwell`), notified or suppressed.
+    package var dwells = 0
+    /// Enters found between two fixes (`--crossing`).
+    package var crossings = 0
     public var notifications = 0
     package var suppressed: [ProximityEvent.Suppression: Int] = [:]
     public var devices = 0
@@ -38,8 +42,9 @@ public struct WatchStatistics: Sendable, Equatable {
     package mutating func count(_ event: ProximityEvent) {
         switch event.kind {
         case .exit: exits += 1
-        case .enter:
-            enters += 1
+        case .enter, .dwell:
+            if event.kind == .enter { enters += 1 } else { dwells += 1 }
+            if event.via == .crossing { crossings += 1 }
             if let suppression = event.suppression {
                 suppressed[suppression, default: 0] += 1
             } else {
@@ -58,8 +63,13 @@ public struct WatchStatistics: Sendable, Equatable {
         }
         text += "; \(notifications) notification\(notifications == 1 ? "" : "s")"
         text += " (\(enters) enter\(enters == 1 ? "" : "s")"
-        for reason in [ProximityEvent.Suppression.cooldown, .profile] where suppressed[reason, default: 0] > 0 {
-            text += ", \(suppressed[reason, default: 0]) suppressed by \(reason.rawValue)"
+        if crossings > 0 { text += ", \(crossings) of them passed between fixes" }
+        if dwells > 0 { text += ", \(dwells) dwell\(dwells == 1 ? "" : "s")" }
+        for reason in [ProximityEvent.Suppression.dwell, .cooldown, .profile] where suppressed[reason, default: 0] > 0 {
+            text +=
+                reason == .dwell
+                ? ", \(suppressed[reason, default: 0]) waiting to dwell"
+                : ", \(suppressed[reason, default: 0]) suppressed by \(reason.rawValue)"
         }
         text += "; \(exits) exit\(exits == 1 ? "" : "s")); \(devices) device\(devices == 1 ? "" : "s")"
         if nmeaSameSecond > 0 {

@@ -48,6 +48,10 @@ package struct MapDrawing: Sendable {
         package var distance: Double
         package var notified: Bool
         package var suppression: ProximityEvent.Suppression?
+        /// `crossing` for an enter found between two fixes (drawn where the pass came nearest).
+        package var via: ProximityEvent.Via?
+        /// For a `dwell`: when the device entered.
+        package var enteredAt: Timestamp?
     }
 
     package var tracks: [Track] = []
@@ -111,7 +115,7 @@ package struct MapDrawing: Sendable {
                     kind: event.event.kind, device: event.device, landmarkIndex: event.event.landmarkIndex,
                     landmark: landmark, coordinate: event.coordinate, time: event.time,
                     distance: event.event.distance, notified: event.event.isNotification,
-                    suppression: event.event.suppression))
+                    suppression: event.event.suppression, via: event.event.via, enteredAt: event.event.enteredAt))
         }
         var drawn = favoriteIndices
         if favoriteIndices.count > favoriteLimit {

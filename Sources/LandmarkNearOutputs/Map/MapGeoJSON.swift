@@ -60,6 +60,8 @@ package enum MapGeoJSON {
             properties += ",\"distanceMeters\":" + JSONWriter.number(ReportedDistance.millimetres(event.distance))
             properties += ",\"notified\":\(event.notified)"
             properties += ",\"reason\":" + (event.suppression.map { "\"\($0.rawValue)\"" } ?? "null")
+            if let via = event.via { properties += ",\"via\":\"\(via.rawValue)\"" }
+            if let enteredAt = event.enteredAt { properties += ",\"enteredAt\":\"" + enteredAt.rfc3339 + "\"" }
             features.append(feature(properties, "{\"type\":\"Point\",\"coordinates\":" + position(event.coordinate) + "}"))
         }
         return "{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n"

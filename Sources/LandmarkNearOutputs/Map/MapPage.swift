@@ -63,6 +63,8 @@ package enum MapPage {
             out += ",\"time\":" + (event.time.map { "\"" + $0.rfc3339 + "\"" } ?? "null")
             out += ",\"distanceMeters\":" + JSONWriter.number(ReportedDistance.millimetres(event.distance))
             out += ",\"notified\":\(event.notified),\"reason\":" + (event.suppression.map { "\"\($0.rawValue)\"" } ?? "null")
+            out += ",\"via\":" + (event.via.map { "\"\($0.rawValue)\"" } ?? "null")
+            out += ",\"enteredAt\":" + (event.enteredAt.map { "\"" + $0.rfc3339 + "\"" } ?? "null")
             out +=
                 ",\"lon\":" + JSONWriter.number(event.coordinate.longitude) + ",\"lat\":" + JSONWriter.number(event.coordinate.latitude)
                 + "}"

@@ -52,7 +52,10 @@ package final class RunRecorder {
         let trackIndex = tracks[device].count
         tracks[device].append(TrackPoint(coordinate: fix.coordinate, time: fix.time))
         for event in fixEvents {
-            events.append(Event(event: event, device: device, trackIndex: trackIndex, coordinate: fix.coordinate, time: fix.time))
+            events.append(
+                Event(
+                    event: event, device: device, trackIndex: trackIndex, coordinate: event.point ?? fix.coordinate,
+                    time: event.time ?? fix.time))
         }
     }
 }

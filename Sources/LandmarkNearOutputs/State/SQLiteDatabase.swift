@@ -78,6 +78,10 @@ package final class SQLiteStatement {
 
     package func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
 
+    package func bind(_ index: Int32, _ value: Double?) {
+        if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
     package func bind(_ index: Int32, _ value: String?) {
         guard let value else { sqlite3_bind_null(handle, index); return }
         if value.isEmpty {
@@ -117,7 +121,9 @@ package final class SQLiteStatement {
         sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, column)
     }
 
-    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    func double(_ column: Int32) -> Double? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_double(handle, column)
+    }
 
     package func string(_ column: Int32) -> String? {
         guard let text = sqlite3_column_text(handle, column) else { return nil }

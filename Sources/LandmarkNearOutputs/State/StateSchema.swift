@@ -2,7 +2,20 @@
 /// kept twice: exact integers for the engine (`*_seconds`, `*_nanos`) and RFC 3339 text for
 /// people (`*_time`, which SQLite's date functions read).
 enum StateSchema {
-    static let version = 1
+    static let version = 2
+
+    /// What takes a database of version `v` to `v + 1` (a file written by an earlier release
+    /// is upgraded when opened; a later one's is refused).
+    static let upgrades: [Int: String] = [
+        // 2: the motion rules' state (`--crossing`, `--dwell`).
+        1: """
+            ALTER TABLE devices ADD COLUMN previous_latitude REAL;
+            ALTER TABLE devices ADD COLUMN previous_longitude REAL;
+            ALTER TABLE device_landmarks ADD COLUMN entered_seconds INTEGER;
+            ALTER TABLE device_landmarks ADD COLUMN entered_nanos INTEGER;
+            ALTER TABLE device_landmarks ADD COLUMN entered_time TEXT;
+            """
+    ]
 
     static let create = """
         CREATE TABLE IF NOT EXISTS meta (
@@ -14,7 +27,9 @@ enum StateSchema {
             latest_seconds INTEGER,              -- latest used timed fix (NULL: none yet)
             latest_nanos INTEGER,
             latest_time TEXT,                    -- the same, RFC 3339 UTC
-            fix_count INTEGER NOT NULL           -- used fixes (names .apns files of untimed fixes)
+            fix_count INTEGER NOT NULL,          -- used fixes (names .apns files of untimed fixes)
+            previous_latitude REAL,              -- with --crossing or --dwell: the latest used fix,
+            previous_longitude REAL              --   when it was timed (the start of the next pass)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS device_landmarks (
             device TEXT NOT NULL,
@@ -24,6 +39,9 @@ enum StateSchema {
             notified_seconds INTEGER,            -- fix time of the latest notification
             notified_nanos INTEGER,              --   (NULL: notified by an untimed fix)
             notified_time TEXT,
+            entered_seconds INTEGER,             -- with --dwell: when the device entered it, while
+            entered_nanos INTEGER,               --   its dwell is pending (NULL: none)
+            entered_time TEXT,
             PRIMARY KEY (device, landmark_id)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS nmea_dates (

@@ -49,25 +49,46 @@ public final class StateStore {
         // FULL: a commit survives a power loss too, not only a killed process; commits are
         // per batch (at most ~20 a second on a live stream), so the fsync is affordable.
         try database.execute("PRAGMA synchronous = FULL")
-        try database.execute("BEGIN IMMEDIATE; " + StateSchema.create + "COMMIT")
-        let version = try database.prepare("SELECT value FROM meta WHERE key = 'schema_version'")
-        if try version.step() {
-            let found = version.string(0) ?? ""
-            version.finishRows()
-            guard found == String(StateSchema.version) else {
-                throw StateError(
-                    .badData, path: path, reason: "state schema version \(found), this landmark-near reads \(StateSchema.version)")
+        // The version is read before the tables are made: a file of an earlier version keeps
+        // its tables (CREATE TABLE IF NOT EXISTS leaves them as they are) and is upgraded.
+        try database.execute("BEGIN IMMEDIATE")
+        do throws(StateError) {
+            try database.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+            let version = try database.prepare("SELECT value FROM meta WHERE key = 'schema_version'")
+            var found: Int?
+            if try version.step() {
+                let text = version.string(0) ?? ""
+                version.finishRows()
+                guard let number = Int(text), number >= 1, number <= StateSchema.version else {
+                    throw StateError(
+                        .badData, path: path, reason: "state schema version \(text), this landmark-near reads 1 to \(StateSchema.version)")
+                }
+                found = number
             }
-        } else {
-            try database.execute("INSERT INTO meta VALUES ('schema_version', '\(StateSchema.version)')")
+            if var from = found {
+                while from < StateSchema.version, let upgrade = StateSchema.upgrades[from] {
+                    try database.execute(upgrade)
+                    from += 1
+                }
+            }
+            try database.execute(StateSchema.create)
+            try database.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', '\(StateSchema.version)')")
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
         }
         upsertDevice = try database.prepare(
-            "INSERT OR REPLACE INTO devices (device, latest_seconds, latest_nanos, latest_time, fix_count) VALUES (?1, ?2, ?3, ?4, ?5)")
+            """
+            INSERT OR REPLACE INTO devices (device, latest_seconds, latest_nanos, latest_time, fix_count,
+                previous_latitude, previous_longitude) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            """)
         deleteLandmarks = try database.prepare("DELETE FROM device_landmarks WHERE device = ?1")
         insertLandmark = try database.prepare(
             """
-            INSERT INTO device_landmarks (device, landmark_id, inside, notified, notified_seconds, notified_nanos, notified_time)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            INSERT INTO device_landmarks (device, landmark_id, inside, notified, notified_seconds, notified_nanos, notified_time,
+                entered_seconds, entered_nanos, entered_time)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             """)
         insertNotification = try database.prepare(
             """
@@ -96,7 +117,8 @@ public final class StateStore {
     package func loadDevices() throws(StateError) -> [DeviceSnapshot] {
         var snapshots: [DeviceSnapshot] = []
         var slotOfDevice: [String: Int] = [:]
-        let devices = try database.prepare("SELECT device, latest_seconds, latest_nanos, fix_count FROM devices")
+        let devices = try database.prepare(
+            "SELECT device, latest_seconds, latest_nanos, fix_count, previous_latitude, previous_longitude FROM devices")
         while try devices.step() {
             let name = devices.string(0) ?? ""
             var time: Timestamp?
@@ -104,10 +126,17 @@ public final class StateStore {
                 time = Timestamp(seconds: seconds, nanoseconds: Int32(clamping: nanos))
             }
             slotOfDevice[name] = snapshots.count
-            snapshots.append(DeviceSnapshot(device: name, latestTime: time, fixCount: Int(devices.int64(3) ?? 0)))
+            var snapshot = DeviceSnapshot(device: name, latestTime: time, fixCount: Int(devices.int64(3) ?? 0))
+            if let latitude = devices.double(4), let longitude = devices.double(5) {
+                snapshot.previousFix = Coordinate(latitude: latitude, longitude: longitude)
+            }
+            snapshots.append(snapshot)
         }
         let landmarks = try database.prepare(
-            "SELECT device, landmark_id, inside, notified, notified_seconds, notified_nanos FROM device_landmarks")
+            """
+            SELECT device, landmark_id, inside, notified, notified_seconds, notified_nanos, entered_seconds, entered_nanos
+            FROM device_landmarks
+            """)
         while try landmarks.step() {
             let name = landmarks.string(0) ?? ""
             let slot: Int
@@ -122,10 +151,13 @@ public final class StateStore {
             if let seconds = landmarks.int64(4), let nanos = landmarks.int64(5) {
                 time = Timestamp(seconds: seconds, nanoseconds: Int32(clamping: nanos))
             }
-            snapshots[slot].favorites.append(
-                FavoriteSnapshot(
-                    landmarkID: Int(landmarks.int64(1) ?? 0), isInside: landmarks.int64(2) == 1,
-                    isNotified: landmarks.int64(3) == 1, notifiedTime: time))
+            var favorite = FavoriteSnapshot(
+                landmarkID: Int(landmarks.int64(1) ?? 0), isInside: landmarks.int64(2) == 1,
+                isNotified: landmarks.int64(3) == 1, notifiedTime: time)
+            if let seconds = landmarks.int64(6), let nanos = landmarks.int64(7) {
+                favorite.enteredAt = Timestamp(seconds: seconds, nanoseconds: Int32(clamping: nanos))
+            }
+            snapshots[slot].favorites.append(favorite)
         }
         return snapshots
     }
@@ -156,8 +188,8 @@ public final class StateStore {
                     id: query.int64(0) ?? 0, device: query.string(1) ?? "", landmarkID: Int(query.int64(2) ?? 0),
                     landmarkIndex: Int(query.int64(3) ?? 0), landmarkName: query.string(4) ?? "",
                     fixTime: query.string(5).flatMap { Timestamp(rfc3339: $0) }, fixNumber: Int(query.int64(6) ?? 0),
-                    coordinate: Coordinate(latitude: query.double(7), longitude: query.double(8)),
-                    distance: query.double(9), payload: query.string(10) ?? "", line: query.string(11) ?? "",
+                    coordinate: Coordinate(latitude: query.double(7) ?? 0, longitude: query.double(8) ?? 0),
+                    distance: query.double(9) ?? 0, payload: query.string(10) ?? "", line: query.string(11) ?? "",
                     apnsFileName: query.string(12) ?? ""))
         }
         return records
@@ -196,6 +228,8 @@ public final class StateStore {
                 upsertDevice.bind(3, change.latestTime.map { Int64($0.nanoseconds) })
                 upsertDevice.bind(4, change.latestTime?.rfc3339)
                 upsertDevice.bind(5, change.fixCount)
+                upsertDevice.bind(6, change.previousFix?.latitude)
+                upsertDevice.bind(7, change.previousFix?.longitude)
                 try upsertDevice.run()
                 guard change.favoritesChanged else { continue }
                 deleteLandmarks.bind(1, change.device)
@@ -208,6 +242,9 @@ public final class StateStore {
                     insertLandmark.bind(5, favorite.notifiedTime.map(\.seconds))
                     insertLandmark.bind(6, favorite.notifiedTime.map { Int64($0.nanoseconds) })
                     insertLandmark.bind(7, favorite.notifiedTime?.rfc3339)
+                    insertLandmark.bind(8, favorite.enteredAt.map(\.seconds))
+                    insertLandmark.bind(9, favorite.enteredAt.map { Int64($0.nanoseconds) })
+                    insertLandmark.bind(10, favorite.enteredAt?.rfc3339)
                     try insertLandmark.run()
                 }
             }

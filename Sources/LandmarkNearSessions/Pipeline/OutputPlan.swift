@@ -56,6 +56,8 @@ struct OutputPlan {
         _ event: ProximityEvent, of fix: Fix, fixNumber: Int, catalog: LandmarkCatalog, emitters: Emitters,
         takeID: () -> Int64
     ) -> Bool {
+        // A pass between fixes happened at its own point and time.
+        let time = event.time ?? fix.time
         // The two fields a line shows, not the whole `Landmark` (see `EventLine.make`).
         let landmarkID = catalog.id(at: event.landmarkIndex)
         let landmarkName = catalog.name(at: event.landmarkIndex)
@@ -75,18 +77,18 @@ struct OutputPlan {
             includeNotified: printsEveryEvent)
         guard let payload else {
             let key = NotificationKey(
-                device: fix.device, landmarkID: landmarkID, time: fix.time, fixNumber: fixNumber,
+                device: fix.device, landmarkID: landmarkID, time: time, fixNumber: fixNumber,
                 event: event.kind == .exit ? "exit" : "suppressed")
             pending.append(.line(line, key))
             return false
         }
         let fileName =
-            namesFiles ? APNsFileName.make(device: fix.device, landmarkID: landmarkID, time: fix.time, fixNumber: fixNumber) : ""
+            namesFiles ? APNsFileName.make(device: fix.device, landmarkID: landmarkID, time: time, fixNumber: fixNumber) : ""
         pending.append(
             .notification(
                 NotificationRecord(
                     id: takeID(), device: fix.device, landmarkID: landmarkID, landmarkIndex: event.landmarkIndex,
-                    landmarkName: landmarkName, fixTime: fix.time, fixNumber: fixNumber, coordinate: fix.coordinate,
+                    landmarkName: landmarkName, fixTime: time, fixNumber: fixNumber, coordinate: event.point ?? fix.coordinate,
                     distance: event.distance, payload: payload, line: line, apnsFileName: fileName)))
         return false
     }

@@ -20,36 +20,79 @@ extension Pipeline {
         case .dropped(.invalid):
             line += "dropped, \(fix.coordinate.invalidReason ?? "invalid coordinate")"
         case .used:
+            var parts: [String] = []
             if events.isEmpty {
                 if let nearest = engine.nearestFavorite(of: fix.device, to: fix.coordinate) {
                     let name = catalog[nearest.landmarkIndex].name
                     let distance = JSONWriter.number(ReportedDistance.millimetres(nearest.distance))
                     if nearest.isInside {
-                        line +=
-                            "no alert, already inside \(JSONWriter.quoted(name)) (\(distance) m; exit beyond \(JSONWriter.number(options.engine.radius + options.engine.hysteresis)) m)"
+                        parts.append(
+                            "no alert, already inside \(JSONWriter.quoted(name)) (\(distance) m; exit beyond \(JSONWriter.number(exitLimit(fix))) m\(policyNote(fix)))")
                     } else {
-                        line +=
-                            "no alert, nearest favourite \(JSONWriter.quoted(name)) is \(distance) m away (radius \(JSONWriter.number(options.engine.radius)) m)"
+                        parts.append(
+                            "no alert, nearest favourite \(JSONWriter.quoted(name)) is \(distance) m away (radius \(JSONWriter.number(options.engine.radius)) m\(policyNote(fix)))")
                     }
                 } else {
-                    line += "no alert, the device has no favourite landmarks"
+                    parts.append("no alert, the device has no favourite landmarks")
                 }
             } else {
-                line += events.map { event in
-                    let name = JSONWriter.quoted(catalog[event.landmarkIndex].name)
-                    let distance = JSONWriter.number(ReportedDistance.millimetres(event.distance))
-                    switch (event.kind, event.suppression) {
-                    case (.exit, _): return "exit \(name) at \(distance) m"
-                    case (.enter, nil): return "enter \(name) at \(distance) m, notified"
-                    case (.enter, .cooldown?):
-                        return
-                            "enter \(name) at \(distance) m, suppressed: notified for it less than the cooldown \(JSONWriter.number(options.engine.cooldown)) s ago"
-                    case (.enter, .profile?):
-                        return "enter \(name) at \(distance) m, suppressed: the device's profile has prefersNotifications false"
-                    }
-                }.joined(separator: "; ")
+                parts += events.map { describe($0, of: fix) }
             }
+            parts += engine.motionNotes.compactMap(describe)
+            line += parts.joined(separator: "; ")
         }
         diagnostics.writeLine(TerminalText.safe(line))
+    }
+
+    private func describe(_ event: ProximityEvent, of fix: Fix) -> String {
+        let name = JSONWriter.quoted(catalog[event.landmarkIndex].name)
+        let distance = JSONWriter.number(ReportedDistance.millimetres(event.distance))
+        let what =
+            event.via == .crossing
+            ? "passed \(name) between the fixes at \(event.time?.rfc3339 ?? "?"), \(distance) m away: enter"
+            : "\(event.kind.rawValue) \(name) at \(distance) m"
+        switch (event.kind, event.suppression) {
+        case (.exit, _): return what + policyNote(nil)
+        case (.dwell, nil): return "dwell \(name): inside since \(event.enteredAt?.rfc3339 ?? "?") (\(distance) m now), notified"
+        case (.enter, nil): return what + ", notified"
+        case (_, .cooldown?):
+            return what + ", suppressed: notified for it less than the cooldown \(JSONWriter.number(options.engine.cooldown)) s ago"
+        case (_, .profile?): return what + ", suppressed: the device's profile has prefersNotifications false"
+        case (_, .dwell?):
+            return (event.time ?? fix.time) == nil
+                ? what + ", not notified: an untimed enter never dwells (--dwell)"
+                : what + ", waiting to dwell \(JSONWriter.number(options.engine.dwell ?? 0)) s before it notifies"
+        }
+    }
+
+    private func describe(_ note: MotionNote) -> String? {
+        switch note {
+        case .noPassSearched(.untimed): return "no pass searched: the fix has no time"
+        case .noPassSearched(.noPrevious): return nil
+        case .noPassSearched(.gap(let seconds, let maximum)):
+            return "no pass searched: \(JSONWriter.number(seconds)) s since the previous fix, over --crossing \(JSONWriter.number(maximum)) s"
+        case .passed: return nil  // told with its event
+        case .missed(let index, let distance, let radius):
+            return
+                "passed \(JSONWriter.quoted(catalog[index].name)) at \(JSONWriter.number(ReportedDistance.millimetres(distance))) m between the fixes, beyond its radius \(JSONWriter.number(radius)) m"
+        case .dwellPending(let index, let due):
+            return "dwell in \(JSONWriter.quoted(catalog[index].name)) fires on the first fix at or after \(due.rfc3339)"
+        }
+    }
+
+    /// The exit limit for `fix` under the accuracy policy.
+    private func exitLimit(_ fix: Fix) -> Double {
+        let engine = options.engine
+        return engine.accuracyPolicy.exitLimit(radius: engine.radius, hysteresis: engine.hysteresis, accuracy: fix.accuracy ?? 0)
+    }
+
+    /// The policy's part in a reason, when it is not `center`.
+    private func policyNote(_ fix: Fix?) -> String {
+        let policy = options.engine.accuracyPolicy
+        guard policy != .center else { return "" }
+        let accuracy = fix.map { "accuracy \(JSONWriter.number($0.accuracy ?? 0)) m" } ?? "the fix's accuracy"
+        return policy == .sure
+            ? "; --accuracy-policy sure: enters when distance + \(accuracy) <= radius, exits when distance - it > radius + hysteresis"
+            : "; --accuracy-policy possible: enters when distance - \(accuracy) <= radius, exits when distance - it > radius + hysteresis"
     }
 }

@@ -16,6 +16,7 @@ extension Pipeline {
         configuration.profiles = profiles
         let fresh = try Pipeline.makeEngine(catalog: newCatalog, configuration: configuration)
         fresh.tracksChanges = commits != nil
+        fresh.explainsMotion = options.explain
         commits?.carry(engine.takeChanges())
         for device in engine.snapshots() { fresh.restore(device) }
         engine = fresh

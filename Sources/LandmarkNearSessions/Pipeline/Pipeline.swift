@@ -77,6 +77,7 @@ public final class Pipeline {
         self.options = options
         self.diagnostics = diagnostics
         engine = try Pipeline.makeEngine(catalog: catalog, configuration: options.engine)
+        engine.explainsMotion = options.explain
         plan = OutputPlan(options: options, keepsState: store != nil)
         emitters = try Emitters(options: options, output: output, store: store)
         if let store {

@@ -38,6 +38,10 @@ enum MapCommand: Command {
           --hysteresis LEN     exit beyond radius + this (default 0.25mi)
           --cooldown DUR       s/m/h/d, 0 disables (default 1h)
           --max-accuracy LEN   drop fixes with a worse known accuracy (default 1000m)
+          --dwell DUR          notify after DUR inside ("dwell" events, drawn)
+          --crossing DUR       enters passed between fixes at most DUR apart (drawn at the
+                               point of closest approach)
+          --accuracy-policy P  center (default), sure or possible
           --events KIND        stdout lines: 'notifications' (default) or 'all' (the map always
                                shows every event)
           --format FMT         ndjson, csv, nmea, gpx, kml, tcx or geojson (default: detected)

@@ -54,6 +54,9 @@ enum ServeCommand: Command {
           --hysteresis LEN     exit beyond radius + this (default 0.25mi)
           --cooldown DUR       no second notification within this span (default 1h)
           --max-accuracy LEN   drop fixes with a worse known accuracy (default 1000m)
+          --dwell DUR          notify after DUR inside, as a "dwell" event
+          --crossing DUR       enters passed between fixes at most DUR apart ("via":"crossing")
+          --accuracy-policy P  center (default), sure or possible
           --events KIND        'notifications' (default) or 'all'
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file
           --thread-id ID       payload thread-id (default 5280)

@@ -35,8 +35,17 @@ enum WatchCommand: Command {
           --cooldown DUR       no second notification for the same device and landmark within
                                this fix-time span: s/m/h/d, 0 disables (default 1h)
           --max-accuracy LEN   drop fixes with a worse known accuracy (default 1000m)
+          --dwell DUR          notify only once the device has stayed inside for DUR (fix
+                               time): a "dwell" event with "enteredAt"; an exit first cancels
+                               it, an untimed enter never dwells (default: notify at the enter)
+          --crossing DUR       a landmark passed between two timed fixes at most DUR apart is
+                               an enter ("via":"crossing") at the point of closest approach on
+                               the geodesic between them, its time interpolated (default: off)
+          --accuracy-policy P  center (default: the position alone), sure (enter only when the
+                               whole accuracy circle is within the radius) or possible (enter
+                               when any of it is); both exit only when all of it is beyond
           --events KIND        'notifications' (default) or 'all': also exits and suppressed
-                               enters ("notified":false, "reason":"cooldown"|"profile")
+                               enters ("notified":false, "reason":"cooldown"|"profile"|"dwell")
           --format FMT         ndjson, csv, nmea, gpx, kml, tcx or geojson (default: detected;
                                gzip is always detected)
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file

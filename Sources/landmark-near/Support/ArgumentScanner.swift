@@ -10,6 +10,8 @@ struct ArgumentScanner {
     private(set) var repeatedOptions: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
+    /// `landmark-near COMMAND`, which every message of a bad value starts with.
+    let command: String
 
     /// - Parameters:
     ///   - valued: option names that take a value (long form, without dashes).
@@ -19,6 +21,7 @@ struct ArgumentScanner {
         _ arguments: [String], command: String, valued: Set<String>, flags flagNames: Set<String>,
         aliases: [String: String] = [:]
     ) throws(CommandFailure) {
+        self.command = command
         var allFlags = flagNames
         allFlags.insert("help")
         var aliases = aliases
@@ -97,7 +100,7 @@ struct ArgumentScanner {
         do {
             return try Length(parsing: text)
         } catch {
-            throw .usage("--\(name): \(error.description)")
+            throw .usage("\(command): --\(name): \(TerminalText.safe(error.description))")
         }
     }
 
@@ -107,7 +110,7 @@ struct ArgumentScanner {
         do {
             return try TimeSpan(parsing: text)
         } catch {
-            throw .usage("--\(name): \(error.description)")
+            throw .usage("\(command): --\(name): \(TerminalText.safe(error.description))")
         }
     }
 

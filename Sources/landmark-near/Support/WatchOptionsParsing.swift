@@ -5,6 +5,7 @@ enum WatchOptionsParsing {
     static let valued: Set<String> = [
         "landmarks", "favorites", "profiles", "radius", "hysteresis", "cooldown",
         "max-accuracy", "events", "format", "apns-dir", "thread-id", "bundle-id", "state",
+        "dwell", "crossing", "accuracy-policy",
     ]
     static let flags: Set<String> = ["strict", "explain"]
 
@@ -16,6 +17,22 @@ enum WatchOptionsParsing {
         options.engine.hysteresis = try args.length("hysteresis", default: .quarterMile).meters
         options.engine.maxAccuracy = try args.length("max-accuracy", default: Length(value: 1000, unit: .meters)).meters
         options.engine.cooldown = try args.timeSpan("cooldown", default: .oneHour).seconds
+        // The motion rules: off unless given (0 turns them off too).
+        if args.value("dwell") != nil {
+            let dwell = try args.timeSpan("dwell", default: TimeSpan(seconds: 0)).seconds
+            options.engine.dwell = dwell > 0 ? dwell : nil
+        }
+        if args.value("crossing") != nil {
+            let gap = try args.timeSpan("crossing", default: TimeSpan(seconds: 0)).seconds
+            options.engine.crossingGap = gap > 0 ? gap : nil
+        }
+        if let text = args.value("accuracy-policy") {
+            guard let policy = AccuracyPolicy(rawValue: text.lowercased()) else {
+                throw .usage(
+                    "\(command): --accuracy-policy takes center, sure or possible, not '\(TerminalText.safe(text))'")
+            }
+            options.engine.accuracyPolicy = policy
+        }
         if let text = args.value("favorites") {
             do {
                 options.engine.favorites = try FavoriteSelection(parsing: text)

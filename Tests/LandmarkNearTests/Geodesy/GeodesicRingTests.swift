@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 
 /// `GeodesicRing` / `GeodesicPolygon` containment and distance against the brute-force
 /// references (`GeodesyReference`): rings of every size, around and through the poles, across

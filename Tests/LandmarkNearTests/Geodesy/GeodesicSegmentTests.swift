@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 
 /// `GeodesicSegment.nearestApproach` against the brute-force reference
 /// (`GeodesyReference.nearest`), to the millimetre, and the chord bounds around it.

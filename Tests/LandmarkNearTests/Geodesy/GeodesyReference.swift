@@ -1,7 +1,7 @@
 import Foundation
 
-@testable import LandmarkNearCore
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 
 /// Brute-force references for the geodesic segment and ring tests, built from nothing but
 /// `geod_inverse`, `geod_direct` and `geod_polygonarea`, and slow.

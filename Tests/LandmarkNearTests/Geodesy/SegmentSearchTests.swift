@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import LandmarkNearCore
-@testable import LandmarkNearGeodesy
+@_spi(Inlining) @testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearGeodesy
 
 /// The facts `SegmentSearch` rests on, checked against PROJ.
 @Suite(.suiteTimeLimit) struct SegmentSearchTests {

@@ -164,9 +164,20 @@
     return { node: group, x: p[0], y: p[1] };
   });
   function eventClass(e) { return e.event === 'exit' ? 'exit' : e.notified ? 'notified' : 'suppressed'; }
+  // The shape tells the kind: a circle an enter, a diamond an enter passed between two fixes
+  // (drawn where the pass came nearest), a ring a dwell, a square an exit.
+  function eventShape(e) { return e.event === 'exit' ? 'exit' : e.event === 'dwell' ? 'dwell' : e.via === 'crossing' ? 'crossing' : 'enter'; }
   function eventTitle(e) {
     if (e.event === 'exit') { return 'Exit'; }
-    return e.notified ? 'Notified (enter)' : 'Suppressed enter (' + (e.reason || 'unknown') + ')';
+    var what = e.event === 'dwell' ? 'dwell (inside since ' + e.enteredAt + ')' : e.via === 'crossing' ? 'enter, passed between two fixes' : 'enter';
+    return e.notified ? 'Notified (' + what + ')' : 'Suppressed ' + what + ' (' + (e.reason || 'unknown') + ')';
+  }
+  function drawShape(shape, notified, group, scale) {
+    var r = (notified ? 8 : 6.5) * scale;
+    if (shape === 'exit') { el('rect', { 'class': 'shape', x: -5 * scale, y: -5 * scale, width: 10 * scale, height: 10 * scale }, group); }
+    else if (shape === 'crossing') { el('path', { 'class': 'shape', d: 'M0 ' + (-r) + ' L' + r + ' 0 L0 ' + r + ' L' + (-r) + ' 0 Z' }, group); }
+    else if (shape === 'dwell') { el('circle', { 'class': 'shape', r: r }, group); el('circle', { 'class': 'shape', r: r / 2 }, group); }
+    else { el('circle', { 'class': 'shape', r: r }, group); }
   }
   function eventDetails(e) {
     return eventTitle(e) + '\nLandmark: ' + e.landmark + ' (' + e.landmarkId + ')' +
@@ -177,8 +188,7 @@
   var markers = data.events.map(function (e, i) {
     var kind = eventClass(e);
     var group = el('g', { 'class': 'marker ' + kind, id: 'ev-' + i, tabindex: '0', 'data-event': String(i) }, markerLayer);
-    if (kind === 'exit') { el('rect', { 'class': 'shape', x: -5, y: -5, width: 10, height: 10 }, group); }
-    else { el('circle', { 'class': 'shape', r: kind === 'notified' ? 8 : 6.5 }, group); }
+    drawShape(eventShape(e), kind === 'notified', group, 1);
     el('title', {}, group).textContent = eventDetails(e);
     var p = local(eventPoints[i]);
     return { node: group, x: p[0], y: p[1], event: e };
@@ -400,15 +410,17 @@
   });
   if (data.devices.length > 30) { html('li', 'more', 'and ' + (data.devices.length - 30).toLocaleString('en') + ' more devices', devicesList); }
   var symbols = document.getElementById('legend-symbols');
-  [['notified', 'notification (enter)'], ['suppressed', 'enter, suppressed'], ['exit', 'exit'], ['circle', 'favourite radius'], ['landmark', 'favourite landmark']].forEach(function (s) {
+  var legend = [['notified', 'notification (enter)'], ['suppressed', 'enter, suppressed'], ['exit', 'exit']];
+  if (data.events.some(function (e) { return e.via === 'crossing'; })) { legend.push(['crossing', 'enter passed between two fixes']); }
+  if (data.events.some(function (e) { return e.event === 'dwell'; })) { legend.push(['dwell', 'dwell']); }
+  legend.concat([['circle', 'favourite radius'], ['landmark', 'favourite landmark']]).forEach(function (s) {
     var li = html('li', null, null, symbols);
     var icon = el('svg', { 'class': 'legend-symbol', viewBox: '-11 -8 22 16' }, li);
     if (s[0] === 'circle') { el('rect', { 'class': 'circle', x: -10, y: -7, width: 20, height: 14, rx: 7 }, icon); }
     else if (s[0] === 'landmark') { var g = el('g', { 'class': 'landmark' }, icon); el('path', { d: 'M0 -7 L6 0 L0 7 L-6 0 Z' }, g); }
     else {
-      var m = el('g', { 'class': 'marker ' + s[0] }, icon);
-      if (s[0] === 'exit') { el('rect', { 'class': 'shape', x: -5, y: -5, width: 10, height: 10 }, m); }
-      else { el('circle', { 'class': 'shape', r: s[0] === 'notified' ? 6 : 5 }, m); }
+      var m = el('g', { 'class': 'marker ' + (s[0] === 'crossing' || s[0] === 'dwell' ? 'notified' : s[0]) }, icon);
+      drawShape(s[0] === 'crossing' || s[0] === 'dwell' || s[0] === 'exit' ? s[0] : 'enter', s[0] !== 'suppressed', m, 0.75);
     }
     html('span', null, s[1], li);
   });
