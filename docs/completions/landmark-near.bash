@@ -6,15 +6,15 @@ _landmark_near() {
         return
     fi
     case "${COMP_WORDS[1]}" in
-        watch) opts="--apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --profiles --push --push-queue --push-ttl --radius --state --strict --thread-id --webhook --webhook-header -h" ;;
-        map) opts="--apns-dir --bundle-id --cooldown --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --out --profiles --radius --state --strict --thread-id -h" ;;
+        watch) opts="--accuracy-policy --apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --crossing --dwell --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --profiles --push --push-queue --push-ttl --radius --state --strict --thread-id --webhook --webhook-header -h" ;;
+        map) opts="--accuracy-policy --apns-dir --bundle-id --cooldown --crossing --dwell --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --out --profiles --radius --state --strict --thread-id -h" ;;
         fixes) opts="--format --help --source-name --strict -h" ;;
         nearest) opts="--help --json --landmarks --within -h -k" ;;
         landmarks) opts="--help --json --landmarks -h" ;;
         payload) opts="--bundle-id --help --id --index --landmarks --out --radius --thread-id -h" ;;
         parse) opts="--help --json --landmarks --ndjson --strings -h" ;;
         validate) opts="--help --ndjson -h" ;;
-        serve) opts="--apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --events --explain --favorites --help --hysteresis --idle-timeout --landmarks --listen --max-accuracy --max-connections --profiles --push --push-queue --push-ttl --radius --state --thread-id --threads --users --webhook --webhook-header -h" ;;
+        serve) opts="--accuracy-policy --apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --crossing --dwell --events --explain --favorites --help --hysteresis --idle-timeout --landmarks --listen --max-accuracy --max-connections --profiles --push --push-queue --push-ttl --radius --state --thread-id --threads --users --webhook --webhook-header -h" ;;
         hash-password) opts="" ;;
         deliveries) opts="--help --json --state -h" ;;
         help) COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password deliveries" -- "$cur")); return ;;
