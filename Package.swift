@@ -106,8 +106,8 @@ let package = Package(
         layer("LandmarkNearIndex", ["LandmarkNearGeodesy", "CGEOS", "CLinux"]),
         // The proximity engine: per-device state machines, favourites, profiles, cooldowns.
         layer("LandmarkNearEngine", ["LandmarkNearIndex", "CLinux"]),
-        // Everything read: fixes in every format, catalogs, profiles, nearest queries.
-        layer("LandmarkNearReaders", ["LandmarkNearEngine", "CLibXML2", "CZlib"]),
+        // Everything read: fixes in every format, catalogs (geometries with GEOS), profiles, nearest queries.
+        layer("LandmarkNearReaders", ["LandmarkNearEngine", "CGEOS", "CLibXML2", "CZlib"]),
         // Everything written: event lines, payloads and .apns files, the state database, maps, answers.
         // The map page's HTML, CSS and script are files of their own, embedded in the binary.
         layer(

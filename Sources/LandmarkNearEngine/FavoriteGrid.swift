@@ -31,21 +31,28 @@ struct FavoriteGrid {
     private var cellStarts: [Int32]
     private var lists: [Int32] = []
     private var wide: [Int32] = []
+    /// The squared chord beyond which a favourite is surely out of reach: one for all when
+    /// every favourite has the same reach (`chordLimits` empty), else one each.
     private let chordLimit: Double
+    private let chordLimits: [Double]
     let isUsable: Bool
 
-    init(vectors: [UnitVector], coordinates: [Coordinate], reach: Double) {
-        chordLimit = UnitVector.squaredChord(surelyBeyond: reach)
-        let angle = reach / (UnitVector.meanRadius * (1 - UnitVector.margin)) * (1 + 1e-9)
-        let angleDegrees = angle * 180 / .pi
+    /// `reaches[i]`: how far from `coordinates[i]` the favourite may matter (its radius and
+    /// slack, and for a place the cap that holds it).
+    init(vectors: [UnitVector], coordinates: [Coordinate], reaches: [Double]) {
+        let uniform = reaches.allSatisfy { $0 == reaches.first }
+        chordLimit = UnitVector.squaredChord(surelyBeyond: reaches.first ?? 0)
+        chordLimits = uniform ? [] : reaches.map { UnitVector.squaredChord(surelyBeyond: $0) }
         var wide: [Int32] = []
         // The cells of each favourite that is not wide, as (first row, last row, first column,
         // column count); counted per cell, then laid out in favourite order.
         var spans: [(favorite: Int32, firstRow: Int, lastRow: Int, firstColumn: Int, columnCount: Int)] = []
         spans.reserveCapacity(coordinates.count)
-        let halfAngleSine = sin(angle / 2)
         for (position, coordinate) in coordinates.enumerated() {
             let favorite = Int32(position)
+            let angle = reaches[position] / (UnitVector.meanRadius * (1 - UnitVector.margin)) * (1 + 1e-9)
+            let angleDegrees = angle * 180 / .pi
+            let halfAngleSine = sin(angle / 2)
             let south = coordinate.latitude - angleDegrees
             let north = coordinate.latitude + angleDegrees
             guard angle < .pi / 2, south > -90, north < 90 else { wide.append(favorite); continue }
@@ -120,12 +127,22 @@ struct FavoriteGrid {
     /// Appends the favourites (positions) that may be within the reach of `point`.
     func candidates(near coordinate: Coordinate, point: UnitVector, vectors: [UnitVector], into found: inout [Int32]) {
         let cell = Int(FavoriteGrid.cell(of: coordinate))
-        for index in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
-            let favorite = lists[index]
-            if point.squaredChord(to: vectors[Int(favorite)]) <= chordLimit { found.append(favorite) }
-        }
-        for favorite in wide where point.squaredChord(to: vectors[Int(favorite)]) <= chordLimit {
-            found.append(favorite)
+        if chordLimits.isEmpty {
+            for index in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
+                let favorite = lists[index]
+                if point.squaredChord(to: vectors[Int(favorite)]) <= chordLimit { found.append(favorite) }
+            }
+            for favorite in wide where point.squaredChord(to: vectors[Int(favorite)]) <= chordLimit {
+                found.append(favorite)
+            }
+        } else {
+            for index in Int(cellStarts[cell])..<Int(cellStarts[cell + 1]) {
+                let favorite = lists[index]
+                if point.squaredChord(to: vectors[Int(favorite)]) <= chordLimits[Int(favorite)] { found.append(favorite) }
+            }
+            for favorite in wide where point.squaredChord(to: vectors[Int(favorite)]) <= chordLimits[Int(favorite)] {
+                found.append(favorite)
+            }
         }
     }
 }

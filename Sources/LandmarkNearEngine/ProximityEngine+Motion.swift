@@ -63,18 +63,30 @@ extension ProximityEngine {
             let index = Int(favorite)
             let radius = favoriteRadii[index]
             let other = favoritePoints[index]
-            let lower0 = startPoint.chordSquared(to: other).squareRoot()
-            let lower1 = endPoint.chordSquared(to: other).squareRoot()
+            // Chords bound the distances to the point (a place's cap centre) from below; a place
+            // is at most its cap's reach nearer.
+            let reach = place(of: index)?.reach ?? 0
+            let lower0 = startPoint.chordSquared(to: other).squareRoot() - reach
+            let lower1 = endPoint.chordSquared(to: other).squareRoot() - reach
             guard (lower0 + lower1 - lengthBound) / 2 <= radius else { continue }
             // Both fixes must be farther than R: within R at the second, it is the fix's own
             // enter; within R at the first, the device was inside or decided outside by its rules.
-            let geodesic = Geodesic.wgs84
-            if lower1 <= radius, geodesic.distance(from: end, to: favoriteCoordinates[index]) <= radius { continue }
-            if lower0 <= radius, geodesic.distance(from: start, to: favoriteCoordinates[index]) <= radius { continue }
+            if lower1 <= radius, exactDistance(from: end, to: index) <= radius { continue }
+            if lower0 <= radius, exactDistance(from: start, to: index) <= radius { continue }
             if segment == nil { segment = GeodesicSegment(from: start, to: end) }
-            let approach = segment!.nearestApproach(to: favoriteCoordinates[index], other)
+            let approach: SegmentApproach
+            if let shape = place(of: index) {
+                let (distance, along) = shape.nearestApproach(along: segment!)
+                approach = SegmentApproach(
+                    distance: distance, point: segment!.point(atDistance: along), distanceAlong: along,
+                    fraction: segment!.length > 0 ? along / segment!.length : 0)
+            } else {
+                approach = segment!.nearestApproach(to: favoriteCoordinates[index], other)
+            }
             guard approach.distance <= radius else {
-                if explainsMotion { motionNotes.append(.missed(landmarkIndex: favorites[index], distance: approach.distance, radius: radius)) }
+                if explainsMotion {
+                    motionNotes.append(.missed(landmarkIndex: favorites[index], distance: approach.distance, radius: radius))
+                }
                 continue
             }
             found.append((favorite, approach, Self.interpolated(from: startTime, to: time, fraction: approach.fraction)))
@@ -130,7 +142,7 @@ extension ProximityEngine {
                 fired.append(pending.favorite)
                 var event = ProximityEvent(
                     kind: .dwell, landmarkIndex: favorites[index],
-                    distance: Geodesic.wgs84.distance(from: fix.coordinate, to: favoriteCoordinates[index]),
+                    distance: exactDistance(from: fix.coordinate, to: index),
                     suppression: suppression(state: &state, favorite: pending.favorite, time: time))
                 event.enteredAt = pending.enteredAt
                 events.append(event)

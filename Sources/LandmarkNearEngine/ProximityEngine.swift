@@ -31,6 +31,12 @@ public final class ProximityEngine {
     let favoriteCoordinates: [Coordinate]
     let favoritePoints: [EarthCenteredPoint]
     let favoriteIndex: LandmarkIndex
+    /// Per favourite, its place (area or line) when it is one; empty when none is.
+    let favoriteShapes: [GeodesicShape?]
+    /// Per favourite, how far from its point it may be entered: its radius, plus a place's cap.
+    let favoriteSpans: [Double]
+    /// The places' distances this fix measured (for its quiet disc).
+    @exclusivity(unchecked) var placeDistances: [(favorite: Int32, distance: Double)] = []
     /// The candidate query of the per-device cache (the index answers when it cannot).
     let favoriteGrid: FavoriteGrid
     /// (`@exclusivity(unchecked)`: see `deviceTable`.)
@@ -125,22 +131,48 @@ public final class ProximityEngine {
             throw EngineConfigurationError("more than \(FavoriteEntry.positionLimit - 1) favourite landmarks", kind: .badData)
         }
         self.favorites = favorites
+        // Places (areas, lines) among the favourites: each is measured as itself, and stands in
+        // the point tables by the centre of the cap that holds it (`GeodesicShape`).
+        var shapes: [GeodesicShape?] = []
+        if catalog.hasShapes {
+            shapes = try favorites.map { index throws(EngineConfigurationError) -> GeodesicShape? in
+                guard let shape = catalog.shape(at: index) else { return nil }
+                guard let made = GeodesicShape(shape) else {
+                    throw EngineConfigurationError(
+                        "landmark \(catalog.id(at: index)) has a geometry that cannot be measured", kind: .badData)
+                }
+                return made
+            }
+        }
+        let placeShapes = shapes.contains { $0 != nil } ? shapes : []
+        favoriteShapes = placeShapes
         // Fields read from the columns: `catalog[i]` would make each whole `Landmark`.
-        let coordinates = favorites.map { catalog.coordinate(at: $0) }
+        let coordinates = favorites.indices.map { position in
+            placeShapes.isEmpty
+                ? catalog.coordinate(at: favorites[position]) : placeShapes[position]?.center ?? catalog.coordinate(at: favorites[position])
+        }
         favoriteVectors = coordinates.map { UnitVector($0) }
         favoriteCoordinates = coordinates
         favoritePoints = coordinates.map { EarthCenteredPoint($0) }
         favoriteIndex = LandmarkIndex(coordinates: coordinates)
         let radii = favorites.map { catalog.radius(at: $0)?.meters ?? configuration.radius }
-        let largest = radii.max() ?? configuration.radius
         favoriteRadii = radii
+        // How far from its point (a place's cap centre) a favourite may be entered: its radius,
+        // and a place's cap.
+        let spans = placeShapes.isEmpty ? radii : radii.indices.map { radii[$0] + (placeShapes[$0]?.reach ?? 0) }
+        let largest = spans.max() ?? configuration.radius
         largestRadius = largest
-        enterSurelyBeyond = radii.map { UnitVector.squaredChord(surelyBeyond: $0) }
-        staySurelyWithin = radii.map { UnitVector.squaredChord(surelyWithin: $0 + configuration.hysteresis) }
-        candidateChords = radii.allSatisfy({ $0 == largest }) ? [] : radii.map { UnitVector.squaredChord(surelyBeyond: $0 + slack) }
+        favoriteSpans = spans
+        enterSurelyBeyond = spans.map { UnitVector.squaredChord(surelyBeyond: $0) }
+        // A place has no "surely within" by its centre: it is measured while inside it.
+        staySurelyWithin = radii.indices.map { position in
+            placeShapes.isEmpty || placeShapes[position] == nil
+                ? UnitVector.squaredChord(surelyWithin: radii[position] + configuration.hysteresis) : -1
+        }
+        candidateChords = spans.allSatisfy({ $0 == largest }) ? [] : spans.map { UnitVector.squaredChord(surelyBeyond: $0 + slack) }
         favoriteGrid = FavoriteGrid(
             vectors: favoriteVectors, coordinates: coordinates,
-            reach: largest + slack)
+            reaches: spans.map { $0 + slack })
 
         // `indices`: distinct, all among the favourites.
         func membership(_ indices: [Int]) -> [Bool]? {
@@ -246,6 +278,7 @@ public final class ProximityEngine {
         guard !favorites.isEmpty else { return .used }
 
         let point = UnitVector(fix.coordinate)
+        if !favoriteShapes.isEmpty { placeDistances.removeAll(keepingCapacity: true) }
         // Passes between the previous fix and this one come first (docs/reference/engine.md).
         if crossingGap != nil { crossings(to: fix, slot: slot, state: &state, cacheHolds: cacheHolds, into: &events) }
         let firstEvent = events.count
@@ -269,6 +302,16 @@ public final class ProximityEngine {
             // Surely within R + H is surely within every exit limit (they are R + H or more).
             if point.squaredChord(to: favoriteVectors[favorite]) > staySurelyWithin[favorite] {
                 let limit = policy.exitLimit(radius: favoriteRadii[favorite], hysteresis: hysteresis, accuracy: accuracy)
+                if let shape = place(of: favorite) {
+                    let distance = shape.distance(from: fix.coordinate)
+                    placeDistances.append((entry.favorite, distance))
+                    guard distance > limit else { continue }
+                    state[entry: position].isInside = false
+                    favoritesChanged = true
+                    events.append(ProximityEvent(kind: .exit, landmarkIndex: favorites[favorite], distance: distance))
+                    if dwell != nil { motions[slot].cancelDwell(of: entry.favorite) }
+                    continue
+                }
                 let measured = shortMeasure(earthCentred(), favorite)
                 if let measured, measured.distance + measured.bound <= limit { continue }
                 let distance =
@@ -299,14 +342,22 @@ public final class ProximityEngine {
             let radius = policy.enterLimit(radius: favoriteRadii[favorite], accuracy: accuracy)
             // The chord beyond which the fix surely cannot enter: the radius's, unless the
             // policy reaches farther for this fix.
-            let beyond = radius > favoriteRadii[favorite] ? UnitVector.squaredChord(surelyBeyond: radius) : enterSurelyBeyond[favorite]
+            let beyond =
+                radius > favoriteRadii[favorite]
+                ? UnitVector.squaredChord(surelyBeyond: radius + (place(of: favorite)?.reach ?? 0)) : enterSurelyBeyond[favorite]
             guard radius >= 0, point.squaredChord(to: favoriteVectors[favorite]) <= beyond else { continue }
-            let measured = shortMeasure(earthCentred(), favorite)
-            if let measured, measured.distance - measured.bound > radius { continue }
             let landmarkIndex = favorites[favorite]
-            let distance =
-                measured.flatMap { $0.distance + $0.bound <= radius ? ProximityEngine.reportable($0) : nil }
-                ?? Geodesic.wgs84.distance(from: fix.coordinate, to: favoriteCoordinates[favorite])
+            let distance: Double
+            if let shape = place(of: favorite) {
+                distance = shape.distance(from: fix.coordinate)
+                placeDistances.append((entry.favorite, distance))
+            } else {
+                let measured = shortMeasure(earthCentred(), favorite)
+                if let measured, measured.distance - measured.bound > radius { continue }
+                distance =
+                    measured.flatMap { $0.distance + $0.bound <= radius ? ProximityEngine.reportable($0) : nil }
+                    ?? Geodesic.wgs84.distance(from: fix.coordinate, to: favoriteCoordinates[favorite])
+            }
             guard distance <= radius else { continue }
             state[entry: position - 1].isInside = true
             favoritesChanged = true
@@ -327,7 +378,7 @@ public final class ProximityEngine {
         if events.count - firstEvent > 1 {
             // The order is the exact distances' (docs/reference/output.md): two short-line distances within
             // their bounds of each other could be in either order, so they are all measured.
-            for index in firstEvent..<events.count {
+            for index in firstEvent..<events.count where catalog.shape(at: events[index].landmarkIndex) == nil {
                 events[index].distance = Geodesic.wgs84.distance(
                     from: fix.coordinate, to: catalog.coordinates[events[index].landmarkIndex])
             }
@@ -355,7 +406,19 @@ public final class ProximityEngine {
             let favorite = Int(entry.favorite)
             let other = favoritePoints[favorite]
             let chord = fixPoint.chordSquared(to: other).squareRoot()
-            if entry.isInside {
+            if let shape = place(of: favorite) {
+                // A place's exact distance when this fix measured it, else its cap's bound
+                // (every distance here is 1-Lipschitz in the fix's position).
+                if entry.isInside {
+                    guard let measured = placeDistances.last(where: { $0.favorite == entry.favorite })?.distance else {
+                        return state.setQuiet(around: coordinate, cosine: 1, budget: 0)
+                    }
+                    budget = min(budget, favoriteRadii[favorite] + hysteresis - measured)
+                } else {
+                    let lower = placeDistances.last(where: { $0.favorite == entry.favorite })?.distance ?? chord - shape.reach
+                    budget = min(budget, lower - favoriteRadii[favorite])
+                }
+            } else if entry.isInside {
                 guard chord <= ShortGeodesic.longestChord else { return state.setQuiet(around: coordinate, cosine: 1, budget: 0) }
                 let upper = ShortGeodesic.distance(from: fixPoint, to: other) + ShortGeodesic.errorBound(chord: chord)
                 budget = min(budget, favoriteRadii[favorite] + hysteresis - upper)
@@ -397,6 +460,16 @@ public final class ProximityEngine {
     }
 
     /// Decides whether an enter notifies, and records it when it does.
+    /// Favourite `favorite`'s place, nil for a point.
+    @inline(__always)
+    func place(of favorite: Int) -> GeodesicShape? { favoriteShapes.isEmpty ? nil : favoriteShapes[favorite] }
+
+    /// The exact distance from `coordinate` to favourite `favorite`: to its place, or its point.
+    func exactDistance(from coordinate: Coordinate, to favorite: Int) -> Double {
+        if let shape = place(of: favorite) { return shape.distance(from: coordinate) }
+        return Geodesic.wgs84.distance(from: coordinate, to: favoriteCoordinates[favorite])
+    }
+
     /// An enter's suppression: with `--dwell` it waits for its dwell event (timed enters only
     /// ever dwell); else the cooldown and the profile decide now.
     @inline(__always)
@@ -432,7 +505,7 @@ public final class ProximityEngine {
             }
         } else {
             for neighbor in favoriteIndex.within(largestRadius + slack, of: coordinate)
-            where (membership?[neighbor.index] ?? true) && neighbor.distance <= favoriteRadii[neighbor.index] + slack {
+            where (membership?[neighbor.index] ?? true) && neighbor.distance <= favoriteSpans[neighbor.index] + slack {
                 candidateScratch.append(Int32(neighbor.index))
             }
         }
@@ -455,18 +528,35 @@ public final class ProximityEngine {
         guard !favorites.isEmpty, coordinate.isValid else { return nil }
         let slot = deviceTable.existingSlot(for: device).map(Int.init)
         let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[DeviceKey(device)]?.set ?? 0)]
+        func inside(_ position: Int) -> Bool {
+            slot.map { slot in devices[slot].position(of: Int32(position)).map { devices[slot][entry: $0].isInside } ?? false } ?? false
+        }
         var limit = 1
+        if favoriteShapes.isEmpty {
+            while true {
+                let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
+                if let hit = nearest.first(where: { membership?[$0.index] ?? true }) {
+                    return (favorites[hit.index], hit.distance, inside(hit.index))
+                }
+                if nearest.count < limit { return nil }
+                limit *= 4
+            }
+        }
+        // With places: their points (cap centres) in order of distance, each place measured;
+        // none farther than the best found plus the largest reach can be nearer.
+        let largestReach = favoriteShapes.reduce(0) { max($0, $1?.reach ?? 0) }
+        var best: (position: Int, distance: Double)?
         while true {
             let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
-            if let hit = nearest.first(where: { membership?[$0.index] ?? true }) {
-                let inside =
-                    slot.map { slot in
-                        devices[slot].position(of: Int32(hit.index)).map { devices[slot][entry: $0].isInside } ?? false
-                    } ?? false
-                return (favorites[hit.index], hit.distance, inside)
+            for hit in nearest where membership?[hit.index] ?? true {
+                let reach = place(of: hit.index)?.reach ?? 0
+                if let best, hit.distance - reach >= best.distance { continue }
+                let distance = place(of: hit.index).map { $0.distance(from: coordinate) } ?? hit.distance
+                if best == nil || distance < best!.distance { best = (hit.index, distance) }
             }
-            if nearest.count < limit { return nil }
+            if nearest.count < limit || (best != nil && nearest.last!.distance - largestReach > best!.distance) { break }
             limit *= 4
         }
+        return best.map { (favorites[$0.position], $0.distance, inside($0.position)) }
     }
 }

@@ -70,4 +70,11 @@
     public var distanceAlong: Double
     /// `distanceAlong` / length, in [0, 1] (0 for a segment of length 0).
     public var fraction: Double
+
+    public init(distance: Double, point: Coordinate, distanceAlong: Double, fraction: Double) {
+        self.distance = distance
+        self.point = point
+        self.distanceAlong = distanceAlong
+        self.fraction = fraction
+    }
 }

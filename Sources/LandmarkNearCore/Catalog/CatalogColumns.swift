@@ -23,6 +23,8 @@
     @usableFromInline var text: [UInt8] = []
     /// Each landmark's own radius; empty while none has one.
     @usableFromInline var radii: [Length?] = []
+    /// Each landmark's place (area or line); empty while none has one.
+    private(set) var shapes: [LandmarkShape?] = []
     /// The text outgrew the 4 GiB that `ends` can address (the catalog is then refused).
     @usableFromInline var isTooLarge = false
 
@@ -71,7 +73,17 @@
             name: .string(landmark.name), category: Text(landmark.category), city: Text(landmark.city),
             state: Text(landmark.state), park: Text(landmark.park), imageName: Text(landmark.imageName),
             radius: landmark.radius)
+        if let shape = landmark.shape { setLastShape(shape) }
     }
+
+    /// The place of the landmark appended last.
+    @_spi(Inlining) public mutating func setLastShape(_ shape: LandmarkShape) {
+        if shapes.count < count - 1 { shapes.append(contentsOf: repeatElement(nil, count: count - 1 - shapes.count)) }
+        if shapes.count == count { shapes[count - 1] = shape } else { shapes.append(shape) }
+    }
+
+    /// The landmark's place, nil for a point.
+    func shape(at index: Int) -> LandmarkShape? { index < shapes.count ? shapes[index] : nil }
 
     /// (Only before `compactIDs`.)
     @inlinable
@@ -140,6 +152,11 @@
         let shift = UInt32(truncatingIfNeeded: textBefore)
         ends.append(contentsOf: other.ends.lazy.map { $0 &+ shift })
         other.ends = []
+        if !other.shapes.isEmpty {
+            if shapes.count < before { shapes.append(contentsOf: repeatElement(nil, count: before - shapes.count)) }
+            shapes.append(contentsOf: other.shapes)
+            other.shapes = []
+        }
         if !radii.isEmpty || !other.radii.isEmpty {
             if radii.isEmpty { radii = Array(repeating: nil, count: before) }
             if other.radii.isEmpty {
@@ -253,7 +270,7 @@
             let flag = flags[index]
             var landmark = Landmark(
                 id: id(at: index), name: name, coordinate: coordinates[index],
-                isFavorite: flag & 1 != 0, isFeatured: flag & 2 != 0, radius: radius(at: index))
+                isFavorite: flag & 1 != 0, isFeatured: flag & 2 != 0, radius: radius(at: index), shape: shape(at: index))
             if mask != 0 {
                 if mask & 1 != 0 { landmark.category = next() }
                 if mask & 2 != 0 { landmark.city = next() }

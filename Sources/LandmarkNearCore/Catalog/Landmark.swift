@@ -17,11 +17,15 @@ public struct Landmark: Sendable, Hashable {
     /// This landmark's own radius (catalog key `radius`), replacing `--radius` for it: where
     /// devices enter and exit, and the distance its payload names. nil: the run's radius.
     public var radius: Length?
+    /// The place it is, when it is an area or a line (catalog `geometry`, or a CSV `wkt` cell):
+    /// every distance to the landmark is then to it. nil: the landmark is its `coordinate`.
+    public var shape: LandmarkShape?
 
     public init(
         id: Int, name: String, coordinate: Coordinate, isFavorite: Bool = false,
         isFeatured: Bool = false, category: String? = nil, city: String? = nil,
-        state: String? = nil, park: String? = nil, imageName: String? = nil, radius: Length? = nil
+        state: String? = nil, park: String? = nil, imageName: String? = nil, radius: Length? = nil,
+        shape: LandmarkShape? = nil
     ) {
         self.id = id
         self.name = name
@@ -34,5 +38,6 @@ public struct Landmark: Sendable, Hashable {
         self.park = park
         self.imageName = imageName
         self.radius = radius
+        self.shape = shape
     }
 }

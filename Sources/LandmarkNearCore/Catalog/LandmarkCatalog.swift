@@ -114,6 +114,12 @@ public struct LandmarkCatalog: Sendable, Equatable {
     package func name(at index: Int) -> String { columns.name(at: index) }
     /// The landmark's own radius (catalog key `radius`), nil for the run's.
     package func radius(at index: Int) -> Length? { columns.radius(at: index) }
+
+    /// The landmark's place (area or line), nil for a point.
+    package func shape(at index: Int) -> LandmarkShape? { columns.shape(at: index) }
+
+    /// Whether any landmark is an area or a line.
+    package var hasShapes: Bool { !columns.shapes.isEmpty }
     /// `catalog.isFavorite(at: 0)`: true in the embedded catalog.
     package func isFavorite(at index: Int) -> Bool { columns.isFavorite(at: index) }
 

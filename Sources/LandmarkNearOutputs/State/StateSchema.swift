@@ -9,12 +9,12 @@ enum StateSchema {
     static let upgrades: [Int: String] = [
         // 2: the motion rules' state (`--crossing`, `--dwell`).
         1: """
-            ALTER TABLE devices ADD COLUMN previous_latitude REAL;
-            ALTER TABLE devices ADD COLUMN previous_longitude REAL;
-            ALTER TABLE device_landmarks ADD COLUMN entered_seconds INTEGER;
-            ALTER TABLE device_landmarks ADD COLUMN entered_nanos INTEGER;
-            ALTER TABLE device_landmarks ADD COLUMN entered_time TEXT;
-            """
+        ALTER TABLE devices ADD COLUMN previous_latitude REAL;
+        ALTER TABLE devices ADD COLUMN previous_longitude REAL;
+        ALTER TABLE device_landmarks ADD COLUMN entered_seconds INTEGER;
+        ALTER TABLE device_landmarks ADD COLUMN entered_nanos INTEGER;
+        ALTER TABLE device_landmarks ADD COLUMN entered_time TEXT;
+        """
     ]
 
     static let create = """

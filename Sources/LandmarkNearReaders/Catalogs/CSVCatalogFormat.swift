@@ -2,8 +2,10 @@
 
 /// CSV with a header naming the columns: `lat`/`latitude`, `lon`/`lng`/`longitude`, `name`,
 /// optional `id` (else rows are numbered 1, 2, ...), `isFavorite`/`favorite`, and the
-/// tutorial's text fields (`category`, `city`, `state`, `park`, `imageName`), and an optional
-/// `radius` (metres, or a length such as `2km`; empty for none).
+/// tutorial's text fields (`category`, `city`, `state`, `park`, `imageName`), an optional
+/// `radius` (metres, or a length such as `2km`; empty for none), and an optional `wkt`: the
+/// landmark's place as well-known text (`POLYGON ((lon lat, ...))`, read by GEOS; the latitude
+/// and longitude columns may then be left out, or empty).
 ///
 /// Rows are scanned as byte ranges and a cell becomes a String only when a field needs it:
 /// the catalog is on `watch`'s start-up path (144k places load in well under 0.1 s). Lines
@@ -24,7 +26,10 @@ enum CSVCatalogFormat {
 
     /// Where the header put each field.
     struct Header: Sendable {
-        var lat: Int, lon: Int, name: Int
+        var lat: Int?
+        var lon: Int?
+        var name: Int
+        var wkt: Int?
         var id: Int?, radius: Int?, favorite: Int?, featured: Int?
         var category: Int?, city: Int?, state: Int?, park: Int?, image: Int?
     }
@@ -46,16 +51,21 @@ enum CSVCatalogFormat {
         guard rows.next(into: &cells) else { throw CatalogError(source: source, reason: "is empty") }
         let names = cells.map { CSVLine.normalizedHeader(text($0)) }
         func column(_ wanted: String...) -> Int? { names.firstIndex(where: wanted.contains) }
-        guard let latColumn = column("lat", "latitude"), let lonColumn = column("lon", "lng", "longitude") else {
+        let latColumn = column("lat", "latitude")
+        let lonColumn = column("lon", "lng", "longitude")
+        let wktColumn = column("wkt")
+        guard (latColumn != nil && lonColumn != nil) || wktColumn != nil else {
             throw CatalogError(
                 source: source,
-                reason: "has no latitude/longitude columns in its header (expected lat or latitude, and lon, lng or longitude)")
+                reason:
+                    "has no latitude/longitude columns in its header (expected lat or latitude, and lon, lng or longitude; or a wkt column)"
+            )
         }
         guard let nameColumn = column("name") else {
             throw CatalogError(source: source, reason: "has no name column in its header")
         }
         let header = Header(
-            lat: latColumn, lon: lonColumn, name: nameColumn, id: column("id"), radius: column("radius"),
+            lat: latColumn, lon: lonColumn, name: nameColumn, wkt: wktColumn, id: column("id"), radius: column("radius"),
             favorite: column("isfavorite", "favorite"), featured: column("isfeatured", "featured"),
             category: column("category"), city: column("city"), state: column("state"), park: column("park"),
             image: column("imagename"))
@@ -85,6 +95,7 @@ enum CSVCatalogFormat {
         read.columns.reserveCapacity(reserved / 36, textBytes: reserved / 3)
         read.lines.reserveCapacity(reserved / 36)
         var entry = 0
+        var shapes: ShapeReader?
         while rows.next(into: &cells) {
             defer { entry += 1 }
             read.lines.append(rows.line)
@@ -102,7 +113,7 @@ enum CSVCatalogFormat {
                     }
                     id = parsed
                 }
-                func degrees(_ column: Int, _ name: String) throws(CatalogError) -> Double {
+                func degrees(_ column: Int?, _ name: String) throws(CatalogError) -> Double {
                     let raw = trimmed(cell(column))
                     if raw.isEmpty { throw CatalogError(source: source, entry: entry, id: id, reason: "has no \(name)") }
                     guard let value = DecimalNumber.parse(raw) else {
@@ -111,9 +122,32 @@ enum CSVCatalogFormat {
                     }
                     return value
                 }
-                let coordinate = Coordinate(
-                    latitude: try degrees(header.lat, "latitude"),
-                    longitude: try degrees(header.lon, "longitude"))
+                var shape: LandmarkShape?
+                var coordinate: Coordinate
+                if let wkt = cell(header.wkt), !trimmed(wkt).isEmpty {
+                    if shapes == nil { shapes = ShapeReader() }
+                    let point: Coordinate
+                    do throws(ShapeReader.Problem) {
+                        switch try shapes!.read(wkt: text(wkt)) {
+                        case .point(let given): point = given
+                        case .shape(let read, let representative):
+                            shape = read
+                            point = representative
+                        }
+                    } catch {
+                        throw CatalogError(source: source, entry: entry, id: id, reason: "has a wkt that is refused: \(error.reason)")
+                    }
+                    // The point stays the one the columns give, when they give one.
+                    let given = [header.lat, header.lon].allSatisfy { !trimmed(cell($0)).isEmpty }
+                    coordinate =
+                        given
+                        ? Coordinate(latitude: try degrees(header.lat, "latitude"), longitude: try degrees(header.lon, "longitude"))
+                        : point
+                } else {
+                    coordinate = Coordinate(
+                        latitude: try degrees(header.lat, "latitude"),
+                        longitude: try degrees(header.lon, "longitude"))
+                }
                 var isFavorite = false
                 if let raw = cell(favoriteColumn) {
                     guard let flag = CSVLine.boolean(raw) else {
@@ -137,6 +171,7 @@ enum CSVCatalogFormat {
                     category: optional(textColumns.category), city: optional(textColumns.city),
                     state: optional(textColumns.state), park: optional(textColumns.park), imageName: optional(textColumns.image),
                     radius: radius)
+                if let shape { read.columns.setLastShape(shape) }
                 read.entries?.append(entry)
             } catch {
                 problems.add(error)

@@ -9,6 +9,8 @@ package enum LandmarkJSON {
         out += ",\"latitude\":\(JSONWriter.number(landmark.coordinate.latitude))"
         out += ",\"longitude\":\(JSONWriter.number(landmark.coordinate.longitude))"
         out += ",\"isFavorite\":\(landmark.isFavorite)"
+        // A place says what it is (a point says nothing more, as before places existed).
+        if let shape = landmark.shape { out += ",\"kind\":\"\(shape.kind.rawValue)\",\"vertices\":\(shape.vertexCount)" }
         for (key, value) in [("park", landmark.park), ("state", landmark.state), ("city", landmark.city), ("category", landmark.category)] {
             if let value {
                 out += ",\"\(key)\":"

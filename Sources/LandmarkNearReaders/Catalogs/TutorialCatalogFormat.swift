@@ -12,12 +12,33 @@ enum TutorialCatalogFormat {
         var landmarks: [Landmark] = []
         var positions: [Int] = []
         landmarks.reserveCapacity(entries.count)
+        var shapes: ShapeReader?
         for (index, entry) in entries.enumerated() {
             do throws(CatalogError) {
                 guard let object = entry.objectValue else {
                     throw CatalogError(source: source, entry: index, reason: "is \(entry.typeDescription), not an object")
                 }
                 let id = try CatalogFields.id(object["id"], entry: index, source: source) ?? index + 1
+                // A place beside the point: `geometry`, a GeoJSON geometry (docs/reference/catalogs.md).
+                if let geometry = object["geometry"], !geometry.isNull {
+                    if shapes == nil { shapes = ShapeReader() }
+                    let (shape, point) = try CatalogFields.shape(geometry: geometry, reader: shapes!, entry: index, id: id, source: source)
+                    let given = object["coordinates"]?.objectValue
+                    let coordinate =
+                        given == nil
+                        ? point
+                        : Coordinate(
+                            latitude: try CatalogFields.degrees(
+                                given!.first(of: ["latitude", "lat"])?.value, name: "latitude", entry: index, id: id, source: source),
+                            longitude: try CatalogFields.degrees(
+                                given!.first(of: ["longitude", "lon", "lng"])?.value, name: "longitude", entry: index, id: id,
+                                source: source))
+                    var landmark = try CatalogFields.landmark(from: object, id: id, coordinate: coordinate, entry: index, source: source)
+                    landmark.shape = shape
+                    landmarks.append(landmark)
+                    positions.append(index)
+                    continue
+                }
                 let coordinates = object["coordinates"]?.objectValue ?? object
                 let latitude = try CatalogFields.degrees(
                     coordinates.first(of: ["latitude", "lat"])?.value,
@@ -58,6 +79,30 @@ enum CatalogFields {
             throw CatalogError(source: source, entry: entry, id: id, reason: "has no \(name)")
         default:
             throw CatalogError(source: source, entry: entry, id: id, reason: "has a \(name) that is not a number")
+        }
+    }
+
+    /// A landmark's place from a GeoJSON geometry value (an object; a string holding one is
+    /// read too), and its representative point; a Point geometry is not a place.
+    static func shape(geometry: JSONValue, reader: ShapeReader, entry: Int, id: Int, source: String) throws(CatalogError)
+        -> (LandmarkShape?, Coordinate)
+    {
+        let text: String
+        switch geometry {
+        case .object: text = JSONWriter.serialize(geometry)
+        case .string(let string): text = string
+        default:
+            throw CatalogError(
+                source: source, entry: entry, id: id,
+                reason: "has a geometry that is \(geometry.typeDescription), not a GeoJSON geometry object")
+        }
+        do throws(ShapeReader.Problem) {
+            switch try reader.read(geoJSON: text) {
+            case .point(let point): return (nil, point)
+            case .shape(let shape, let point): return (shape, point)
+            }
+        } catch {
+            throw CatalogError(source: source, entry: entry, id: id, reason: "has a geometry that is refused: \(error.reason)")
         }
     }
 

@@ -93,6 +93,8 @@ enum TutorialCatalogScanner {
             guard let key = scanner.key() else { return false }
             let keyBytes = Bytes(rebasing: scanner.bytes[key])
             let isCoordinates = nested != nil && scanner.matches(key, "coordinates")
+            // A place beside the point (`geometry`) is the full reader's (it reads it with GEOS).
+            if nested != nil, scanner.matches(key, "geometry") { return false }
             if scanner.isAtContainer {
                 if isCoordinates, scanner.bytes[scanner.i] == UInt8(ascii: "{") {
                     // A later "coordinates" replaces an earlier one, as the parser's last-wins lookup does.

@@ -27,10 +27,12 @@ extension Pipeline {
                     let distance = JSONWriter.number(ReportedDistance.millimetres(nearest.distance))
                     if nearest.isInside {
                         parts.append(
-                            "no alert, already inside \(JSONWriter.quoted(name)) (\(distance) m; exit beyond \(JSONWriter.number(exitLimit(fix))) m\(policyNote(fix)))")
+                            "no alert, already inside \(JSONWriter.quoted(name)) (\(distance) m; exit beyond \(JSONWriter.number(exitLimit(fix))) m\(policyNote(fix)))"
+                        )
                     } else {
                         parts.append(
-                            "no alert, nearest favourite \(JSONWriter.quoted(name)) is \(distance) m away (radius \(JSONWriter.number(options.engine.radius)) m\(policyNote(fix)))")
+                            "no alert, nearest favourite \(JSONWriter.quoted(name)) is \(distance) m away (radius \(JSONWriter.number(options.engine.radius)) m\(policyNote(fix)))"
+                        )
                     }
                 } else {
                     parts.append("no alert, the device has no favourite landmarks")
@@ -70,7 +72,8 @@ extension Pipeline {
         case .noPassSearched(.untimed): return "no pass searched: the fix has no time"
         case .noPassSearched(.noPrevious): return nil
         case .noPassSearched(.gap(let seconds, let maximum)):
-            return "no pass searched: \(JSONWriter.number(seconds)) s since the previous fix, over --crossing \(JSONWriter.number(maximum)) s"
+            return
+                "no pass searched: \(JSONWriter.number(seconds)) s since the previous fix, over --crossing \(JSONWriter.number(maximum)) s"
         case .passed: return nil  // told with its event
         case .missed(let index, let distance, let radius):
             return

@@ -27,11 +27,13 @@ import Testing
         var checked = 0
         var passes = 0
         for _ in 0..<24 {
-            let landmark = F.point(Double.random(in: 0..<1, using: &random) * 3_000, from: center, azimuth: Double.random(in: 0..<1, using: &random) * 360)
+            let landmark = F.point(
+                Double.random(in: 0..<1, using: &random) * 3_000, from: center, azimuth: Double.random(in: 0..<1, using: &random) * 360)
             // A segment of 4–40 km whose middle lies near the landmark.
             let length = 4_000 + Double.random(in: 0..<1, using: &random) * 36_000
             let heading = Double.random(in: 0..<1, using: &random) * 360
-            let middle = F.point(Double.random(in: 0..<1, using: &random) * 3_500, from: landmark, azimuth: Double.random(in: 0..<1, using: &random) * 360)
+            let middle = F.point(
+                Double.random(in: 0..<1, using: &random) * 3_500, from: landmark, azimuth: Double.random(in: 0..<1, using: &random) * 360)
             let start = F.point(length / 2, from: middle, azimuth: heading + 180)
             let end = F.point(length / 2, from: middle, azimuth: heading)
             let catalog = try F.catalog([(1, landmark)])
@@ -77,7 +79,10 @@ import Testing
         let exact = try F.run([F.fix(start, at: 0), F.fix(end, at: 300)], configure: configure)
         #expect(exact[1].1.contains { $0.via == .crossing })
         let over = try F.run(
-            [F.fix(start, at: 0), Fix(device: "d1", coordinate: end, time: Timestamp(seconds: F.time(300).seconds, nanoseconds: 1_000_000))],
+            [
+                F.fix(start, at: 0),
+                Fix(device: "d1", coordinate: end, time: Timestamp(seconds: F.time(300).seconds, nanoseconds: 1_000_000)),
+            ],
             configure: configure)
         #expect(!over[1].1.contains { $0.via == .crossing })
         let broken = try F.run(
