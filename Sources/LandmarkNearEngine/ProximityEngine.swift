@@ -35,8 +35,8 @@ public final class ProximityEngine {
     let favoriteShapes: [GeodesicShape?]
     /// Per favourite, how far from its point it may be entered: its radius, plus a place's cap.
     let favoriteSpans: [Double]
-    /// The places' distances this fix measured (for its quiet disc).
-    @exclusivity(unchecked) var placeDistances: [(favorite: Int32, distance: Double)] = []
+    /// Bounds of the places' distances this fix measured (for its quiet disc).
+    @exclusivity(unchecked) var placeDistances: [(favorite: Int32, lower: Double, upper: Double)] = []
     /// The candidate query of the per-device cache (the index answers when it cannot).
     let favoriteGrid: FavoriteGrid
     /// (`@exclusivity(unchecked)`: see `deviceTable`.)
@@ -303,8 +303,12 @@ public final class ProximityEngine {
             if point.squaredChord(to: favoriteVectors[favorite]) > staySurelyWithin[favorite] {
                 let limit = policy.exitLimit(radius: favoriteRadii[favorite], hysteresis: hysteresis, accuracy: accuracy)
                 if let shape = place(of: favorite) {
+                    // The chord bounds decide unless the limit falls between them; the
+                    // distance an exit reports is exact.
+                    let bounds = shape.distanceBounds(from: fix.coordinate)
+                    placeDistances.append((entry.favorite, bounds.lower, bounds.upper))
+                    guard bounds.upper > limit else { continue }
                     let distance = shape.distance(from: fix.coordinate)
-                    placeDistances.append((entry.favorite, distance))
                     guard distance > limit else { continue }
                     state[entry: position].isInside = false
                     favoritesChanged = true
@@ -349,8 +353,10 @@ public final class ProximityEngine {
             let landmarkIndex = favorites[favorite]
             let distance: Double
             if let shape = place(of: favorite) {
-                distance = shape.distance(from: fix.coordinate)
-                placeDistances.append((entry.favorite, distance))
+                let bounds = shape.distanceBounds(from: fix.coordinate)
+                placeDistances.append((entry.favorite, bounds.lower, bounds.upper))
+                guard bounds.lower <= radius else { continue }
+                distance = bounds.upper == 0 ? 0 : shape.distance(from: fix.coordinate)
             } else {
                 let measured = shortMeasure(earthCentred(), favorite)
                 if let measured, measured.distance - measured.bound > radius { continue }
@@ -410,12 +416,12 @@ public final class ProximityEngine {
                 // A place's exact distance when this fix measured it, else its cap's bound
                 // (every distance here is 1-Lipschitz in the fix's position).
                 if entry.isInside {
-                    guard let measured = placeDistances.last(where: { $0.favorite == entry.favorite })?.distance else {
+                    guard let measured = placeDistances.last(where: { $0.favorite == entry.favorite })?.upper else {
                         return state.setQuiet(around: coordinate, cosine: 1, budget: 0)
                     }
                     budget = min(budget, favoriteRadii[favorite] + hysteresis - measured)
                 } else {
-                    let lower = placeDistances.last(where: { $0.favorite == entry.favorite })?.distance ?? chord - shape.reach
+                    let lower = placeDistances.last(where: { $0.favorite == entry.favorite })?.lower ?? chord - shape.reach
                     budget = min(budget, lower - favoriteRadii[favorite])
                 }
             } else if entry.isInside {

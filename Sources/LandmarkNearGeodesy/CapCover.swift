@@ -19,12 +19,12 @@ import Foundation
     public var first: GeoBox
     public var second: GeoBox?
 
-    var boxes: [GeoBox] { second.map { [first, $0] } ?? [first] }
+    public var boxes: [GeoBox] { second.map { [first, $0] } ?? [first] }
 
     /// - Parameters:
     ///   - center: a valid coordinate.
     ///   - radius: metres, >= 0 (infinity covers the world).
-    init(center: Coordinate, radius: Double) {
+    public init(center: Coordinate, radius: Double) {
         // The sine and cosine a query's Earth-centred point has (`DegreeTrigonometry`).
         let (sine, cosine) = DegreeTrigonometry.sinCos(degrees: center.latitude)
         self.init(center: center, radius: radius, latitudeSine: sine, latitudeCosine: cosine)

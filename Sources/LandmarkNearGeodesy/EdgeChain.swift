@@ -23,9 +23,10 @@ struct EdgeChain: Sendable {
         var edges: [GeodesicEdge] = []
         edges.reserveCapacity(vertices.count)
         let count = closed ? vertices.count : max(1, vertices.count - 1)
+        let points = vertices.map(EarthCenteredPoint.init)
         for i in 0..<count {
             let next = vertices.count == 1 ? 0 : (i + 1) % vertices.count
-            edges.append(GeodesicEdge(from: vertices[i], to: vertices[next], geodesic: geodesic))
+            edges.append(GeodesicEdge(from: vertices[i], to: vertices[next], points[i], points[next], geodesic: geodesic))
         }
         self.init(edges: edges, geodesic: geodesic)
     }
@@ -52,9 +53,41 @@ struct EdgeChain: Sendable {
         self.radius = radius * (1 + 1e-12) + GeodesicBounds.margin
     }
 
+    /// Whether the ball is small: a radius under 5,000 km, and neither pole in it. A ring in
+    /// such a ball bounds, as its smaller region, the part of the ball's disc it encloses, which
+    /// holds neither pole. Why: the centre is the mean of points of the surface, so it lies
+    /// within r²/2R (2,000 km) of the surface, far outside the ellipsoid's evolute (within 43 km
+    /// of its centre); from such a point the distance to the surface has one minimum and one
+    /// maximum and no other critical point, so the surface within the ball is a disc; its area
+    /// is about πr² (a sphere's cap is exactly π chord²), under a third of the ellipsoid's. So
+    /// the region the ring encloses in the disc is the smaller of the two.
+    var isSmall: Bool {
+        let b = EllipsoidConstants.polarRadius
+        return radius < 5_000_000
+            && center.chord(to: EarthCenteredPoint(x: 0, y: 0, z: b)) > radius
+            && center.chord(to: EarthCenteredPoint(x: 0, y: 0, z: -b)) > radius
+    }
+
     /// A distance (metres) that no edge is nearer to `point` than.
     func lowerBound(from point: EarthCenteredPoint) -> Double {
         max(0, point.chord(to: center) - radius)
+    }
+
+    /// Bounds of the distance from `point` to the nearest edge (`GeodesicEdge.distanceBounds`):
+    /// the least lower bound and the least upper bound over the edges. Where the ball alone
+    /// puts every edge at `limit` or beyond, (ball's bound, infinity): nothing nearer than
+    /// `limit` then. No allocation, no trigonometry.
+    func bounds(from point: EarthCenteredPoint, within limit: Double = .infinity) -> (lower: Double, upper: Double) {
+        let ball = lowerBound(from: point)
+        if ball >= limit { return (ball, .infinity) }
+        var lower = Double.infinity
+        var nearestChord = Double.infinity
+        for edge in edges {
+            let d = edge.chordSegmentDistance(from: point)
+            lower = min(lower, d - edge.bulge)
+            nearestChord = min(nearestChord, d + edge.bulge, point.chord(to: edge.startPoint))
+        }
+        return (max(0, lower - GeodesicBounds.margin), GeodesicBounds.upper(chord: nearestChord))
     }
 
     /// The exact distance (metres) from `p` (whose Earth-centred point is `point`) to the

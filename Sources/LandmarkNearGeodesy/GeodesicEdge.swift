@@ -2,9 +2,12 @@ import Foundation
 @_spi(Inlining) import LandmarkNearCore
 
 /// One geodesic edge of an area's ring or of a line, with what the per-point work needs
-/// computed once (one inverse problem): its length and start azimuth (for `GeodesicSegment`),
-/// the longitude it sweeps and the band of latitudes it spans (for `GeodesicRing`'s crossing
-/// test), and its Earth-centred endpoints and bulge (for the distance bounds below).
+/// computed once: the longitude it sweeps and a band of latitudes that holds it (for
+/// `GeodesicRing`'s crossing test), and its Earth-centred endpoints and bulge (for the distance
+/// bounds below). Its azimuth and length (an inverse problem) are the segment's
+/// (`GeodesicSegment`), solved where a point comes near enough to need the exact distance: a
+/// catalog's edges are made without one (`init(from:to:geodesic:)`), which is what makes
+/// 10,000 polygons of 500 vertices ready in a fraction of a second (see Benchmarks/LOG.md).
 ///
 /// Distance bounds, without trigonometry. Every point X of the edge is at most s from the start
 /// and L − s from the end along it, so at most as far in a straight line: |AX| + |XB| ≤ L. X
@@ -17,6 +20,13 @@ import Foundation
 /// - upper: some X has |PX| ≤ d + h, and its geodesic distance is at most
 ///   `GeodesicBounds.upper(chord:)` of that (as are those of A and B).
 /// h is about L²/7ρ: 2.3 m for a 10 km edge, 230 m for 100 km (the arc's own sagitta is L²/8R).
+/// Without the inverse problem, L is bounded from the chord (`GeodesicBounds.upper`), which
+/// bounds h as well: √(U(c)² − c²)/2 with U(c) − c ≈ c³/24ρ², the same 2.3 m at 10 km.
+///
+/// The band without the inverse problem: every point X of the edge is within h of the chord, so
+/// its z (the Earth-centred coordinate along the axis) is within h of the chord's, between the
+/// ends' z; and a point of the surface at z has reduced latitude β = asin(z/b) exactly, whose
+/// geodetic latitude is atan(tan β / (1 − f)).
 ///
 ///     let edge = GeodesicEdge(from: Coordinate(latitude: 60, longitude: 10), to: Coordinate(latitude: 60, longitude: 12))
 ///     let p = EarthCenteredPoint(Coordinate(latitude: 61, longitude: 11))
@@ -24,10 +34,6 @@ import Foundation
 @_spi(Inlining) public struct GeodesicEdge: Sendable {
     public let start: Coordinate
     public let end: Coordinate
-    /// The forward azimuth at `start`, degrees clockwise from north.
-    public let azimuth: Double
-    /// Metres.
-    public let length: Double
     /// The longitude (degrees) the edge sweeps from start to end: the end's minus the start's
     /// reduced to (−180, 180], which is the geodesic's own for every edge that does not touch a
     /// pole. An edge into, out of or through a pole sweeps its longitude there, at a point;
@@ -35,7 +41,8 @@ import Foundation
     /// it by ±360).
     var sweep: Double
     /// The band of latitudes the edge spans (degrees, a nanodegree wider each way): its ends'
-    /// and, where the edge turns from north to south or back, its vertex's.
+    /// and, where the edge turns from north to south or back, its vertex's (with the inverse
+    /// problem); or the band that z bounds (without it).
     let lowestLatitude: Double
     let highestLatitude: Double
     public let startPoint: EarthCenteredPoint
@@ -46,25 +53,72 @@ import Foundation
     /// 1/c² (0 for a chord of length 0): the projection onto the chord without a division.
     private let inverseChordSquared: Double
 
+    /// The longest chord (metres) of an edge made without its inverse problem: beyond it the
+    /// bound of L from the chord grows loose (a metre at 100 km, 0.3 km at 1,000 km), and an
+    /// edge that long is rare enough to pay for one.
+    static let longestBoundedChord = 1_000_000.0
+
+    /// The edge from `start` to `end`, without its inverse problem unless it is long, touches
+    /// or passes a pole (whose band needs the azimuths), or runs between antipodal meridians.
     public init(from start: Coordinate, to end: Coordinate, geodesic: Geodesic = .wgs84) {
-        self.init(from: start, to: end, inverse: geodesic.generalInverse(from: start, to: end))
+        self.init(from: start, to: end, EarthCenteredPoint(start), EarthCenteredPoint(end), geodesic: geodesic)
     }
 
-    /// The edge from `start` to `end` whose inverse problem is `inverse`.
-    init(from start: Coordinate, to end: Coordinate, inverse: GeodesicInverse) {
-        self.start = start
-        self.end = end
-        azimuth = inverse.azimuth1
-        length = inverse.distance
+    /// `init(from:to:geodesic:)` with the ends' Earth-centred points given (a ring's vertices
+    /// are each the end of one edge and the start of the next).
+    init(from start: Coordinate, to end: Coordinate, _ startPoint: EarthCenteredPoint, _ endPoint: EarthCenteredPoint, geodesic: Geodesic) {
+        let chord = startPoint.chord(to: endPoint)
         var sweep = remainder(end.longitude - start.longitude, 360)
         if sweep == -180 { sweep = 180 }
-        self.sweep = sweep
-        startPoint = EarthCenteredPoint(start)
-        endPoint = EarthCenteredPoint(end)
+        guard chord <= Self.longestBoundedChord, abs(sweep) < 180, abs(start.latitude) < 90, abs(end.latitude) < 90 else {
+            self.init(from: start, to: end, inverse: geodesic.generalInverse(from: start, to: end))
+            return
+        }
+        let length = GeodesicBounds.upper(chord: chord)
+        let bulge = 0.5 * (max(0, length - chord + 1e-6) * (length + chord)).squareRoot()
+        let lowZ = min(startPoint.z, endPoint.z) - bulge
+        let highZ = max(startPoint.z, endPoint.z) + bulge
+        self.init(
+            start: start, end: end, sweep: sweep, startPoint: startPoint, endPoint: endPoint, chord: chord, bulge: bulge,
+            band: (Self.latitude(atZ: lowZ) - 1e-9, Self.latitude(atZ: highZ) + 1e-9))
+    }
+
+    /// The edge from `start` to `end` whose inverse problem is `inverse`: the bulge from its
+    /// length, the band from its azimuths.
+    init(from start: Coordinate, to end: Coordinate, inverse: GeodesicInverse) {
+        var sweep = remainder(end.longitude - start.longitude, 360)
+        if sweep == -180 { sweep = 180 }
+        let startPoint = EarthCenteredPoint(start)
+        let endPoint = EarthCenteredPoint(end)
         let chord = startPoint.chord(to: endPoint)
+        let bulge = 0.5 * (max(0, inverse.distance - chord + 1e-6) * (inverse.distance + chord)).squareRoot()
+        self.init(
+            start: start, end: end, sweep: sweep, startPoint: startPoint, endPoint: endPoint, chord: chord, bulge: bulge,
+            band: Self.latitudeBand(start, end, inverse, sweep))
+    }
+
+    private init(
+        start: Coordinate, end: Coordinate, sweep: Double, startPoint: EarthCenteredPoint, endPoint: EarthCenteredPoint,
+        chord: Double, bulge: Double, band: (Double, Double)
+    ) {
+        self.start = start
+        self.end = end
+        self.sweep = sweep
+        self.startPoint = startPoint
+        self.endPoint = endPoint
         inverseChordSquared = chord > 0 ? 1 / (chord * chord) : 0
-        bulge = 0.5 * (max(0, length - chord + 1e-6) * (length + chord)).squareRoot()
-        (lowestLatitude, highestLatitude) = Self.latitudeBand(start, end, inverse, sweep)
+        self.bulge = bulge
+        lowestLatitude = max(-90, band.0)
+        highestLatitude = min(90, band.1)
+    }
+
+    /// The geodetic latitude (degrees) of the points of the surface at `z` metres along the
+    /// axis (clamped to the poles): z = b sin β, tan φ = tan β / (1 − f).
+    static func latitude(atZ z: Double) -> Double {
+        let b = EllipsoidConstants.polarRadius
+        let sinBeta = min(1, max(-1, z / b))
+        let cosBeta = (1 - sinBeta * sinBeta).squareRoot()
+        return atan2(sinBeta, (1 - EllipsoidConstants.flattening) * cosBeta) * 180 / .pi
     }
 
     /// Whether the edge passes through a pole between its ends (it is then two meridians).
@@ -127,7 +181,7 @@ import Foundation
             if long || (c1 >= -1e-12 && c2 <= 1e-12) { high = max(high, vertex) }
             if long || (c1 <= 1e-12 && c2 >= -1e-12) { low = min(low, -vertex) }
         }
-        return (max(-90, low - 1e-9), min(90, high + 1e-9))
+        return (low - 1e-9, high + 1e-9)
     }
 
     /// |φ| of the vertex of the geodesic through latitude `latitude` at `azimuth` (degrees).

@@ -48,8 +48,6 @@ import Foundation
     /// Whether a vertex, or an edge, is at the North / South Pole.
     let touchesNorthPole: Bool
     let touchesSouthPole: Bool
-    /// The area of the region the ring bounds, m².
-    public let area: Double
 
     /// Latitude (degrees) within which a crossing and P are taken as the same point.
     static let boundaryTolerance = 1e-11
@@ -76,34 +74,49 @@ import Foundation
         }
         var edges: [GeodesicEdge] = []
         edges.reserveCapacity(vertices.count)
-        var areaUnder = 0.0
-        var sweep = 0.0
+        let points = vertices.map(EarthCenteredPoint.init)
         for i in vertices.indices {
-            let (a, b) = (vertices[i], vertices[(i + 1) % vertices.count])
-            let inverse = geodesic.generalInverse(from: a, to: b)
-            let edge = GeodesicEdge(from: a, to: b, inverse: inverse)
-            areaUnder += inverse.areaUnder
-            sweep += edge.sweep
-            edges.append(edge)
+            let next = (i + 1) % vertices.count
+            edges.append(GeodesicEdge(from: vertices[i], to: vertices[next], points[i], points[next], geodesic: geodesic))
         }
-        var winding = Int((sweep / 360).rounded())
-        if winding == 0, let turn = edges.firstIndex(where: { abs($0.sweep) == 180 }) {
-            edges[turn].sweep = -180
-            winding = -1
-        }
-        let signed = geodesic.signedArea(of: vertices)
-        let smallerOnLeft = signed >= 0
-        if winding == 0 {
-            northPoleInside = abs(areaUnder) > Self.ellipsoidArea / 2
-        } else {
-            northPoleInside = (winding > 0) == smallerOnLeft
-        }
+        let chain = EdgeChain(edges: edges, geodesic: geodesic)
         touchesNorthPole = edges.contains { $0.start.latitude == 90 || ($0.passesPole && $0.highestLatitude == 90) }
         touchesSouthPole = edges.contains { $0.start.latitude == -90 || ($0.passesPole && $0.lowestLatitude == -90) }
-        area = abs(signed)
-        chain = EdgeChain(edges: edges, geodesic: geodesic)
+        if chain.isSmall {
+            // The ring lies in a small ball that holds neither pole (`EdgeChain.isSmall`): the
+            // smaller region is the one in the ball, and the North Pole is not in it. No
+            // inverse problem or area is needed (most catalogs' rings).
+            northPoleInside = false
+            self.chain = chain
+        } else {
+            var areaUnder = 0.0
+            var sweep = 0.0
+            for i in edges.indices {
+                let inverse = geodesic.generalInverse(from: edges[i].start, to: edges[i].end)
+                edges[i] = GeodesicEdge(from: edges[i].start, to: edges[i].end, inverse: inverse)
+                areaUnder += inverse.areaUnder
+                sweep += edges[i].sweep
+            }
+            var winding = Int((sweep / 360).rounded())
+            if winding == 0, let turn = edges.firstIndex(where: { abs($0.sweep) == 180 }) {
+                edges[turn].sweep = -180
+                winding = -1
+            }
+            let smallerOnLeft = geodesic.signedArea(of: vertices) >= 0
+            if winding == 0 {
+                northPoleInside = abs(areaUnder) > Self.ellipsoidArea / 2
+            } else {
+                northPoleInside = (winding > 0) == smallerOnLeft
+            }
+            self.chain = EdgeChain(edges: edges, geodesic: geodesic)
+        }
         longitudes = (vertices + [vertices[0]]).map(\.longitude)
-        ordinary = edges.allSatisfy { abs($0.sweep) < 180 && !$0.touchesPole }
+        ordinary = self.chain.edges.allSatisfy { abs($0.sweep) < 180 && !$0.touchesPole }
+    }
+
+    /// The area of the region the ring bounds, m² (Karney's, `geod_polygonarea`).
+    public func area(geodesic: Geodesic = .wgs84) -> Double {
+        abs(geodesic.signedArea(of: chain.edges.map(\.start)))
     }
 
     public var edges: [GeodesicEdge] { chain.edges }
@@ -153,7 +166,7 @@ import Foundation
             } else if latitude > edge.highestLatitude {
                 continue
             } else {
-                crossing = MeridianCrossing.latitude(on: edge, longitudeChange: -u0, geodesic: chain.geodesic)
+                crossing = MeridianCrossing.latitude(on: GeodesicSegment(edge, geodesic: chain.geodesic), longitudeChange: -u0)
             }
             if abs(crossing - latitude) <= Self.boundaryTolerance { return .boundary }
             if crossing > latitude { crossings += 1 }

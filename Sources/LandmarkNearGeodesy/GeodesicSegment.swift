@@ -12,31 +12,40 @@
 @_spi(Inlining) public struct GeodesicSegment: Sendable {
     /// The edge's endpoints and what its bounds need (`GeodesicEdge`).
     public let edge: GeodesicEdge
+    /// The forward azimuth at the start, degrees clockwise from north.
+    public let azimuth: Double
+    /// Metres.
+    public let length: Double
     let line: GeodesicLine
     let geodesic: Geodesic
 
     /// The shortest geodesic from `start` to `end` (latitudes in [−90, 90]; any longitudes,
     /// 179 → 181 included).
     public init(from start: Coordinate, to end: Coordinate, geodesic: Geodesic = .wgs84) {
-        self.init(GeodesicEdge(from: start, to: end, geodesic: geodesic), geodesic: geodesic)
+        let inverse = geodesic.generalInverse(from: start, to: end)
+        self.init(GeodesicEdge(from: start, to: end, inverse: inverse), inverse: inverse, geodesic: geodesic)
     }
 
-    /// The segment of a precomputed edge: no inverse problem, the line from its start azimuth.
+    /// The segment of an edge: its inverse problem solved now (one `geod_inverse`).
     public init(_ edge: GeodesicEdge, geodesic: Geodesic = .wgs84) {
+        self.init(edge, inverse: geodesic.generalInverse(from: edge.start, to: edge.end), geodesic: geodesic)
+    }
+
+    init(_ edge: GeodesicEdge, inverse: GeodesicInverse, geodesic: Geodesic) {
         self.edge = edge
         self.geodesic = geodesic
-        line = geodesic.line(from: edge.start, azimuth: edge.azimuth)
+        azimuth = inverse.azimuth1
+        length = inverse.distance
+        line = geodesic.line(from: edge.start, azimuth: inverse.azimuth1)
     }
 
     public var start: Coordinate { edge.start }
     public var end: Coordinate { edge.end }
-    /// Metres.
-    public var length: Double { edge.length }
 
     /// The point `distance` metres from the start along the segment (clamped to it).
     public func point(atDistance distance: Double) -> Coordinate {
         if distance <= 0 { return edge.start }
-        if distance >= edge.length { return edge.end }
+        if distance >= length { return edge.end }
         return line.position(at: distance).coordinate
     }
 
@@ -49,13 +58,13 @@
 
     /// `nearestApproach(to:)` when the caller has `p`'s Earth-centred point.
     public func nearestApproach(to p: Coordinate, _ point: EarthCenteredPoint) -> SegmentApproach {
-        guard edge.length > 0 else {
+        guard length > 0 else {
             return SegmentApproach(distance: geodesic.distance(from: p, to: edge.start), point: edge.start, distanceAlong: 0, fraction: 0)
         }
-        var search = SegmentSearch(line: line, edge: edge, target: p, geodesic: geodesic)
-        let best = search.run(from: edge.chordFraction(of: point) * edge.length)
+        var search = SegmentSearch(segment: self, target: p)
+        let best = search.run(from: edge.chordFraction(of: point) * length)
         return SegmentApproach(
-            distance: best.distance, point: best.point, distanceAlong: best.along, fraction: best.along / edge.length)
+            distance: best.distance, point: best.point, distanceAlong: best.along, fraction: best.along / length)
     }
 }
 

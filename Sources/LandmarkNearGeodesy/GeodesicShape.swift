@@ -10,7 +10,8 @@ import Glibc
 /// area too: the distance from a fixed point has no local maximum short of its cut locus, so
 /// over a region that does not reach the antipode of `center` (an area is the smaller region its
 /// rings bound, and `center` is among its vertices' directions) the largest distance is on the
-/// boundary; and every point of an edge is within half the edge's length of one of its ends.
+/// boundary; and every point of an edge is within half the edge's length of one of its ends (both bounded
+/// from chords).
 ///
 ///     let park = GeodesicShape(.areas([[ring]]))!
 ///     park.distance(from: fix)   // 0 inside, else metres to the nearest edge
@@ -48,9 +49,9 @@ import Glibc
         }
         let positions = shape.allPositions
         guard let first = positions.first else { return nil }
+        let points = positions.map(EarthCenteredPoint.init)
         var sum = EarthCenteredPoint(x: 0, y: 0, z: 0)
-        for p in positions {
-            let point = EarthCenteredPoint(p)
+        for point in points {
             sum.x += point.x
             sum.y += point.y
             sum.z += point.z
@@ -67,17 +68,20 @@ import Glibc
         } else {
             center = Coordinate(latitude: first.latitude, longitude: first.longitude)
         }
-        var reach = 0.0
-        var longestHalfEdge = 0.0
-        var previous: Coordinate?
-        for p in positions {
-            reach = max(reach, geodesic.distance(from: center, to: p))
-            if let previous { longestHalfEdge = max(longestHalfEdge, geodesic.distance(from: previous, to: p) / 2) }
-            previous = p
+        // Bounds from chords (`GeodesicBounds.upper`), not geodesics: the cap only has to hold
+        // the place, and a catalog's places are made by the thousand.
+        let centerPoint = EarthCenteredPoint(center)
+        var farthestChord = 0.0
+        var longestChord = 0.0
+        var previous: EarthCenteredPoint?
+        for point in points {
+            farthestChord = max(farthestChord, centerPoint.chord(to: point))
+            if let previous { longestChord = max(longestChord, previous.chord(to: point)) }
+            previous = point
         }
         self.center = center
-        // A millimetre for the geodesics' own rounding.
-        self.reach = reach + longestHalfEdge + 0.001
+        // A millimetre for the rounding of the chords.
+        self.reach = GeodesicBounds.upper(chord: farthestChord) + GeodesicBounds.upper(chord: longestChord) / 2 + 0.001
     }
 
     /// The geodesic distance (metres) from `p` to the place: 0 in an area (its boundary
@@ -86,6 +90,33 @@ import Glibc
         switch body {
         case .areas(let areas): areas.distance(from: p)
         case .lines(let lines): lines.distance(from: p)
+        }
+    }
+
+    /// Bounds of `distance(from:)` without a geodesic: (0, 0) in an area, else the least over
+    /// the edges of their chord bounds (`GeodesicEdge.distanceBounds`), a few metres apart at
+    /// most (the edges' bulges) and usually micrometres. The engine decides with them, and
+    /// measures exactly only where a limit falls between them or an event reports the distance.
+    public func distanceBounds(from p: Coordinate) -> (lower: Double, upper: Double) {
+        let point = EarthCenteredPoint(p)
+        switch body {
+        case .areas(let areas):
+            if areas.contains(p) { return (0, 0) }
+            var bounds = (lower: Double.infinity, upper: Double.infinity)
+            for polygon in areas.polygons {
+                for ring in CollectionOfOne(polygon.shell) + polygon.holes {
+                    let ringBounds = ring.chain.bounds(from: point, within: bounds.upper)
+                    bounds = (min(bounds.lower, ringBounds.lower), min(bounds.upper, ringBounds.upper))
+                }
+            }
+            return bounds
+        case .lines(let lines):
+            var bounds = (lower: Double.infinity, upper: Double.infinity)
+            for line in lines.lines {
+                let lineBounds = line.chain.bounds(from: point, within: bounds.upper)
+                bounds = (min(bounds.lower, lineBounds.lower), min(bounds.upper, lineBounds.upper))
+            }
+            return bounds
         }
     }
 

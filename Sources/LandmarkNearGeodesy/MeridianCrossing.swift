@@ -12,19 +12,20 @@ import Foundation
 /// step would leave it), converges, quadratically near the root. It stops when a step is under
 /// 10⁻⁷ m, where the latitude is within 10⁻¹² degrees.
 ///
-///     MeridianCrossing.latitude(on: edge, longitudeChange: 5, geodesic: .wgs84)
+///     MeridianCrossing.latitude(on: GeodesicSegment(edge), longitudeChange: 5)
 enum MeridianCrossing {
     /// The latitude (degrees) where `edge` has travelled `change` degrees of longitude from its
     /// start: strictly between 0 and the edge's sweep, which is below 180 in magnitude (an edge
     /// that touches or passes a pole crosses meridians there).
-    static func latitude(on edge: GeodesicEdge, longitudeChange change: Double, geodesic: Geodesic) -> Double {
-        let line = geodesic.line(from: edge.start, azimuth: edge.azimuth)
+    static func latitude(on segment: GeodesicSegment, longitudeChange change: Double) -> Double {
+        let edge = segment.edge
+        let line = segment.line
         let sign: Double = edge.sweep > 0 ? 1 : -1
         let e2 = EllipsoidConstants.eccentricitySquared
         let a = EllipsoidConstants.equatorialRadius
         var lo = 0.0
-        var hi = edge.length
-        var s = edge.length * min(max(change / edge.sweep, 0), 1)
+        var hi = segment.length
+        var s = segment.length * min(max(change / edge.sweep, 0), 1)
         for _ in 0..<200 {
             let position = line.unrolledPosition(at: s)
             let g = sign * (position.longitudeChange - change)

@@ -74,24 +74,26 @@ struct SegmentSearch {
 
     let line: GeodesicLine
     let edge: GeodesicEdge
+    let length: Double
     let target: Coordinate
     let geodesic: Geodesic
     private(set) var best: Probe
     /// How many times f has been evaluated (each a position and an inverse problem).
     private(set) var probes = 0
 
-    init(line: GeodesicLine, edge: GeodesicEdge, target: Coordinate, geodesic: Geodesic) {
-        self.line = line
-        self.edge = edge
+    init(segment: GeodesicSegment, target: Coordinate) {
+        self.line = segment.line
+        self.edge = segment.edge
+        self.length = segment.length
         self.target = target
-        self.geodesic = geodesic
+        self.geodesic = segment.geodesic
         best = Probe(along: 0, point: edge.start, distance: .infinity, slope: 0, step: 0)
     }
 
     /// The nearest probe to the target, starting from the estimate `along` (metres).
     mutating func run(from along: Double) -> Probe {
-        let start = min(max(along, 0), edge.length)
-        search(from: 0, to: edge.length, at: probe(start))
+        let start = min(max(along, 0), length)
+        search(from: 0, to: length, at: probe(start))
         return best
     }
 
@@ -100,7 +102,7 @@ struct SegmentSearch {
     mutating func probe(_ along: Double) -> Probe {
         probes += 1
         let (position, heading) = line.position(at: along)
-        let point = along == 0 ? edge.start : along == edge.length ? edge.end : position
+        let point = along == 0 ? edge.start : along == length ? edge.end : position
         let inverse = geodesic.generalInverse(from: point, to: target)
         guard inverse.distance > 0 else { return Probe(along: along, point: point, distance: 0, slope: 0, step: 0) }
         let cosine = DegreeTrigonometry.sinCos(degrees: inverse.azimuth1 - heading).cos

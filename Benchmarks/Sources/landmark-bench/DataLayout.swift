@@ -14,6 +14,10 @@ struct DataLayout {
     /// Every 50th landmark (rows 0, 50, 100, ...) is a favourite in the generated catalogs.
     static let favoriteEvery = 50
 
+    /// `landmark-bench places`: polygon favourites for `watch`, and a large catalog to load.
+    static let placeFavorites = 10_000
+    static let placeCatalog = 100_000
+
     /// The shipped GeoNames copy (relative to the repository root).
     static let citiesSource = "Benchmarks/data/cities.csv"
 
@@ -28,6 +32,12 @@ struct DataLayout {
     func devices(_ count: Int) -> String { directory + "/devices-\(DataLayout.short(count)).ndjson" }
     /// 1,000,000 fixes of 1,000,000 devices, one fix each (`GenerateCommand.writeDistinctDevices`).
     var distinctDevices: String { directory + "/devices-1m-distinct.ndjson" }
+    /// 10,000 polygons of 64–512 vertices, all favourites (`PlaceSetGenerator`).
+    var places10k: String { directory + "/places-10k.geojson" }
+    /// 100,000 polygons of 16–10,000 vertices, every 10th a favourite.
+    var places100k: String { directory + "/places-100k.geojson" }
+    /// 1,000,000 fixes of 10,000 devices driving around the 10k polygons.
+    var placesFixes: String { directory + "/places-fixes.ndjson" }
     var manifest: String { directory + "/manifest.json" }
     var benchResults: String { directory + "/bench.json" }
     var peersResults: String { directory + "/peers.json" }

@@ -16,6 +16,7 @@ let usage = """
       \(AllCommand.usage)
       \(DistanceCheck.usage)
       \(NearestStreamBenchmark.usage)
+      \(PlacesBenchmark.usage)
     """
 
 func runMain() -> Int32 {
@@ -35,6 +36,7 @@ func runMain() -> Int32 {
         case "all": try AllCommand.run(rest)
         case "distance": try DistanceCheck.run(rest)
         case "nearest": try NearestStreamBenchmark.run(rest)
+        case "places": try PlacesBenchmark.run(rest)
         case "--help", "-h", "help":
             print(usage)
         default:

@@ -81,7 +81,7 @@ package final class NearestAnswerWriter {
                 appendPrefix(of: neighbor.index)
                 var metres = neighbor.distance
                 if !DecimalDigits.millimetresAreSettled(metres, error: LandmarkIndex.tolerance(ofDistance: metres)) {
-                    metres = exact(coordinate, neighbor.index)
+                    metres = exact(coordinate, neighbor.index, metres)
                 }
                 DecimalDigits.appendMillimetres(metres, to: &bytes)
                 bytes.append(UInt8(ascii: "}"))
@@ -103,7 +103,7 @@ package final class NearestAnswerWriter {
             pad(from: start, to: 6)
             appendPrefix(of: neighbor.index)
             var metres = neighbor.distance
-            if !distanceTextIsSettled(metres) { metres = exact(coordinate, neighbor.index) }
+            if !distanceTextIsSettled(metres) { metres = exact(coordinate, neighbor.index, metres) }
             appendDistanceText(metres)
             let nameStart = partStarts[2 * neighbor.index + 1]
             bytes.append(contentsOf: parts[nameStart..<nameEnds[neighbor.index]])
@@ -170,8 +170,11 @@ package final class NearestAnswerWriter {
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    private func exact(_ coordinate: Coordinate, _ landmark: Int) -> Double {
-        Geodesic.wgs84.distance(from: coordinate, to: catalog.coordinate(at: landmark))
+    /// A place's distance is already measured to its own tolerance (`GeodesicShape`, 1 mm):
+    /// its point is not where it is measured from.
+    private func exact(_ coordinate: Coordinate, _ landmark: Int, _ measured: Double) -> Double {
+        if catalog.hasShapes, catalog.shape(at: landmark) != nil { return measured }
+        return Geodesic.wgs84.distance(from: coordinate, to: catalog.coordinate(at: landmark))
     }
 
     /// "15.596 km (9.691 mi)", or "812.345 m (0.505 mi)" under a kilometre, padded to 29.

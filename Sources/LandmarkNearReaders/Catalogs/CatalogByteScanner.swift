@@ -38,6 +38,17 @@ struct CatalogByteScanner {
     private var rememberedKeys = InlineArray<16, RememberedKey>(repeating: RememberedKey())
     private var keyOrdinal = 0
 
+    /// The reader of the places met so far (`GeometryScanner`), made at the first: one GEOS
+    /// context per scanner, so per thread of a split scan.
+    private var shapes: ShapeReader?
+
+    mutating func shapeReader() -> ShapeReader {
+        if let shapes { return shapes }
+        let made = ShapeReader()
+        shapes = made
+        return made
+    }
+
     /// Nesting the skipper follows before it leaves a document to the parser (whose limit is 512).
     package static let maximumDepth = 64
 

@@ -124,17 +124,26 @@ enum GeoJSONCatalogScanner {
         var properties = CatalogEntryFields()
         var featureID = CatalogByteScanner.Value.absent
         var position: (longitude: Double, latitude: Double)?
+        var shape: LandmarkShape?
         guard scanner.take(UInt8(ascii: "{")) else { return false }
         scanner.skipSpace()
         if !scanner.take(UInt8(ascii: "}")) {
             while true {
                 guard let key = scanner.key() else { return false }
                 if scanner.matches(key, "geometry") {
-                    // Last one wins: a geometry that is not a Point leaves none.
+                    // Last one wins.
                     position = nil
+                    shape = nil
                     if scanner.isAtContainer {
-                        guard scanner.bytes[scanner.i] == UInt8(ascii: "{"), let point = point(&scanner) else { return false }
-                        position = point
+                        guard scanner.bytes[scanner.i] == UInt8(ascii: "{"),
+                            let geometry = GeometryScanner.geometry(&scanner)
+                        else { return false }
+                        switch geometry {
+                        case .point(let longitude, let latitude): position = (longitude, latitude)
+                        case .shape(let place, let point):
+                            shape = place
+                            position = (point.longitude, point.latitude)
+                        }
                     } else {
                         guard scanner.scalar() != nil else { return false }
                     }
@@ -161,9 +170,13 @@ enum GeoJSONCatalogScanner {
         if case .absent = properties.id { given = featureID } else { given = properties.id }
         guard case .some(let id) = scanner.id(given), let position else { return false }
         if id == nil { defaultIDs?.append(index) }
-        return properties.append(
-            to: &columns, id: id ?? index + 1, coordinate: Coordinate(latitude: position.latitude, longitude: position.longitude),
-            scanner: scanner)
+        guard
+            properties.append(
+                to: &columns, id: id ?? index + 1, coordinate: Coordinate(latitude: position.latitude, longitude: position.longitude),
+                scanner: scanner)
+        else { return false }
+        if let shape { columns.setLastShape(shape) }
+        return true
     }
 
     /// A feature's `properties`: the tutorial entry's members (`coordinates` and all others
@@ -171,53 +184,5 @@ enum GeoJSONCatalogScanner {
     private static func readProperties(_ scanner: inout CatalogByteScanner, into fields: inout CatalogEntryFields) -> Bool {
         var ignored = false
         return TutorialCatalogScanner.object(&scanner, into: &fields, nested: nil, hasNested: &ignored)
-    }
-
-    /// A geometry object: its position when it is a Point with at least two numbers; nil for
-    /// any other (the feature is then refused, by the full path).
-    private static func point(_ scanner: inout CatalogByteScanner) -> (longitude: Double, latitude: Double)? {
-        guard scanner.take(UInt8(ascii: "{")) else { return nil }
-        var isPoint = false
-        var position: (Double, Double)?
-        scanner.skipSpace()
-        if scanner.take(UInt8(ascii: "}")) { return nil }
-        while true {
-            guard let key = scanner.key() else { return nil }
-            if scanner.matches(key, "type") {
-                guard !scanner.isAtContainer, let value = scanner.scalar() else { return nil }
-                isPoint = scanner.text(value) == "Point"
-            } else if scanner.matches(key, "coordinates") {
-                guard let read = numbers(&scanner) else { return nil }
-                position = read
-            } else {
-                guard scanner.skipValue() else { return nil }
-            }
-            guard let more = scanner.next(closing: UInt8(ascii: "}")) else { return nil }
-            if !more { break }
-        }
-        guard isPoint, let position else { return nil }
-        return position
-    }
-
-    /// `[number, number, …]`: the first two (an altitude or more after them is read and ignored).
-    private static func numbers(_ scanner: inout CatalogByteScanner) -> (Double, Double)? {
-        guard scanner.take(UInt8(ascii: "[")) else { return nil }
-        var values: (Double, Double) = (0, 0)
-        var count = 0
-        scanner.skipSpace()
-        if scanner.take(UInt8(ascii: "]")) { return nil }
-        while true {
-            scanner.skipSpace()
-            if count < 2 {
-                guard case .number(let d)? = scanner.scalar() else { return nil }
-                if count == 0 { values.0 = d } else { values.1 = d }
-            } else {
-                guard scanner.skipValue() else { return nil }
-            }
-            count += 1
-            guard let more = scanner.next(closing: UInt8(ascii: "]")) else { return nil }
-            if !more { break }
-        }
-        return count >= 2 ? values : nil
     }
 }

@@ -87,6 +87,78 @@ package final class ShapeReader {
         return try convert(geometry)
     }
 
+    /// A place whose positions a catalog scanner read (`GeometryScanner`): GEOS's geometry made
+    /// from them (a Polygon or LineString, or with `multi` a MultiPolygon or MultiLineString)
+    /// and checked as `read(geoJSON:)` checks the same geometry read by GEOS.
+    package func read(parts: LandmarkShape, multi: Bool) throws(Problem) -> Geometry {
+        lastError.message = ""
+        func sequence(_ positions: [Coordinate]) -> OpaquePointer? {
+            var xy: [Double] = []
+            xy.reserveCapacity(2 * positions.count)
+            for p in positions {
+                xy.append(p.longitude)
+                xy.append(p.latitude)
+            }
+            return GEOSCoordSeq_copyFromBuffer_r(context, xy, UInt32(positions.count), 0, 0)
+        }
+        func collection(_ type: GEOSGeomTypes, _ parts: [OpaquePointer]) -> OpaquePointer? {
+            var items: [OpaquePointer?] = parts
+            return items.withUnsafeMutableBufferPointer {
+                GEOSGeom_createCollection_r(context, Int32(type.rawValue), $0.baseAddress, UInt32($0.count))
+            }
+        }
+        var made: [OpaquePointer] = []
+        var complete = true
+        switch parts {
+        case .lines(let paths):
+            for path in paths {
+                guard let line = sequence(path).flatMap({ GEOSGeom_createLineString_r(context, $0) }) else {
+                    complete = false
+                    break
+                }
+                made.append(line)
+            }
+        case .areas(let polygons):
+            for rings in polygons {
+                var geosRings: [OpaquePointer] = []
+                for ring in rings {
+                    guard let linear = sequence(ring).flatMap({ GEOSGeom_createLinearRing_r(context, $0) }) else { break }
+                    geosRings.append(linear)
+                }
+                guard geosRings.count == rings.count, let shell = geosRings.first else {
+                    for ring in geosRings { GEOSGeom_destroy_r(context, ring) }
+                    complete = false
+                    break
+                }
+                var holes: [OpaquePointer?] = Array(geosRings.dropFirst())
+                let polygon = holes.withUnsafeMutableBufferPointer {
+                    GEOSGeom_createPolygon_r(context, shell, $0.baseAddress, UInt32($0.count))
+                }
+                guard let polygon else {
+                    complete = false
+                    break
+                }
+                made.append(polygon)
+            }
+        }
+        guard complete, !made.isEmpty else {
+            for part in made { GEOSGeom_destroy_r(context, part) }
+            throw Problem(reason: "invalid geometry: \(failure)")
+        }
+        let geometry: OpaquePointer?
+        switch (parts, multi) {
+        case (_, false): geometry = made.count == 1 ? made[0] : nil
+        case (.lines, true): geometry = collection(GEOS_MULTILINESTRING, made)
+        case (.areas, true): geometry = collection(GEOS_MULTIPOLYGON, made)
+        }
+        guard let geometry else {
+            for part in made { GEOSGeom_destroy_r(context, part) }
+            throw Problem(reason: "invalid geometry: \(failure)")
+        }
+        defer { GEOSGeom_destroy_r(context, geometry) }
+        return try convert(geometry)
+    }
+
     private var failure: String {
         lastError.message.isEmpty ? "no reason given" : ShapeReader.shortened(lastError.message)
     }

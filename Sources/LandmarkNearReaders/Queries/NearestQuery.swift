@@ -22,6 +22,12 @@ package struct NearestQuery: Sendable, Equatable {
 
     /// The answers, nearest first (ties by index).
     package func answer(_ point: Coordinate, in index: LandmarkIndex) -> [LandmarkNeighbor] {
+        answer(point, in: .points(index))
+    }
+
+    /// The answers, nearest first (ties by index); a place's distance is 0 inside an area, else
+    /// to its nearest edge.
+    package func answer(_ point: Coordinate, in index: NearestSearch) -> [LandmarkNeighbor] {
         // Without landmarks of their own radius, the index answers "within" itself (and stops early).
         guard !ownRadii.isEmpty else { return index.nearest(to: point, limit: limit, within: within?.meters ?? .infinity) }
         let nearest = index.nearest(to: point, limit: limit)

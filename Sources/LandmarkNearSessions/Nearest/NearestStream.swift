@@ -25,7 +25,7 @@ package enum NearestStream {
     /// number, after the answers before it were written out). On a read error, the answers
     /// before it are written before it is thrown.
     package static func run(
-        input: Int32, output: Int32, index: LandmarkIndex, catalog: LandmarkCatalog, query: NearestQuery, json: Bool,
+        input: Int32, output: Int32, index: NearestSearch, catalog: LandmarkCatalog, query: NearestQuery, json: Bool,
         problem: @escaping @Sendable (Int, String) -> Void
     ) throws(NearestStreamError) -> Int {
         let answersPerQuery = min(query.limit, max(1, catalog.count))

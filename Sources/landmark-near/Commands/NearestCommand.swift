@@ -75,7 +75,7 @@ enum NearestCommand: Command {
             throw .usage("\(command): \(error.description)")
         }
         let catalog = try args.catalog(command: command)
-        let index = LandmarkIndex(catalog: catalog)
+        let index = NearestSearch(catalog: catalog)
         // Landmarks with a radius of their own (docs/reference/catalogs.md) are "within" at that radius.
         let ownRadii = catalog.hasOwnRadii ? (0..<catalog.count).map { catalog.radius(at: $0)?.meters } : []
         let query = NearestQuery(limit: limit, within: within, ownRadii: ownRadii)

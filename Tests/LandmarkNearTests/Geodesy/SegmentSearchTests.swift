@@ -17,7 +17,7 @@ import Testing
             let b = g.destination(from: a, azimuth: random.unit() * 360 - 180, distance: length)
             let p = Coordinate(latitude: random.unit() * 170 - 85, longitude: random.unit() * 360 - 180)
             let segment = GeodesicSegment(from: a, to: b)
-            var search = SegmentSearch(line: segment.line, edge: segment.edge, target: p, geodesic: g)
+            var search = SegmentSearch(segment: segment, target: p)
             let s = segment.length * (0.1 + 0.8 * random.unit())
             let h = 200.0
             let f = { (t: Double) in g.distance(from: segment.line.position(at: t).coordinate, to: p) }
@@ -80,7 +80,7 @@ import Testing
             let (x, heading) = segment.line.position(at: length * (random.unit() * 1.4 - 0.2))
             let offset = offsets.lowerBound + random.unit() * (offsets.upperBound - offsets.lowerBound)
             let p = g.destination(from: x, azimuth: heading + 90, distance: offset)
-            var search = SegmentSearch(line: segment.line, edge: segment.edge, target: p, geodesic: g)
+            var search = SegmentSearch(segment: segment, target: p)
             _ = search.run(from: segment.edge.chordFraction(of: EarthCenteredPoint(p)) * length)
             total += search.probes
         }
@@ -91,7 +91,7 @@ import Testing
     @Test func theBandIsSearchedInBoundedTime() {
         let g = Geodesic.wgs84
         let segment = GeodesicSegment(from: Coordinate(latitude: 0, longitude: 120), to: Coordinate(latitude: 0, longitude: -70))
-        var search = SegmentSearch(line: segment.line, edge: segment.edge, target: Coordinate(latitude: 90, longitude: 0), geodesic: g)
+        var search = SegmentSearch(segment: segment, target: Coordinate(latitude: 90, longitude: 0))
         _ = search.run(from: segment.length / 2)
         print("pole to 170° of the equator: \(search.probes) probes")
         #expect(search.probes < 200_000)
