@@ -163,9 +163,9 @@ import Testing
             name: "entry not an object (JSON)", text: #"[{"id":1,"name":"A","coordinates":{"latitude":1,"longitude":2}}, 3]"#,
             entry: 1, id: nil, reasonContains: "not an object"),
         Refusal(
-            name: "feature without a point",
+            name: "feature that is neither a point nor a place",
             text:
-                #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{"id":4,"name":"A"}}]}"#,
+                #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[0,0]}]},"properties":{"id":4,"name":"A"}}]}"#,
             entry: 0, id: 4, reasonContains: "Point"),
         Refusal(name: "bad JSON", text: #"[{"id":1,"name":"A",}]"#, entry: nil, id: nil, reasonContains: ""),
         Refusal(
