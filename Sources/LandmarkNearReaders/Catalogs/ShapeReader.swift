@@ -190,8 +190,10 @@ package final class ShapeReader {
             guard !paths.isEmpty else { throw Problem(reason: "geometry is an empty MultiLineString") }
             return .shape(.lines(paths), representative: paths[0][paths[0].count / 2])
         default:
-            let type = GEOSGeomType_r(context, geometry).map { String(cString: $0) } ?? "unknown"
-            defer { if let name = GEOSGeomType_r(context, geometry) { GEOSFree_r(context, UnsafeMutableRawPointer(mutating: name)) } }
+            // GEOSGeomType_r returns a string the caller owns (GEOSFree_r).
+            let name = GEOSGeomType_r(context, geometry)
+            defer { if let name { GEOSFree_r(context, name) } }
+            let type = name.map { String(cString: $0) } ?? "unknown"
             throw Problem(reason: "geometry is a \(type); a landmark is a Point, Polygon, MultiPolygon, LineString or MultiLineString")
         }
     }
