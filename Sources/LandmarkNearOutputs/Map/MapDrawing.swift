@@ -3,7 +3,8 @@ import LandmarkNearEngine
 
 /// A recorded run made ready to draw: tracks thinned to a point budget (keeping every fix that
 /// caused an event), the favourites with their geodesic circles (or, for a place, the place and
-/// its radius outline), and every event with its landmark. Both the GeoJSON and the HTML page are written from it.
+/// its radius outline), and every event with its landmark. Both the GeoJSON and the HTML page
+/// are written from it.
 ///
 ///     let drawing = MapDrawing(recorder: recorder, catalog: .embedded,
 ///                              favoriteIndices: session.favoriteIndices,
@@ -130,6 +131,7 @@ package struct MapDrawing: Sendable {
         favorites = drawn.map { index in
             let landmark = catalog[index]
             let metres = radius(index)
+            // A shape that cannot be measured (catalogs refuse them) is drawn as its point.
             if let shape = catalog.shape(at: index) {
                 let context = geos ?? PlaneGEOS()
                 geos = context

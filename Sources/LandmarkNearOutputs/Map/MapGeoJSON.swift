@@ -2,12 +2,11 @@
 
 /// The GeoJSON (RFC 7946) of a run, one feature a line: each favourite's radius as a geodesic
 /// circle (`Polygon`, or `MultiPolygon` when split at ±180°) or, for a place, as its radius
-/// outline (`PlaceOutline`) followed by the place itself (`kind` `place`), each device's track (`LineString`,
-/// `MultiLineString` when split at ±180° or at a gap of more than 30 minutes between fixes,
-/// `Point` for a single position), each favourite as a
-/// `Point`, and each event as a `Point` with `event`, `device`, `landmark`, `time`,
-/// `distanceMeters`, `notified`. Every feature has a `kind`: `radius`, `place`, `track`, `favorite`,
-/// `event`.
+/// outline (`PlaceOutline`) followed by the place itself (`kind` `place`), each device's track
+/// (`LineString`, `MultiLineString` when split at ±180° or at a gap of more than 30 minutes
+/// between fixes, `Point` for a single position), each favourite as a `Point`, and each event as
+/// a `Point` with `event`, `device`, `landmark`, `time`, `distanceMeters`, `notified`. Every
+/// feature has a `kind`: `radius`, `place`, `track`, `favorite`, `event`.
 ///
 ///     let text = MapGeoJSON.document(for: drawing)
 ///     // {"type":"FeatureCollection","features":[
