@@ -113,7 +113,7 @@ let package = Package(
         // buffers places for their radius outlines and cuts them at ±180°.
         layer(
             "LandmarkNearOutputs", ["LandmarkNearReaders", "CGEOS", "CSQLite", "CLinux"],
-            resources: ["map.html", "map.css", "map.js"].map { .embedInCode("Map/Page/\($0)") }),
+            resources: ["map.html", "map.css", "map-places.js", "map.js"].map { .embedInCode("Map/Page/\($0)") }),
         // APNs over HTTP/2 and webhooks (libcurl, OpenSSL), on a thread of their own.
         layer("LandmarkNearDelivery", ["LandmarkNearOutputs", "CCurl", "COpenSSL"]),
         // HTTP for `serve` (libmicrohttpd): routes, client decoders, users, metrics, the engine queue.
