@@ -7,7 +7,8 @@ extension PlaceOutline {
     /// edge's midpoint in longitude/latitude is off R.
     ///
     /// Bounds: a vertex is settled when its distance is within R / 10⁶ of R (a micrometre at
-    /// 1 m), found within R of where it started (else it is left out: the buffer is never that
+    /// 1 m; a micrometre at least, the geodesics being good to nanometres), found within R of
+    /// where it started (else it is left out: the buffer is never that
     /// far off); an edge is cut while its midpoint is more than R / 2,000 off R, 12 times at most.
     struct Settler {
         struct Vertex {
@@ -25,7 +26,9 @@ extension PlaceOutline {
             func g(_ t: Double) -> Double { place.distance(from: plane.unproject(start + t * normal)) - radius }
             let g0 = g(0)
             // The distance grows by about the step outwards: the first guess steps by the gap.
-            guard let t = SecantRoot.find(g, from: 0, -g0, known: g0, tolerance: radius * 1e-6, limit: radius) else { return nil }
+            guard let t = SecantRoot.find(g, from: 0, -g0, known: g0, tolerance: max(radius * 1e-6, 1e-6), limit: radius) else {
+                return nil
+            }
             let v = start + t * normal
             return Vertex(plane: v, coordinate: plane.unproject(v))
         }

@@ -3,7 +3,8 @@
 
 /// The radius outline of a place: the boundary of the set of points within R of it on the WGS84
 /// ellipsoid, as rings whose every vertex is at the exact geodesic distance R from the place
-/// (`GeodesicShape.distance(from:)`) within R / 10⁶, and whose edges, drawn straight in
+/// (`GeodesicShape.distance(from:)`, here `PlaceDistance`) within R / 10⁶ — but for one where two
+/// edges are joined at their crossing (`untangled`) — and whose edges, drawn straight in
 /// longitude/latitude, stay within R / 2,000 of R at their midpoints.
 ///
 /// How:
@@ -22,14 +23,15 @@
 /// An outline that holds both poles (the world less a region around the place's far side) is
 /// not drawn, as a circle holding both is not.
 ///
-///     let outline = PlaceOutline(trail, radius: 500)
+///     let outline = PlaceOutline(GeodesicShape(trail)!, distance: PlaceDistance(trail)!, shape: trail,
+///                                radius: 500, geos: PlaneGEOS())
 ///     outline?.polygons   // [[GlobeRing]]: the shell and its holes, each polygon
 struct PlaceOutline: Sendable {
     /// The outline's areas, each its outer ring and then its holes, closed, unsplit, longitudes
     /// in [-180, 180]; each ring with the pole its region holds.
     let polygons: [[GlobeRing]]
     /// 1 when the outline holds the North Pole, -1 the South Pole, 0 neither.
-    var enclosedPole: Int
+    let enclosedPole: Int
 
     /// nil when the outline holds both poles.
     /// - Parameters:

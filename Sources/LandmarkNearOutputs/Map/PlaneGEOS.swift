@@ -9,7 +9,7 @@ import CGEOS
 ///
 ///     let geos = PlaneGEOS()
 ///     let line = geos.lineString([SIMD2(0, 0), SIMD2(100, 0)])!
-///     let band = geos.buffer(line, by: 10)!   // a stadium 120 m by 20 m
+///     let band = geos.buffer(line, by: 10, quadrantSegments: 8)!   // a stadium 120 m by 20 m
 ///     geos.polygons(of: band)                 // [[its ring]]
 final class PlaneGEOS {
     final class Geometry {

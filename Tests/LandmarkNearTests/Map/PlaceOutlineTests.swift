@@ -56,6 +56,7 @@ import Testing
     static let cases: [Case] = [
         Case(name: "small park", shape: .areas([[park]]), radius: 100, polygons: 1, holes: 0),
         Case(name: "small park", shape: .areas([[park]]), radius: 1, polygons: 1, holes: 0),
+        Case(name: "small park", shape: .areas([[park]]), radius: 0.05, polygons: 1, holes: 0),
         Case(name: "lake with an island", shape: .areas([lake]), radius: 300, polygons: 1, holes: 1),
         Case(name: "lake with an island", shape: .areas([lake]), radius: 800, polygons: 1, holes: 0),
         Case(name: "long trail", shape: .lines([trail]), radius: 50, polygons: 1, holes: 0),
