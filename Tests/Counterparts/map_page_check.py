@@ -9,7 +9,7 @@ request and dialog of the page, not just its final DOM. Prints one JSON report o
 
 The report holds: consoleErrors, exceptions, logErrors, requests (every URL other than the
 page's own), dialogs, ready (the page's script finished), counts of the SVG's tracks, circles,
-markers and list entries, the legend's device names (as text), and with --interact what
+places and their outlines (with their sizes and hover titles), markers and list entries, the legend's device names (as text), and with --interact what
 hovering a marker, the wheel, a drag, the buttons, a notification link and print media did.
 """
 import argparse
@@ -99,6 +99,12 @@ COUNTS = r"""(() => {
     trackParts: Array.from(document.querySelectorAll('#tracks path.track')).map(p => (p.getAttribute('d').match(/M/g) || []).length),
     circles: q('#circles path.circle'),
     circleBoxes: Array.from(document.querySelectorAll('#circles path.circle')).map(p => { const b = p.getBoundingClientRect(); return [b.width, b.height]; }),
+    outlines: q('#circles path.outline'),
+    outlineBoxes: Array.from(document.querySelectorAll('#circles path.outline')).map(p => { const b = p.getBoundingClientRect(); return [b.width, b.height]; }),
+    places: Array.from(document.querySelectorAll('#places path.place')).map(p => p.getAttribute('class')),
+    placeBoxes: Array.from(document.querySelectorAll('#places path.place')).map(p => { const b = p.getBoundingClientRect(); return [b.width, b.height]; }),
+    placeTitles: Array.from(document.querySelectorAll('#circles path.outline title, #places path.place title')).map(t => t.textContent),
+    legendSymbols: Array.from(document.querySelectorAll('#legend-symbols li span')).map(s => s.textContent),
     landmarks: q('#landmarks g.landmark'),
     landmarkNames: Array.from(document.querySelectorAll('#landmarks g.landmark text')).map(t => t.textContent),
     markersNotified: q('#markers g.marker.notified'),

@@ -8,7 +8,11 @@
 ///                              Coordinate(latitude: 2, longitude: -179)])
 ///     // [[179,0 -> 180,1], [-180,1 -> -179,2]] (as lon,lat)
 enum AntimeridianSplit {
-    static func lines(_ points: [Coordinate]) -> [[Coordinate]] {
+    /// - Parameter crossing: the latitude at which the edge between two positions crosses
+    ///   ±180°, given the latitude of the straight line there (what a track is cut at).
+    static func lines(_ points: [Coordinate], crossing: (Coordinate, Coordinate, Double) -> Double = { _, _, guess in guess })
+        -> [[Coordinate]]
+    {
         var parts: [[Coordinate]] = []
         var current: [Coordinate] = []
         for point in points {
@@ -18,7 +22,7 @@ enum AntimeridianSplit {
                 let edge: Double = eastward ? 180 : -180
                 let unwrapped = point.longitude + (eastward ? 360 : -360)
                 let t = (edge - last.longitude) / (unwrapped - last.longitude)
-                let latitude = last.latitude + t * (point.latitude - last.latitude)
+                let latitude = crossing(last, point, last.latitude + t * (point.latitude - last.latitude))
                 current.append(Coordinate(latitude: latitude, longitude: edge))
                 parts.append(current)
                 current = [Coordinate(latitude: latitude, longitude: -edge)]

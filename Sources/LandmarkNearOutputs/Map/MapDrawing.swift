@@ -2,8 +2,9 @@
 import LandmarkNearEngine
 
 /// A recorded run made ready to draw: tracks thinned to a point budget (keeping every fix that
-/// caused an event), the favourites with their geodesic circles, and every event with its
-/// landmark. Both the GeoJSON and the HTML page are written from it.
+/// caused an event), the favourites with their geodesic circles (or, for a place, the place and
+/// its radius outline), and every event with its landmark. Both the GeoJSON and the HTML page
+/// are written from it.
 ///
 ///     let drawing = MapDrawing(recorder: recorder, catalog: .embedded,
 ///                              favoriteIndices: session.favoriteIndices,
@@ -35,7 +36,10 @@ package struct MapDrawing: Sendable {
         package var landmarkIndex: Int
         package var landmark: Landmark
         package var radius: Double
-        package var circle: GeodesicCircle
+        /// A point landmark's radius circle; nil for a place.
+        package var circle: GeodesicCircle?
+        /// A place and its radius outline; nil for a point.
+        package var place: PlaceDrawing?
     }
 
     package struct Event: Sendable {
@@ -122,12 +126,22 @@ package struct MapDrawing: Sendable {
             drawn = favoriteIndices.filter(withEvents.contains)
             omittedFavorites = favoriteIndices.count - drawn.count
         }
+        // GEOS only when a place is drawn (its buffers and cuts).
+        var geos: PlaneGEOS?
         favorites = drawn.map { index in
             let landmark = catalog[index]
             let metres = radius(index)
+            // A shape that cannot be measured (catalogs refuse them) is drawn as its point.
+            if let shape = catalog.shape(at: index) {
+                let context = geos ?? PlaneGEOS()
+                geos = context
+                if let place = PlaceDrawing(shape, radius: metres, geos: context) {
+                    return Favorite(landmarkIndex: index, landmark: landmark, radius: metres, circle: nil, place: place)
+                }
+            }
             return Favorite(
                 landmarkIndex: index, landmark: landmark, radius: metres,
-                circle: GeodesicCircle(center: landmark.coordinate, radius: metres))
+                circle: GeodesicCircle(center: landmark.coordinate, radius: metres), place: nil)
         }
     }
 }

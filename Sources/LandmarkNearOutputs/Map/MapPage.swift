@@ -31,7 +31,8 @@ package enum MapPage {
     }
 
     /// What the page's script reads: devices with flat `[lon,lat,...]` arrays (6 decimals,
-    /// about 0.1 m), favourites with their unsplit circle ring, events pointing at devices.
+    /// about 0.1 m), favourites with their unsplit circle ring (a place: an empty ring, and the
+    /// place and its outline), events pointing at devices.
     static func dataJSON(for drawing: MapDrawing, title: String) -> String {
         var out = "{\"title\":" + JSONWriter.quoted(title)
         out += ",\"fixes\":\(drawing.fixCount),\"drawnFixes\":\(drawing.drawnPointCount)"
@@ -51,9 +52,12 @@ package enum MapPage {
             out += ",\"lon\":" + JSONWriter.number(favorite.landmark.coordinate.longitude)
             out += ",\"lat\":" + JSONWriter.number(favorite.landmark.coordinate.latitude)
             out += ",\"radiusMeters\":" + JSONWriter.number(favorite.radius)
-            out +=
-                ",\"pole\":\(favorite.circle.enclosedPole),\"ring\":" + flat(favorite.circle.coversBothPoles ? [] : favorite.circle.ring)
-                + "}"
+            if let circle = favorite.circle {
+                out += ",\"pole\":\(circle.enclosedPole),\"ring\":" + flat(circle.coversBothPoles ? [] : circle.ring) + "}"
+            } else if let place = favorite.place {
+                out += ",\"pole\":0,\"ring\":[],\"place\":{\"kind\":\"\(place.kind.rawValue)\",\"figure\":" + figure(place.place)
+                out += ",\"outline\":" + (place.outline.map(figure) ?? "null") + "}}"
+            }
         }
         out += "],\n\"events\":["
         for (i, event) in drawing.events.enumerated() {
@@ -70,6 +74,13 @@ package enum MapPage {
                 + "}"
         }
         return out + "]}"
+    }
+
+    /// A place or its outline: `area` (closed rings, filled) or not (paths), the unsplit `parts`
+    /// and, for each, the pole its region holds (as a circle's `pole`).
+    private static func figure(_ figure: PlaceDrawing.Figure) -> String {
+        "{\"area\":\(figure.isArea),\"parts\":[" + figure.parts.map(flat).joined(separator: ",") + "],\"poles\":["
+            + figure.poles.map(String.init).joined(separator: ",") + "]}"
     }
 
     private static func flat(_ points: [Coordinate]) -> String {

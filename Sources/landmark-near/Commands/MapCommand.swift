@@ -17,14 +17,15 @@ enum MapCommand: Command {
         Drawing:
           --out FILE           one self-contained HTML page (no network request, works
                                offline, prints): a Web Mercator map of each device's track, the
-                               favourites and their radius circles, every event (notified and
-                               suppressed enters, exits) with details on hover, a legend, a
-                               scale bar, pan and zoom, and the notifications linked to their
-                               markers
+                               favourites and their radius circles (a place: its area or line
+                               and its radius outline), every event (notified and suppressed
+                               enters, exits) with details on hover, a legend, a scale bar, pan
+                               and zoom, and the notifications linked to their markers
           --geojson FILE       the same as RFC 7946 GeoJSON (geojson.io, QGIS, kepler.gl):
                                tracks as LineStrings (split at ±180°), favourites as Points,
-                               their radius as geodesic circle Polygons, events as Points with
-                               event, device, landmark, time, distanceMeters, notified
+                               their radius as geodesic circle Polygons (a place: the place and
+                               its radius outline), events as Points with event, device,
+                               landmark, time, distanceMeters, notified
 
         Over 60,000 used fixes, tracks are thinned for drawing (Douglas-Peucker, per device,
         keeping every fix that caused an event), and the page says so. With more than 500
@@ -89,8 +90,11 @@ enum MapCommand: Command {
         if let tolerance = drawing.thinningTolerance {
             note += " (thinned within \(tolerance == tolerance.rounded() ? String(Int(tolerance)) : String(tolerance)) m)"
         }
-        note +=
-            ", \(drawing.favorites.count) favourite circle\(drawing.favorites.count == 1 ? "" : "s"), \(drawing.events.count) event\(drawing.events.count == 1 ? "" : "s")"
+        let circles = drawing.favorites.count { $0.circle != nil }
+        let outlines = drawing.favorites.count - circles
+        note += ", \(circles) favourite circle\(circles == 1 ? "" : "s")"
+        if outlines > 0 { note += ", \(outlines) place outline\(outlines == 1 ? "" : "s")" }
+        note += ", \(drawing.events.count) event\(drawing.events.count == 1 ? "" : "s")"
         Console.error(note)
         if let stopped { throw stopped }
         return outcome

@@ -114,6 +114,37 @@ import Glibc
         #expect(features.kind("event").compactMap { $0["properties"]?["event"]?.stringValue } == ["enter", "exit"])
     }
 
+    @Test func aPlacesCatalogGivesEachPlaceAndItsOutline() async throws {
+        let (result, features, text) = try await drawn(.places)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("drew 60 of 60 used fixes, 1 favourite circle, 2 place outlines, "))
+        #expect(GeoJSONCheck.problems(in: text) == [])
+        #expect(features.kind("radius").count == 3 && features.kind("favorite").count == 3)
+        let places = features.kind("place")
+        #expect(places.compactMap { $0["properties"]?["shape"]?.stringValue } == ["polygon", "line"])
+        #expect(places.compactMap { $0["geometry"]?["type"]?.stringValue } == ["Polygon", "LineString"])
+        #expect(places.first?["geometry"]?["coordinates"]?.arrayValue?.count == 2, "the park and its pond")
+        // Every vertex of each outline at the place's radius from the place, within 0.1 %.
+        for place in places {
+            let index = place["properties"]?["landmarkIndex"]?.integer
+            let outline = try #require(features.kind("radius").first { $0["properties"]?["landmarkIndex"]?.integer == index })
+            let radius = try #require(outline["properties"]?["radiusMeters"]?.doubleValue)
+            let geometry = place["geometry"]
+            let positions = { (value: JSONValue?) in (value?.arrayValue ?? []).compactMap(self.position) }
+            let shape: LandmarkShape =
+                geometry?["type"]?.stringValue == "Polygon"
+                ? .areas([(geometry?["coordinates"]?.arrayValue ?? []).map(positions)]) : .lines([positions(geometry?["coordinates"])])
+            let measured = try #require(GeodesicShape(shape))
+            #expect(outline["geometry"]?["type"]?.stringValue == "Polygon")
+            let rings = (outline["geometry"]?["coordinates"]?.arrayValue ?? []).map(positions)
+            #expect(rings.count == (shape.kind == .polygon ? 2 : 1), "the pond is wider than twice the radius: a hole")
+            #expect(rings.joined().count >= 64)
+            for vertex in rings.joined() {
+                #expect(abs(measured.distance(from: vertex) - radius) <= 0.001 * radius)
+            }
+        }
+    }
+
     @Test func mapPrintsWhatWatchPrintsAndWatchWritesTheSameGeoJSON() async throws {
         let directory = try makeTemporaryDirectory("map")
         defer { try? FileManager.default.removeItem(at: directory) }

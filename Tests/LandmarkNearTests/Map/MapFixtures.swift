@@ -79,6 +79,28 @@ struct MapRun: Sendable, CustomTestStringConvertible {
 
     static let all = [roadTrip, antimeridian, polar, hostile]
 
+    /// A hiker walks east along 34.02°N through a park with a pond (a Polygon with a hole,
+    /// radius 300 m), past Turtle Rock (a Point, the run's 1 km) and across a trail (a
+    /// LineString, radius 200 m). Not in `all`: its radius features are outlines, not circles.
+    static let places: MapRun = {
+        let fixes: [Point] = (0..<60).map { i in (device: "hiker", lat: 34.02, lon: -116.22 + Double(i) * 0.003, seconds: i * 60) }
+        return MapRun(
+            name: "places", options: ["--landmarks", "places.geojson", "--radius", "1km", "--events", "all"],
+            files: ["places.geojson": placesCatalog, "hike.ndjson": ndjson(fixes)], inputs: ["hike.ndjson"],
+            devices: ["hiker"], favourites: 3, notified: 3)
+    }()
+
+    static let placesCatalog = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"id":1,"name":"Lake Park","isFavorite":true,"radius":"300m"},"geometry":{"type":"Polygon",\
+        "coordinates":[[[-116.20,34.00],[-116.15,34.00],[-116.15,34.04],[-116.20,34.04],[-116.20,34.00]],\
+        [[-116.185,34.01],[-116.185,34.03],[-116.165,34.03],[-116.165,34.01],[-116.185,34.01]]]}},
+        {"type":"Feature","properties":{"id":2,"name":"Ridge Trail","isFavorite":true,"radius":"200m"},"geometry":{"type":"LineString",\
+        "coordinates":[[-116.12,34.00],[-116.10,34.02],[-116.08,34.01],[-116.05,34.05]]}},
+        {"type":"Feature","properties":{"id":3,"name":"Turtle Rock","isFavorite":true},"geometry":{"type":"Point","coordinates":[-116.166868,34.011286]}}
+        ]}
+        """
+
     /// Writes the files into `directory` and runs `landmark-near map` there.
     func draw(in directory: URL, extra: [String] = []) async throws -> ToolResult {
         for (name, contents) in files {

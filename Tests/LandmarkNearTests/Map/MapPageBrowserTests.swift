@@ -5,9 +5,9 @@ import Testing
 
 /// The map page in a real headless browser (Debian's chromium, driven over the DevTools
 /// protocol by Tests/Counterparts/map_page_check.py): it loads with no console error, no
-/// exception, no network request and no dialog; its SVG holds the run's tracks, circles and
-/// markers; hover, wheel, drag, buttons, links and print work. Screenshots are kept under
-/// `.build/map-screenshots/` (CI artefacts).
+/// exception, no network request and no dialog; its SVG holds the run's tracks, circles, places
+/// with their outlines, and markers; hover, wheel, drag, buttons, links and print work.
+/// Screenshots are kept under `.build/map-screenshots/` (CI artefacts).
 @Suite(.serialized, .suiteTimeLimit) struct MapPageBrowserTests {
     static let screenshots = repositoryRoot.appendingPathComponent(".build/map-screenshots")
 
@@ -89,6 +89,50 @@ import Testing
         let tooltip = report["interaction"]?["tooltipText"]?.stringValue ?? ""
         #expect(tooltip.contains("Turtle Rock") && tooltip.contains("2026-05-01T16:04:30Z") && tooltip.contains("8.02 km"))
         #expect(report["scaleLabel"]?.stringValue?.hasSuffix("km") == true)
+    }
+
+    @Test func aPlacesCatalogDrawsEachPlaceAndItsOutline() async throws {
+        let directory = try makeTemporaryDirectory("map-page")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = MapRun.places
+        let drawn = try await run.draw(in: directory)
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let report = try await Self.check(directory.appendingPathComponent("places.html"), screenshot: "places")
+        Self.expectClean(report)
+        #expect(report["tracks"]?.integer == 1)
+        // The point keeps its circle; the park and the trail are drawn with their outlines.
+        #expect(report["circles"]?.integer == 1)
+        #expect(report["outlines"]?.integer == 2)
+        #expect(report["places"]?.arrayValue?.compactMap(\.stringValue) == ["place area", "place line"])
+        for key in ["circleBoxes", "outlineBoxes", "placeBoxes"] {
+            #expect(report[key]?.arrayValue?.allSatisfy { ($0.arrayValue?.first?.doubleValue ?? 0) > 1 } == true, "\(key)")
+        }
+        // An outline is larger than its place.
+        let outlines = report["outlineBoxes"]?.arrayValue?.compactMap { $0.arrayValue?.first?.doubleValue } ?? []
+        let places = report["placeBoxes"]?.arrayValue?.compactMap { $0.arrayValue?.first?.doubleValue } ?? []
+        #expect(outlines.count == 2 && places.count == 2 && zip(outlines, places).allSatisfy { $0 > $1 })
+        #expect(
+            report["placeTitles"]?.arrayValue?.compactMap(\.stringValue) == [
+                "Lake Park — within 300.0 m of the area", "Ridge Trail — within 200.0 m of the line", "Lake Park — area",
+                "Ridge Trail — line",
+            ])
+        let legend = report["legendSymbols"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(["favourite place (area)", "favourite place (line)", "place radius outline"].allSatisfy(legend.contains))
+        #expect(report["landmarkNames"]?.arrayValue?.compactMap(\.stringValue) == ["Lake Park", "Ridge Trail", "Turtle Rock"])
+        #expect(report["markersNotified"]?.integer == run.notified)
+        #expect(report["notifications"]?.integer == run.notified && report["closeUps"]?.integer == run.notified)
+    }
+
+    /// A run without a place draws none of their elements or legend entries.
+    @Test func aPointCatalogDrawsNoPlace() async throws {
+        let directory = try makeTemporaryDirectory("map-page")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let drawn = try await MapRun.roadTrip.draw(in: directory)
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let report = try await Self.check(directory.appendingPathComponent("road-trip.html"), screenshot: "road-trip-no-places")
+        Self.expectClean(report)
+        #expect(report["outlines"]?.integer == 0 && report["places"]?.arrayValue == [])
+        #expect(report["legendSymbols"]?.arrayValue?.compactMap(\.stringValue).contains { $0.contains("place") } == false)
     }
 
     @Test func aLargeRunOpensThinnedAndSaysSo() async throws {

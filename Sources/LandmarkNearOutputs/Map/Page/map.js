@@ -40,7 +40,9 @@
     var step = Math.max(1, Math.floor(d.coords.length / 2 / 2000));
     for (var i = 0; i < d.coords.length; i += 2 * step) { longitudes.push(d.coords[i]); }
   });
-  data.favorites.forEach(function (f) { for (var i = 0; i < f.ring.length; i += 2) { longitudes.push(f.ring[i]); } });
+  // A favourite's rings and paths: a circle's ring, or a place's and its outline's (map-places.js).
+  function eachPart(visit) { data.favorites.forEach(function (f) { MapPlaces.parts(f).forEach(function (p) { visit(p.coords); }); }); }
+  eachPart(function (c) { for (var i = 0; i < c.length; i += 2) { longitudes.push(c[i]); } });
   data.events.forEach(function (e) { longitudes.push(e.lon); });
   var cut = -180;
   if (longitudes.length > 0) {
@@ -66,11 +68,11 @@
   var polar = 0, lowest = 90, sign = 0, R = WORLD / (2 * Math.PI);
   function latitudeSeen(lat) { lowest = Math.min(lowest, Math.abs(lat)); sign |= lat > 0 ? 1 : lat < 0 ? 2 : 0; }
   data.devices.forEach(function (d) { for (var i = 1; i < d.coords.length; i += 2) { latitudeSeen(d.coords[i]); } });
-  data.favorites.forEach(function (f) { for (var i = 1; i < f.ring.length; i += 2) { latitudeSeen(f.ring[i]); } });
+  eachPart(function (c) { for (var i = 1; i < c.length; i += 2) { latitudeSeen(c[i]); } });
   data.events.forEach(function (e) { latitudeSeen(e.lat); });
   var highest = 0;
   data.devices.forEach(function (d) { for (var i = 1; i < d.coords.length; i += 2) { highest = Math.max(highest, Math.abs(d.coords[i])); } });
-  data.favorites.forEach(function (f) { for (var i = 1; i < f.ring.length; i += 2) { highest = Math.max(highest, Math.abs(f.ring[i])); } });
+  eachPart(function (c) { for (var i = 1; i < c.length; i += 2) { highest = Math.max(highest, Math.abs(c[i])); } });
   if (highest > 84 && (sign === 1 || sign === 2)) { polar = sign === 1 ? 1 : -1; }
   function forward(lon, lat) {
     if (polar === 0) { return [unwrapped(lon) / 360 * WORLD, mercatorY(lat)]; }
@@ -112,7 +114,13 @@
     }
   }
   var trackPoints = data.devices.map(function (d) { var p = projectLine(d.coords); extend(p); return p; });
-  var ringPoints = data.favorites.map(function (f) { var p = projectLine(f.ring); extend(p); return p; });
+  var ringPoints = data.favorites.map(function (f) {
+    return MapPlaces.parts(f).map(function (part) {
+      var p = projectLine(f.place && polar === 0 ? MapPlaces.fromCut(part, unwrapped) : part.coords);
+      extend(p);
+      return p;
+    });
+  });
   var eventPoints = data.events.map(function (e) { var p = forward(e.lon, e.lat); extend(p); return p; });
   if (!isFinite(box.x0)) { box = { x0: 0, y0: 0, x1: WORLD, y1: WORLD }; }
   var span = Math.max(box.x1 - box.x0, box.y1 - box.y0, 1e-7);
@@ -139,13 +147,20 @@
     return parts.join(' ');
   }
 
-  // Circles first (under the tracks); a circle around a pole is closed along the map's edge.
-  data.favorites.forEach(function (f, i) {
-    var p = local(ringPoints[i]);
-    if (f.pole !== 0 && polar === 0 && p.length >= 2) {
-      var edge = (mercatorY(f.pole > 0 ? 90 : -90) - originY) * unit;
+  // A ring around a pole is closed along the map's edge.
+  function closeAtPole(p, pole) {
+    if (pole !== 0 && polar === 0 && p.length >= 2) {
+      var edge = (mercatorY(pole > 0 ? 90 : -90) - originY) * unit;
       p.push(p[p.length - 2], edge, p[0], edge);
     }
+    return p;
+  }
+  // Circles and places first (under the tracks).
+  var placeTools = { el: el, pathData: pathData, closeAtPole: closeAtPole, metres: metres,
+    outlines: document.getElementById('circles'), places: document.getElementById('places') };
+  data.favorites.forEach(function (f, i) {
+    if (f.place) { MapPlaces.draw(f, ringPoints[i].map(local), placeTools); return; }
+    var p = closeAtPole(local(ringPoints[i][0]), f.pole);
     if (p.length === 0) { return; }   // a circle holding both poles is not drawn
     var circle = el('path', { 'class': 'circle', d: pathData(p, true), 'data-landmark': String(f.id) }, document.getElementById('circles'));
     el('title', {}, circle).textContent = f.name + ' — radius ' + metres(f.radiusMeters);
@@ -413,11 +428,12 @@
   var legend = [['notified', 'notification (enter)'], ['suppressed', 'enter, suppressed'], ['exit', 'exit']];
   if (data.events.some(function (e) { return e.via === 'crossing'; })) { legend.push(['crossing', 'enter passed between two fixes']); }
   if (data.events.some(function (e) { return e.event === 'dwell'; })) { legend.push(['dwell', 'dwell']); }
-  legend.concat([['circle', 'favourite radius'], ['landmark', 'favourite landmark']]).forEach(function (s) {
+  legend.concat([['circle', 'favourite radius'], ['landmark', 'favourite landmark']], MapPlaces.legend(data.favorites)).forEach(function (s) {
     var li = html('li', null, null, symbols);
     var icon = el('svg', { 'class': 'legend-symbol', viewBox: '-11 -8 22 16' }, li);
     if (s[0] === 'circle') { el('rect', { 'class': 'circle', x: -10, y: -7, width: 20, height: 14, rx: 7 }, icon); }
     else if (s[0] === 'landmark') { var g = el('g', { 'class': 'landmark' }, icon); el('path', { d: 'M0 -7 L6 0 L0 7 L-6 0 Z' }, g); }
+    else if (MapPlaces.icon(s[0], icon, el)) { /* a place's kind */ }
     else {
       var m = el('g', { 'class': 'marker ' + (s[0] === 'crossing' || s[0] === 'dwell' ? 'notified' : s[0]) }, icon);
       drawShape(s[0] === 'crossing' || s[0] === 'dwell' || s[0] === 'exit' ? s[0] : 'enter', s[0] !== 'suppressed', m, 0.75);
@@ -425,14 +441,15 @@
     html('span', null, s[1], li);
   });
   var list = document.getElementById('notifications'), closeUps = 0;
-  // A small map around the notification's circle: the tracks and circles by reference (<use>),
-  // the marker drawn on top.
+  // A small map around the notification's circle (or place and outline): the tracks, circles and
+  // places by reference (<use>), the marker drawn on top.
   function closeUp(e, i, parent) {
     var m = markers[i], w = 268, h = 120, x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     data.favorites.forEach(function (f, n) {
       if (f.id !== e.landmarkId) { return; }
-      var p = local(ringPoints[n]);
-      for (var k = 0; k < p.length; k += 2) { x0 = Math.min(x0, p[k]); x1 = Math.max(x1, p[k]); y0 = Math.min(y0, p[k + 1]); y1 = Math.max(y1, p[k + 1]); }
+      ringPoints[n].map(local).forEach(function (p) {
+        for (var k = 0; k < p.length; k += 2) { x0 = Math.min(x0, p[k]); x1 = Math.max(x1, p[k]); y0 = Math.min(y0, p[k + 1]); y1 = Math.max(y1, p[k + 1]); }
+      });
     });
     if (!isFinite(x0)) { x0 = x1 = m.x; y0 = y1 = m.y; }
     x0 = Math.min(x0, m.x); x1 = Math.max(x1, m.x); y0 = Math.min(y0, m.y); y1 = Math.max(y1, m.y);
