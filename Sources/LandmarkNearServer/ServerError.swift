@@ -11,6 +11,12 @@ package struct ServerError: LandmarkNearError, Sendable {
         case listen
         /// The users file.
         case users
+        /// The MQTT broker's URL, and the options that go with it.
+        case mqtt
+        case mqttCA = "mqtt-ca"
+        case mqttClientID = "mqtt-client-id"
+        case mqttPasswordFile = "mqtt-password-file"
+        case mqttPublish = "mqtt-publish"
     }
 
     package var kind: ErrorKind
