@@ -92,17 +92,27 @@ enum ServeCommand: Command {
         let args = try ArgumentScanner(
             arguments, command: command,
             valued: WatchOptionsParsing.valued.subtracting(["format"]).union(DeliveryOptionsParsing.valued)
-                .union(["listen", "users", "threads", "max-connections", "idle-timeout"]),
+                .union(["listen", "users", "threads", "max-connections", "idle-timeout"]).union(MQTTOptionsParsing.valued),
             flags: ["explain"])
         guard args.positionals.isEmpty else {
-            throw .usage("\(command): takes no files (fixes come over HTTP): '\(args.positionals[0])'")
+            throw .usage("\(command): takes no files (fixes come over HTTP or MQTT): '\(args.positionals[0])'")
         }
-        guard let listen = args.value("listen") else {
-            throw .usage("\(command): --listen HOST:PORT is required (e.g. --listen 127.0.0.1:8083)")
+        let listen = args.value("listen")
+        guard listen != nil || args.value("mqtt") != nil else {
+            throw .usage(
+                "\(command): --listen HOST:PORT or --mqtt URL is required (e.g. --listen 127.0.0.1:8083, --mqtt mqtt://127.0.0.1/owntracks/+/+)"
+            )
+        }
+        if listen == nil, let http = ["users", "threads", "max-connections", "idle-timeout"].first(where: { args.value($0) != nil }) {
+            throw .usage("\(command): --\(http) is about HTTP: it needs --listen")
         }
         var configuration: ServeConfiguration
         do throws(ServerError) {
-            configuration = ServeConfiguration(address: try ListenAddress(parsing: listen))
+            configuration = ServeConfiguration(address: try listen.map { text throws(ServerError) in try ListenAddress(parsing: text) })
+            if let mqtt = try MQTTOptionsParsing.options(from: args) {
+                configuration.mqtt = mqtt.options
+                configuration.mqttPassword = mqtt.password
+            }
         } catch {
             throw failure(error, command)
         }
@@ -170,6 +180,7 @@ enum ServeCommand: Command {
     /// `... 2 devices; deliveries: 3 delivered, 0 retried, 0 failed, 0 retired (stopped by SIGTERM)`.
     static func summary(of outcome: ServeOutcome) -> String {
         var text = outcome.statistics.summary
+        if let mqtt = outcome.mqtt { text += "; " + MQTTOptionsParsing.summary(of: mqtt, unacknowledged: outcome.unacknowledgedPublishes) }
         if let deliveries = outcome.deliveries { text += "; " + deliveries.summary }
         text += outcome.signal == SIGINT ? " (interrupted by SIGINT)" : " (stopped by SIGTERM)"
         if let later = outcome.deliveryWaitInterruptedBy {
