@@ -10,7 +10,7 @@ enum MQTTOptionsParsing {
     static func options(from args: ArgumentScanner) throws(ServerError) -> (options: MQTTOptions, password: String?)? {
         guard let url = args.value("mqtt") else {
             if let stray = valued.sorted().first(where: { args.value($0) != nil }) {
-                throw .usage("--\(stray) goes with --mqtt URL", .mqtt)
+                throw .usage("--\(stray) goes with --mqtt URL")
             }
             return nil
         }
