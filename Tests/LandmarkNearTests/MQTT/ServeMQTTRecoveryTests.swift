@@ -114,6 +114,43 @@ struct ServeMQTTRecoveryTests {
     }
 }
 
+extension ServeMQTTRecoveryTests {
+    /// `--mqtt-publish` with `--state`: a notification whose line the broker has not
+    /// acknowledged stays undone (here the broker is down), so after a `kill -9` the next run
+    /// emits it again and publishes it: at least once.
+    @Test func aLineTheBrokerNeverGotIsPublishedByTheNextRun() async throws {
+        let directory = try makeTemporaryDirectory("serve-mqtt-republish")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let broker = try MosquittoBroker(directory: directory)
+        defer { broker.kill() }
+        let subscriber = ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-c", "-i", "events-reader", "-t", "landmarknear/#"]
+        #expect(try await runProcess("/usr/bin/mosquitto_sub", subscriber + ["-E"], timeout: 20).status == 0)
+        let state = directory.appendingPathComponent("s.db").path
+        let arguments = ["--mqtt", broker.url, "--mqtt-publish", "landmarknear/{device}/event", "--state", state]
+        let first = try ServeProcess(arguments, ready: "mqtt publish: connected")
+        defer { first.kill() }
+        broker.stop()
+        #expect(eventually { first.stderr.contains("mqtt publish: connection to 127.0.0.1:\(broker.port) lost") })
+        // Over HTTP, while the broker is away.
+        let reply = try HTTPConnection(port: first.port).request("GET", "/osmand?id=car&lat=34.0113&lon=-116.1669&timestamp=1777636800")
+        #expect(reply.status == 200)
+        #expect(first.waitForLines(1).count == 1)
+        usleep(300_000)  // idle: anything acknowledged would be marked done by now
+        #expect(try await notificationStatuses(in: state, becoming: ["decided"]) == ["decided"])
+        first.signal(SIGKILL)
+        _ = try? first.wait()
+
+        try broker.start()
+        let second = try ServeProcess(arguments, ready: "mqtt: subscribed")
+        defer { second.kill() }
+        #expect(try await notificationStatuses(in: state, becoming: ["done"]) == ["done"], "\(second.stderr)")
+        let result = try second.stop()
+        #expect(result.stdout == first.stdout, "emitted again: \(result.stderr)")
+        let received = try await runProcess("/usr/bin/mosquitto_sub", subscriber + ["-C", "1", "-W", "10"], timeout: 20)
+        #expect(received.stdout == first.stdout, "\(received.stderr)")
+    }
+}
+
 /// Another process holding the write lock of a state database (a Python `BEGIN EXCLUSIVE`),
 /// until `release()`: the tool's commits wait meanwhile.
 final class StateWriteLock: Sendable {
