@@ -17,6 +17,7 @@ package struct ServerError: LandmarkNearError, Sendable {
         case mqttClientID = "mqtt-client-id"
         case mqttPasswordFile = "mqtt-password-file"
         case mqttPublish = "mqtt-publish"
+        case mqttReceiveMaximum = "mqtt-receive-maximum"
     }
 
     package var kind: ErrorKind

@@ -15,9 +15,10 @@ package struct MQTTOptions: Sendable {
     package var publishTopic: MQTTTopicTemplate?
     /// Seconds between the keep-alive pings the client owes the broker when nothing else goes.
     package var keepAlive = 30
-    /// How many QoS 1 messages the broker may send before it waits for their PUBACKs (MQTT 5's
-    /// receive maximum): the largest batch one commit acknowledges. 4,096 keeps the broker's
-    /// pipe full while a commit (one fsync) runs; see Benchmarks/LOG.md.
+    /// `--mqtt-receive-maximum`: how many QoS 1 messages the broker may send before it waits
+    /// for their PUBACKs (MQTT 5's receive maximum), so the largest batch one commit
+    /// acknowledges. 1 would be a commit (an fsync) per message; 4,096 keeps the broker sending
+    /// while a commit runs (measured in Benchmarks/LOG.md).
     package var receiveMaximum = 4096
 
     package init(broker: MQTTBrokerURL) { self.broker = broker }

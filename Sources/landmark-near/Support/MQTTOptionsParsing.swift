@@ -2,9 +2,12 @@ import Foundation
 import LandmarkNear
 
 /// `serve`'s MQTT options (docs/reference/mqtt.md): `--mqtt URL`, `--mqtt-ca FILE`,
-/// `--mqtt-client-id ID`, `--mqtt-password-file FILE`, `--mqtt-publish TEMPLATE`.
+/// `--mqtt-client-id ID`, `--mqtt-password-file FILE`, `--mqtt-publish TEMPLATE`,
+/// `--mqtt-receive-maximum N`.
 enum MQTTOptionsParsing {
-    static let valued: Set<String> = ["mqtt", "mqtt-ca", "mqtt-client-id", "mqtt-password-file", "mqtt-publish"]
+    static let valued: Set<String> = [
+        "mqtt", "mqtt-ca", "mqtt-client-id", "mqtt-password-file", "mqtt-publish", "mqtt-receive-maximum",
+    ]
 
     /// The options and the password, or nil without `--mqtt` (its companions are then refused).
     static func options(from args: ArgumentScanner) throws(ServerError) -> (options: MQTTOptions, password: String?)? {
@@ -39,6 +42,12 @@ enum MQTTOptionsParsing {
             options.clientID = id
         } else if let state = args.value("state") {
             options.clientID = MQTTOptions.clientID(forStateFile: state)
+        }
+        if let text = args.value("mqtt-receive-maximum") {
+            guard let number = Int(text), (1...65535).contains(number) else {
+                throw .usage("takes a whole number from 1 to 65535, not '\(TerminalText.safe(text))'", .mqttReceiveMaximum)
+            }
+            options.receiveMaximum = number
         }
         if let template = args.value("mqtt-publish") {
             options.publishTopic = try MQTTTopicTemplate(parsing: template)
