@@ -18,7 +18,7 @@ enum ServeCommand: Command {
             landmark-near serve --listen 127.0.0.1:8083
             landmark-near serve --listen 0.0.0.0:8083 --users users.json --apns-dir out/
             landmark-near serve --listen 127.0.0.1:8083 --state s.db --webhook https://hooks.example.com/near
-            landmark-near serve --mqtt mqtt://127.0.0.1/owntracks/+/+ --state s.db --mqtt-publish 'landmarknear/{device}/event'
+            landmark-near serve --mqtt mqtt://127.0.0.1 --state s.db --mqtt-publish 'landmarknear/{device}/event'
 
         Endpoints:
           POST /owntracks      OwnTracks HTTP mode (a JSON object or array); the device is
