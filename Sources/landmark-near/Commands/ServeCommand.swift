@@ -18,7 +18,7 @@ enum ServeCommand: Command {
             landmark-near serve --listen 127.0.0.1:8083
             landmark-near serve --listen 0.0.0.0:8083 --users users.json --apns-dir out/
             landmark-near serve --listen 127.0.0.1:8083 --state s.db --webhook https://hooks.example.com/near
-            landmark-near serve --mqtt mqtt://127.0.0.1 --state s.db --mqtt-publish 'landmarknear/{device}/event'
+            landmark-near serve --mqtt mqtt://127.0.0.1 --state s.db --mqtt-publish 'near/{device}/event'
 
         Endpoints:
           POST /owntracks      OwnTracks HTTP mode (a JSON object or array); the device is
@@ -50,7 +50,7 @@ enum ServeCommand: Command {
           --max-connections N  connections open at once (default 1024); further ones wait
           --idle-timeout DUR   close a connection that makes no progress for this long, or
                                whose headers (or body) are not whole after it (default 30s)
-        MQTT (docs/reference/mqtt.md; libmosquitto, opened only with --mqtt):
+        MQTT:
           --mqtt URL           subscribe to a broker with QoS 1:
                                mqtt://[USER[:PASSWORD]@]HOST[:PORT][/TOPIC-FILTER], or mqtts://
                                (TLS); filter default owntracks/+/+. A "_type":"location" message
@@ -58,20 +58,19 @@ enum ServeCommand: Command {
                                are counted and skipped; a bad message is one stderr line naming
                                the topic, and is counted. A message is acknowledged only once
                                its fixes are committed: with --state a kill or a broker restart
-                               loses none
+                               loses none. libmosquitto is opened only then
           --mqtt-ca FILE       the CA (PEM) of an mqtts:// broker (default: the system's)
-          --mqtt-password-file FILE
-                               the password of the URL's user, on the file's first line
+          --mqtt-password-file FILE  the password of the URL's user, on the file's first line
           --mqtt-client-id ID  the persistent session's client id (default: derived from
                                --state, so a restart resumes the session; without --state, a
                                clean session)
-          --mqtt-publish TEMPLATE
-                               publish every event line (QoS 1, not retained) on this topic,
-                               {device} standing for the device: landmarknear/{device}/event.
-                               With --state a notification is done once the broker has its line
-          --mqtt-receive-maximum N
-                               unacknowledged messages the broker may send at once (default
-                               4096): the largest batch one commit acknowledges
+          --mqtt-publish TEMPLATE  publish every event line (QoS 1, not retained) on this
+                               topic, {device} standing for the device:
+                               landmarknear/{device}/event. With --state a notification is
+                               done once the broker has its line
+          --mqtt-receive-maximum N  unacknowledged messages the broker may send at once
+                               (default 4096): the largest batch one commit acknowledges
+        See docs/reference/mqtt.md.
         As for `watch` (see 'landmark-near watch --help'):
           --landmarks FILE     landmark catalog (default: the tutorial's twelve)
           --favorites LIST     favourite ids for every device, or 'all'
