@@ -65,6 +65,13 @@ let package = Package(
             path: "Sources/CMicroHTTPD",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // libmosquitto 2.0: the MQTT client of `serve --mqtt` (Debian: libmosquitto-dev). Headers only: the
+        // library is opened on first use (MosquittoLibrary), so a machine without it loses only --mqtt.
+        .systemLibrary(
+            name: "CMosquitto",
+            path: "Sources/CMosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         // libxcrypt's crypt(3): password hashes of `serve --users` (Debian: libcrypt-dev).
         .systemLibrary(
             name: "CCrypt",
@@ -116,8 +123,9 @@ let package = Package(
             resources: ["map.html", "map.css", "map-places.js", "map.js"].map { .embedInCode("Map/Page/\($0)") }),
         // APNs over HTTP/2 and webhooks (libcurl, OpenSSL), on a thread of their own.
         layer("LandmarkNearDelivery", ["LandmarkNearOutputs", "CCurl", "COpenSSL"]),
-        // HTTP for `serve` (libmicrohttpd): routes, client decoders, users, metrics, the engine queue.
-        layer("LandmarkNearServer", ["LandmarkNearDelivery", "CMicroHTTPD", "CCrypt"]),
+        // The inputs of `serve`: HTTP (libmicrohttpd: routes, client decoders, users, metrics) and MQTT
+        // (libmosquitto: the broker's messages in, event lines out), and the engine queue they share.
+        layer("LandmarkNearServer", ["LandmarkNearDelivery", "CMicroHTTPD", "CMosquitto", "CCrypt"]),
         // Payloads back into the watch app's notification view model.
         layer("LandmarkNearParser", ["LandmarkNearOutputs"]),
         // The sessions: the one pipeline (source -> engine -> outputs -> commit -> emitters) that

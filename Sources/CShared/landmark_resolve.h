@@ -1,5 +1,5 @@
 // Shared by the shims of the libraries opened on first use rather than linked (CCurl, CGeodesic,
-// CMicroHTTPD; SharedLibrary.swift says why): how each fills its table of functions. Not a module
+// CMicroHTTPD, CMosquitto; SharedLibrary.swift says why): how each fills its table of functions. Not a module
 // of its own; each shim includes it.
 #ifndef LANDMARK_NEAR_RESOLVE_H
 #define LANDMARK_NEAR_RESOLVE_H

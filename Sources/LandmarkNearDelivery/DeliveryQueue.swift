@@ -91,13 +91,14 @@ final class DeliveryQueue: Sendable {
     }
 }
 
-/// A pipe whose read end the delivery thread polls beside libcurl's sockets: a byte written
+/// A pipe whose read end a network thread polls beside its sockets (the delivery thread
+/// beside libcurl's, an MQTT connection beside its broker's): a byte written
 /// to it ends the poll at once. One owner for both descriptors.
-final class WakePipe: Sendable {
-    let readDescriptor: Int32
-    let writeDescriptor: Int32
+package final class WakePipe: Sendable {
+    package let readDescriptor: Int32
+    package let writeDescriptor: Int32
 
-    init() throws(DeliveryError) {
+    package init() throws(DeliveryError) {
         var descriptors: [Int32] = [0, 0]
         guard pipe(&descriptors) == 0 else {
             throw DeliveryError(.io, "cannot create a pipe: \(String(cString: strerror(errno)))")
@@ -116,12 +117,12 @@ final class WakePipe: Sendable {
     }
 
     /// A full pipe already wakes the reader, so a failed write is fine.
-    func signal() {
+    package func signal() {
         var byte: UInt8 = 1
         _ = write(writeDescriptor, &byte, 1)
     }
 
-    func drain() {
+    package func drain() {
         var buffer = [UInt8](repeating: 0, count: 256)
         while read(readDescriptor, &buffer, buffer.count) > 0 {}
     }

@@ -11,6 +11,13 @@ package struct ServerError: LandmarkNearError, Sendable {
         case listen
         /// The users file.
         case users
+        /// The MQTT broker's URL, and the options that go with it.
+        case mqtt
+        case mqttCA = "mqtt-ca"
+        case mqttClientID = "mqtt-client-id"
+        case mqttPasswordFile = "mqtt-password-file"
+        case mqttPublish = "mqtt-publish"
+        case mqttReceiveMaximum = "mqtt-receive-maximum"
     }
 
     package var kind: ErrorKind

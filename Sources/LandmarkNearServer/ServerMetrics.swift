@@ -4,8 +4,9 @@ import LandmarkNearOutputs
 import Synchronization
 
 /// The counters `GET /metrics` shows, in Prometheus' text format (version 0.0.4): the engine's
-/// (published by the engine thread after each batch), the HTTP side's (answers by status) and,
-/// with `--push`/`--webhook`, the delivery thread's (read when rendered).
+/// (published by the engine thread after each batch), the HTTP side's (answers by status),
+/// with `--push`/`--webhook` the delivery thread's, and with `--mqtt` the MQTT connections'
+/// (both read when rendered).
 ///
 ///     let metrics = ServerMetrics(deliveries: session.deliveryStatisticsReader)
 ///     metrics.count(status: 200)
@@ -20,9 +21,12 @@ package final class ServerMetrics: Sendable {
 
     private let counters = Mutex(Counters())
     private let deliveries: (@Sendable () -> DeliveryStatistics)?
+    /// With `--mqtt`: the connections' state (for /healthz too) and counters.
+    package let mqtt: MQTTStatus?
 
-    package init(deliveries: (@Sendable () -> DeliveryStatistics)? = nil) {
+    package init(deliveries: (@Sendable () -> DeliveryStatistics)? = nil, mqtt: MQTTStatus? = nil) {
         self.deliveries = deliveries
+        self.mqtt = mqtt
     }
 
     package func count(status: Int) {
@@ -77,6 +81,23 @@ package final class ServerMetrics: Sendable {
             "http_responses_total", "HTTP answers by status code.",
             counters.responses.sorted { $0.key < $1.key }.map { ("code=\"\($0.key)\"", $0.value) })
         text += "# HELP landmark_near_devices Devices seen.\n# TYPE landmark_near_devices gauge\nlandmark_near_devices \(engine.devices)\n"
+        if let mqtt {
+            let counts = mqtt.counts
+            family(
+                "mqtt_messages_total", "MQTT messages received, by what they were (location fixes, other _types skipped, unreadable).",
+                [("result=\"location\"", counts.locations), ("result=\"skipped\"", counts.skipped), ("result=\"bad\"", counts.bad)])
+            family(
+                "mqtt_connections_total", "Connections to the MQTT broker it accepted (the first and every reconnection).",
+                [("", counts.connections)])
+            family(
+                "mqtt_published_total", "Event lines published with --mqtt-publish, by status.",
+                [
+                    ("status=\"sent\"", counts.published), ("status=\"acknowledged\"", counts.acknowledged),
+                    ("status=\"refused\"", counts.refused),
+                ])
+            text += "# HELP landmark_near_mqtt_connected Whether the subscription to the MQTT broker is up (1) or not (0).\n"
+            text += "# TYPE landmark_near_mqtt_connected gauge\nlandmark_near_mqtt_connected \(mqtt.isConnected ? 1 : 0)\n"
+        }
         return text
     }
 }

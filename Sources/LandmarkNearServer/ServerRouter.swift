@@ -11,7 +11,7 @@ import Synchronization
 /// | `POST /owntracks` | 200 `[]` |
 /// | `GET`/`POST /osmand` | 200 |
 /// | `POST /fixes` | 200 `{"accepted":N,"rejected":[{"line":K,"reason":"..."}]}`, 400 when none is good |
-/// | `GET /healthz` | 200 `ok` |
+/// | `GET /healthz` | 200 `ok`; 503 with the reason while the MQTT broker cannot be used |
 /// | `GET /metrics` | 200, Prometheus text |
 package final class ServerRouter: Sendable {
     private let queue: EngineQueue
@@ -45,6 +45,9 @@ package final class ServerRouter: Sendable {
         switch request.path {
         case "/healthz":
             guard method == "GET" || method == "HEAD" else { return answer(notAllowed("GET, HEAD")) }
+            // With --mqtt, a broker that cannot be used makes the service unhealthy: fixes
+            // from MQTT do not arrive.
+            if let problem = metrics.mqtt?.problem { return answer(.text(503, "mqtt: \(problem)\n")) }
             answer(.text(200, "ok\n"))
         case "/metrics":
             guard method == "GET" || method == "HEAD" else { return answer(notAllowed("GET, HEAD")) }

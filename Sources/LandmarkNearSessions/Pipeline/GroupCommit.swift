@@ -70,7 +70,11 @@ struct GroupCommit {
     }
 
     /// The notifications of the last commit went out: the next transaction marks them done.
-    mutating func emitted(_ ids: [Int64]) { emittedIDs = ids }
+    mutating func emitted(_ ids: [Int64]) { emittedIDs += ids }
+
+    /// Notifications whose publishing was acknowledged (`EventLinePublisher`): the next
+    /// transaction marks them done.
+    mutating func acknowledged(_ ids: [Int64]) { emittedIDs += ids }
 
     /// Marks done, in a transaction of its own, what the last commit emitted.
     mutating func markEmittedDone() throws(WatchError) {

@@ -23,15 +23,16 @@ struct OutputPlan {
     private var pending: [PlannedOutput] = []
     /// `--events all`: exits and suppressed enters print too, and enters carry `notified`.
     let printsEveryEvent: Bool
-    /// Nothing but stdout to serve: no state, no `.apns` files, no deliveries.
+    /// Nothing but stdout to serve: no state, no `.apns` files, no deliveries, no publisher.
     let printsOnly: Bool
     /// `.apns` names are made for `--apns-dir`, and for the log with `--state`.
     let namesFiles: Bool
 
-    init(options: WatchOptions, keepsState: Bool) {
+    /// `publishes`: lines also go to an `EventLinePublisher` (they are held until the commit).
+    init(options: WatchOptions, keepsState: Bool, publishes: Bool = false) {
         payloads = PayloadCache(options: options.payload)
         printsEveryEvent = options.events == .all
-        printsOnly = options.apnsDirectory == nil && !options.delivery.isEnabled && !keepsState
+        printsOnly = options.apnsDirectory == nil && !options.delivery.isEnabled && !keepsState && !publishes
         namesFiles = options.apnsDirectory != nil || keepsState
     }
 

@@ -49,6 +49,14 @@ public final class Pipeline {
     @exclusivity(unchecked) public var fixObserver: ((Fix, FixDisposition, [ProximityEvent]) -> Void)?
     /// Called for a `.reload` step (`serve`'s SIGHUP); `watch` reloads from its files on SIGHUP.
     package var onReload: ((Pipeline) -> Void)?
+    /// Every event line also goes here after its commit (`serve --mqtt-publish`); set before
+    /// `resume()`. With a store, a notification is marked done only once it is acknowledged.
+    package var eventPublisher: (any EventLinePublisher)? {
+        didSet {
+            stage.require(.created, for: "eventPublisher")
+            plan = OutputPlan(options: options, keepsState: commits != nil, publishes: eventPublisher != nil)
+        }
+    }
 
     /// Whether the record being processed came from a live input.
     @exclusivity(unchecked) var currentInputIsLive = false
@@ -101,16 +109,20 @@ public final class Pipeline {
     }
 
     /// What a source may ask while it decides how long to wait.
-    var status: PipelineStatus { PipelineStatus(hasUnmarkedEmissions: commits?.hasUnmarkedEmissions ?? false) }
+    var status: PipelineStatus {
+        guard let commits else { return PipelineStatus(hasUnmarkedEmissions: false) }
+        return PipelineStatus(
+            hasUnmarkedEmissions: commits.hasUnmarkedEmissions || (eventPublisher?.unacknowledgedNotifications ?? 0) > 0)
+    }
 
     // MARK: the life of a run
 
     /// Emits again what an earlier run decided and did not mark done (it died before), then
-    /// marks it done. First of all, before any record.
+    /// marks it done (with an event publisher, once acknowledged). First of all, before any
+    /// record.
     public func resume() throws(WatchError) {
         stage.move(to: .running, by: "resume()")
-        guard var commits else { return }
-        defer { self.commits = commits }
+        guard let commits else { return }
         let undone: [NotificationRecord]
         do {
             undone = try commits.store.undoneNotifications()
@@ -118,8 +130,11 @@ public final class Pipeline {
             throw WatchError(error)
         }
         guard !undone.isEmpty else { return }
-        try emitters.emit(undone.map { .notification($0) }, durable: true, live: currentInputIsLive, statistics: &statistics)
+        let batch = undone.map { PlannedOutput.notification($0) }
+        try emitters.emit(batch, durable: true, live: currentInputIsLive, statistics: &statistics)
         statistics.reemitted += undone.count
+        // Published again: marked done once acknowledged.
+        if publish(batch) { return }
         do {
             try commits.store.markDone(undone.map(\.id))
         } catch {
@@ -161,16 +176,19 @@ public final class Pipeline {
             return
         }
         defer { self.commits = commits }
+        if let eventPublisher { commits.acknowledged(eventPublisher.takeAcknowledged()) }
         let batch = plan.takePending()
         let decided = try commits.commit(changes: engine.takeChanges(), outputs: batch, nmeaDates: changedNMEADate(&commits))
         try emitters.emit(batch, durable: true, live: currentInputIsLive, statistics: &statistics)
-        commits.emitted(decided)
+        // Published: marked done once acknowledged, not with the next commit.
+        if !publish(batch) { commits.emitted(decided) }
     }
 
     /// Marks done, in a transaction of its own, what the last commit emitted (the next commit
     /// would otherwise do it): for an idle input, so that a kill at a quiet moment repeats
     /// nothing.
     package func markEmittedDone() throws(WatchError) {
+        if let eventPublisher { commits?.acknowledged(eventPublisher.takeAcknowledged()) }
         guard var commits, commits.hasUnmarkedEmissions else { return }
         defer { self.commits = commits }
         try commits.markEmittedDone()
@@ -195,7 +213,24 @@ public final class Pipeline {
     /// Without a store: emits what the plan holds.
     func emitPending() throws(WatchError) {
         guard plan.pendingCount > 0 else { return }
-        try emitters.emit(plan.takePending(), durable: false, live: currentInputIsLive, statistics: &statistics)
+        let batch = plan.takePending()
+        try emitters.emit(batch, durable: false, live: currentInputIsLive, statistics: &statistics)
+        publish(batch)
+    }
+
+    /// Hands every line of `batch` to the event publisher, notifications with their log ids
+    /// when a store keeps them; false when there is no publisher.
+    @discardableResult
+    func publish(_ batch: [PlannedOutput]) -> Bool {
+        guard let eventPublisher else { return false }
+        for item in batch {
+            switch item {
+            case .line(let line, let key): eventPublisher.publish(line: line, device: key.device, notificationID: nil)
+            case .notification(let record):
+                eventPublisher.publish(line: record.line, device: record.device, notificationID: commits == nil ? nil : record.id)
+            }
+        }
+        return true
     }
 
     // MARK: deliveries

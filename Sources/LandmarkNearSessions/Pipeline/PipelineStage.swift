@@ -34,6 +34,11 @@ package enum PipelineStage: Sendable, Equatable {
         self = next
     }
 
+    /// Stops the process unless the pipeline is at `stage`: what is set up before `resume()`.
+    func require(_ stage: PipelineStage, for operation: StaticString) {
+        guard self == stage else { preconditionFailure("Pipeline.\(operation): the pipeline is \(self), not \(stage)") }
+    }
+
     /// Stops the process unless the pipeline is `running`: records, commits and reloads come
     /// only between `resume()` and `finish()`.
     func requireRunning(for operation: StaticString) {

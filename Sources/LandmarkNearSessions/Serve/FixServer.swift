@@ -9,14 +9,20 @@ import Synchronization
 import Glibc
 #endif
 
-/// What `serve` is told besides the watch options.
+/// What `serve` is told besides the watch options: where fixes come from (HTTP, an MQTT
+/// broker, or both).
 package struct ServeConfiguration: Sendable {
-    package var address: ListenAddress
+    /// `--listen`; nil: no HTTP at all (MQTT only).
+    package var address: ListenAddress?
     package var limits = HTTPDaemonLimits()
     /// `--users FILE`; without it only loopback addresses are allowed.
     package var usersPath: String?
+    /// `--mqtt URL` and its options; nil: no MQTT.
+    package var mqtt: MQTTOptions?
+    /// The broker password, from the URL or `--mqtt-password-file`.
+    package var mqttPassword: String?
 
-    package init(address: ListenAddress) { self.address = address }
+    package init(address: ListenAddress?) { self.address = address }
 }
 
 /// How a serve run ended.
@@ -30,22 +36,31 @@ package struct ServeOutcome: Sendable {
     /// The later signal that ended the wait for deliveries (what was left is not delivered; with
     /// `--state` the next run sends it).
     package var deliveryWaitInterruptedBy: Int32?
+    /// With `--mqtt`: what came from the broker and what was published.
+    package var mqtt: MQTTStatus.Counts?
+    /// Event lines the broker had not acknowledged when `serve` stopped (`--mqtt-publish`).
+    package var unacknowledgedPublishes = 0
 }
 
 /// `landmark-near serve`: one engine (a `Pipeline`, so every watch option means the same)
-/// fed by HTTP. The libmicrohttpd threads decode requests and queue their records (the
-/// requests then wait suspended, holding no thread); the calling thread is the engine thread:
-/// it drains the queue through the pipeline's run loop (`QueueSource`), which takes the
-/// queue's batches in arrival order, runs each record through the engine, commits and flushes
-/// once a batch, and only then answers the batch's requests.
+/// fed by HTTP and by an MQTT broker. The libmicrohttpd threads decode requests and queue their
+/// records (the requests then wait suspended, holding no thread); the MQTT network thread
+/// queues what each read of the broker's socket brought and waits; the calling thread is the
+/// engine thread: it drains the queue through the pipeline's run loop (`QueueSource`), which
+/// takes the queue's batches in arrival order, runs each record through the engine, commits
+/// and flushes once a batch, and only then answers the batch's requests and lets the MQTT
+/// thread acknowledge its messages (docs/reference/mqtt.md). With `--mqtt-publish`, every
+/// event line is published after its commit, over a connection of its own.
 ///
 /// With a state store (`--state`), the pipeline first emits what an earlier run decided and did
 /// not mark done, commits each batch to the store before the requests are answered (so a 200
 /// means saved too), and finishes (the last done marks) when the server stops.
 ///
 /// SIGTERM (or SIGINT): new requests get 503, the requests being handled finish, the daemon
-/// stops, the engine processes what was accepted, and then, with deliveries (`--push`,
-/// `--webhook`), the outstanding ones are waited for (each until delivered or expired; another
+/// stops, the MQTT subscription's last batch is committed and acknowledged and it disconnects
+/// (the broker keeps the session), the engine processes what was accepted, the broker's
+/// acknowledgements of published lines are waited for (at most 10 s), and then, with
+/// deliveries (`--push`, `--webhook`), the outstanding ones are waited for (each until delivered or expired; another
 /// SIGTERM or SIGINT ends the wait), and `run` returns. SIGHUP: the users file
 /// is read again, and `reload` is called on the engine thread (landmarks and profiles read
 /// again; the pipeline keeps every device's state).
@@ -63,9 +78,9 @@ package final class FixServer {
         configuration: ServeConfiguration, pipeline: Pipeline,
         reload: @escaping (Pipeline) throws(ServerError) -> Void
     ) throws(ServerError) {
-        if configuration.usersPath == nil && !configuration.address.isLoopback {
+        if let address = configuration.address, configuration.usersPath == nil, !address.isLoopback {
             throw .usage(
-                "\(TerminalText.safe(configuration.address.text)) is not a loopback address: without users (and their passwords) only 127.0.0.1 or ::1 are allowed",
+                "\(TerminalText.safe(address.text)) is not a loopback address: without users (and their passwords) only 127.0.0.1 or ::1 are allowed",
                 .listen)
         }
         self.configuration = configuration
@@ -91,17 +106,27 @@ package final class FixServer {
             BasicAuthenticator(users: try ServerUsers.load(path: path))
         }
         let queue = EngineQueue()
-        let metrics = ServerMetrics(deliveries: pipeline.deliveryStatisticsReader)
+        let mqttStatus = configuration.mqtt.map { _ in MQTTStatus() }
+        let metrics = ServerMetrics(deliveries: pipeline.deliveryStatisticsReader, mqtt: mqttStatus)
         let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
-        let daemon = try HTTPDaemon(
-            address: configuration.address, limits: configuration.limits,
-            refused: { metrics.count(status: $0.status) },
-            handler: { request, responder in router.respond(to: request, responder) }
-        )
+        let daemon = try configuration.address.map { address throws(ServerError) in
+            try HTTPDaemon(
+                address: address, limits: configuration.limits,
+                refused: { metrics.count(status: $0.status) },
+                handler: { request, responder in router.respond(to: request, responder) })
+        }
+        // The publisher before the engine's first commit (resume() publishes what an earlier
+        // run left undone), the subscription last: its fixes wait in the queue until drain.
+        let publisher = try makePublisher(status: mqttStatus)
+        pipeline.eventPublisher = publisher
+        let receiver = try configuration.mqtt.map { options throws(ServerError) in
+            try MQTTReceiver(options: options, password: configuration.mqttPassword, queue: queue, status: mqttStatus!)
+        }
         let stopSignal = Atomic<Int32>(0)
-        // Signals after the one that stopped the server (they end the wait for deliveries).
+        // Signals after the one that stopped the server (they end the waits for the broker and
+        // for deliveries).
         let laterSignal = Atomic<Int32>(0)
-        let stopper = Stopper(daemon: daemon, router: router, queue: queue)
+        let stopper = Stopper(daemon: daemon, receiver: receiver, router: router, queue: queue)
         var sources: [DispatchSourceSignal] = []
         for number in [SIGTERM, SIGINT] {
             signal(number, SIG_IGN)
@@ -134,10 +159,12 @@ package final class FixServer {
         sources.append(hangUp)
         defer { for source in sources { source.cancel() } }
 
-        let scheme = "http://" + (configuration.address.isIPv6 ? "[\(configuration.address.host)]" : configuration.address.host)
-        standardError(
-            "landmark-near serve: listening on \(scheme):\(daemon.port)"
-                + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
+        if let daemon, let address = configuration.address {
+            let scheme = "http://" + (address.isIPv6 ? "[\(address.host)]" : address.host)
+            standardError(
+                "landmark-near serve: listening on \(scheme):\(daemon.port)"
+                    + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
+        }
 
         let answering = DispatchQueue(label: "landmark-near.serve.answers")
         var source = QueueSource(queue: queue, answering: answering, metrics: metrics) {
@@ -159,18 +186,38 @@ package final class FixServer {
             if source.failure == nil { source.failure = ServerError(kind: error.kind, message: error.description) }
         }
         answering.sync {}
+        // Stopped already unless the engine failed: then what it holds is not acknowledged.
+        receiver?.abandon()
+        var outcome = ServeOutcome(statistics: pipeline.statistics, signal: 0)
         do {
+            if let publisher {
+                // The last batch published, then the broker's acknowledgements waited for, so
+                // that finish() marks those notifications done.
+                try pipeline.commit()
+                if !publisher.waitUntilAcknowledged(seconds: 10, shouldStop: { laterSignal.load(ordering: .acquiring) != 0 }) {
+                    outcome.unacknowledgedPublishes = publisher.unacknowledgedNotifications
+                }
+            }
             try pipeline.finish()
         } catch {
             if source.failure == nil { source.failure = ServerError(kind: error.kind, message: error.description) }
         }
+        publisher?.stop()
         // Deliveries run on their own thread; what was decided is saved, now they finish.
         let deliveries = pipeline.finishDeliveries { laterSignal.load(ordering: .acquiring) != 0 }
         if let failure = source.failure { throw failure }
-        var outcome = ServeOutcome(statistics: pipeline.statistics, signal: stopSignal.load(ordering: .acquiring))
+        outcome.statistics = pipeline.statistics
+        outcome.signal = stopSignal.load(ordering: .acquiring)
         outcome.deliveries = deliveries?.statistics
+        outcome.mqtt = mqttStatus?.counts
         if deliveries?.interrupted == true { outcome.deliveryWaitInterruptedBy = laterSignal.load(ordering: .acquiring) }
         return outcome
+    }
+
+    /// `--mqtt-publish`: the publishing connection, started now.
+    private func makePublisher(status: MQTTStatus?) throws(ServerError) -> MQTTPublisher? {
+        guard let options = configuration.mqtt, let template = options.publishTopic, let status else { return nil }
+        return try MQTTPublisher(options: options, template: template, password: configuration.mqttPassword, status: status)
     }
 
     /// SIGHUP on the engine thread: what was decided is committed, then the files are read again.
@@ -187,22 +234,27 @@ package final class FixServer {
 
 /// The shutdown sequence, run once off the engine thread (which keeps answering meanwhile).
 private final class Stopper: Sendable {
-    let daemon: HTTPDaemon
+    let daemon: HTTPDaemon?
+    let receiver: MQTTReceiver?
     let router: ServerRouter
     let queue: EngineQueue
 
-    init(daemon: HTTPDaemon, router: ServerRouter, queue: EngineQueue) {
+    init(daemon: HTTPDaemon?, receiver: MQTTReceiver?, router: ServerRouter, queue: EngineQueue) {
         self.daemon = daemon
+        self.receiver = receiver
         self.router = router
         self.queue = queue
     }
 
     func stop() {
         router.beginDraining()
-        daemon.stopListening()
+        daemon?.stopListening()
         // Requests already being handled get their answers (at most 10 s).
         for _ in 0..<1000 where router.requestsInFlight > 0 { usleep(10_000) }
-        daemon.stop()
+        daemon?.stop()
+        // Before the queue closes: the subscription's last batch still goes to the engine, is
+        // committed and acknowledged.
+        receiver?.stop()
         queue.close()
     }
 }

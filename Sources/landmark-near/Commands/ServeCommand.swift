@@ -6,17 +6,19 @@ import Glibc
 
 enum ServeCommand: Command {
     static let name = "serve"
-    static let summary = "take fixes from phones over HTTP (OwnTracks, Traccar Client) and notify as watch does"
+    static let summary = "take fixes from phones over HTTP or MQTT (OwnTracks, Traccar Client) and notify as watch does"
     static let help = """
         Usage: landmark-near serve --listen HOST:PORT [--users FILE] [watch options]
+               landmark-near serve --mqtt URL [--listen HOST:PORT] [MQTT options] [watch options]
 
-        Runs one engine fed by HTTP: phones post their locations, and every notification is
-        printed (one JSON line on stdout), written and delivered (--push apns, --webhook)
-        exactly as `watch` does it.
+        Runs one engine fed by HTTP, by an MQTT broker, or both: phones post or publish their
+        locations, and every notification is printed (one JSON line on stdout), written and
+        delivered (--push apns, --webhook) exactly as `watch` does it.
 
             landmark-near serve --listen 127.0.0.1:8083
             landmark-near serve --listen 0.0.0.0:8083 --users users.json --apns-dir out/
             landmark-near serve --listen 127.0.0.1:8083 --state s.db --webhook https://hooks.example.com/near
+            landmark-near serve --mqtt mqtt://127.0.0.1 --state s.db --mqtt-publish 'near/{device}/event'
 
         Endpoints:
           POST /owntracks      OwnTracks HTTP mode (a JSON object or array); the device is
@@ -27,7 +29,8 @@ enum ServeCommand: Command {
                                Answer: 200
           POST /fixes          NDJSON fixes as `watch` reads them. Answer: 200
                                {"accepted":N,"rejected":[{"line":K,"reason":"..."}]}; 400 if none
-          GET /healthz         200 ok
+          GET /healthz         200 ok (with --mqtt: 503 and the reason while the broker cannot
+                               be used)
           GET /metrics         Prometheus text: fixes, notifications, unreadable records,
                                deliveries by status, HTTP answers by status
         A 200 means the fixes were processed and their output written (deliveries go on
@@ -36,7 +39,8 @@ enum ServeCommand: Command {
         Options:
           --listen ADDRESS     HOST:PORT to listen on (IPv4, [IPv6] or a host name; port 0 picks a
                                free port, printed on stderr). Without --users only loopback
-                               addresses are allowed.
+                               addresses are allowed. Required without --mqtt; --users,
+                               --threads, --max-connections and --idle-timeout need it.
           --users FILE         JSON: {"USER": {"password": "<crypt(3) hash>", "devices": ["phone"]
                                or "*"}}. Every fix request then needs HTTP basic auth (401
                                otherwise, 403 for a device the user does not own) and devices
@@ -46,6 +50,27 @@ enum ServeCommand: Command {
           --max-connections N  connections open at once (default 1024); further ones wait
           --idle-timeout DUR   close a connection that makes no progress for this long, or
                                whose headers (or body) are not whole after it (default 30s)
+        MQTT:
+          --mqtt URL           subscribe to a broker with QoS 1:
+                               mqtt://[USER[:PASSWORD]@]HOST[:PORT][/TOPIC-FILTER], or mqtts://
+                               (TLS); filter default owntracks/+/+. A "_type":"location" message
+                               on PREFIX/USER/DEVICE is a fix of device USER/DEVICE; other _types
+                               are counted and skipped; a bad message is one stderr line naming
+                               the topic, and is counted. A message is acknowledged only once
+                               its fixes are committed: with --state a kill or a broker restart
+                               loses none. libmosquitto is opened only then
+          --mqtt-ca FILE       the CA (PEM) of an mqtts:// broker (default: the system's)
+          --mqtt-password-file FILE  the password of the URL's user, on the file's first line
+          --mqtt-client-id ID  the persistent session's client id (default: derived from
+                               --state, so a restart resumes the session; without --state, a
+                               clean session)
+          --mqtt-publish TEMPLATE  publish every event line (QoS 1, not retained) on this
+                               topic, {device} standing for the device:
+                               landmarknear/{device}/event. With --state a notification is
+                               done once the broker has its line
+          --mqtt-receive-maximum N  unacknowledged messages the broker may send at once
+                               (default 4096): the largest batch one commit acknowledges
+        See docs/reference/mqtt.md.
         As for `watch` (see 'landmark-near watch --help'):
           --landmarks FILE     landmark catalog (default: the tutorial's twelve)
           --favorites LIST     favourite ids for every device, or 'all'
@@ -64,7 +89,8 @@ enum ServeCommand: Command {
           --explain            tell on stderr, for each fix, why it did or did not notify
         \(DeliveryOptionsParsing.help)
           --state FILE         keep device state and the notification log in FILE (SQLite); a
-                               200 means the fixes are saved there too; with --push/--webhook
+                               200 (an MQTT acknowledgement) means the fixes are saved there
+                               too; with --push/--webhook
                                each delivery is recorded (see landmark-near deliveries) and a
                                restart sends what was not delivered
           -h, --help           show this help
@@ -74,15 +100,19 @@ enum ServeCommand: Command {
         Deliveries run on their own thread, with watch's rules (see 'landmark-near watch
         --help': APNs answers, retries until the expiration, retired tokens, the delivery lines
         on stderr); the summary counts delivered, retried, failed and retired.
-        Signals: SIGTERM stops accepting (new requests get 503), finishes what was accepted,
-        saves the state, waits for the outstanding deliveries and exits 0; SIGINT does the same
+        Signals: SIGTERM stops accepting (new requests get 503; the MQTT subscription commits
+        and acknowledges its last read and disconnects), finishes what was accepted, saves the
+        state, waits for the broker's acknowledgements of published lines (10 s at most) and
+        for the outstanding deliveries and exits 0; SIGINT does the same
         and exits 130. A second SIGTERM or SIGINT ends the wait for deliveries (exit 143 or 130;
         with --state the next run sends what was left). SIGHUP reloads the landmarks, the
         profiles (with their APNs tokens) and the users; every device's state is kept.
+        MQTT connections reconnect with backoff (0.25 s doubling to 30 s), one stderr line per
+        change of their state.
         Exit status: 0 stopped by SIGTERM; 130 stopped by SIGINT (or a second SIGINT ended the
         wait for deliveries); 143 a second SIGTERM ended it; 64 usage error; 65 bad users,
         catalog or profiles; 66 a file does not exist; 74 cannot listen or write; 75 the
-        --state file is in use by another process.
+        --state file is in use by another process; 127 --mqtt without libmosquitto.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
@@ -92,17 +122,27 @@ enum ServeCommand: Command {
         let args = try ArgumentScanner(
             arguments, command: command,
             valued: WatchOptionsParsing.valued.subtracting(["format"]).union(DeliveryOptionsParsing.valued)
-                .union(["listen", "users", "threads", "max-connections", "idle-timeout"]),
+                .union(["listen", "users", "threads", "max-connections", "idle-timeout"]).union(MQTTOptionsParsing.valued),
             flags: ["explain"])
         guard args.positionals.isEmpty else {
-            throw .usage("\(command): takes no files (fixes come over HTTP): '\(args.positionals[0])'")
+            throw .usage("\(command): takes no files (fixes come over HTTP or MQTT): '\(args.positionals[0])'")
         }
-        guard let listen = args.value("listen") else {
-            throw .usage("\(command): --listen HOST:PORT is required (e.g. --listen 127.0.0.1:8083)")
+        let listen = args.value("listen")
+        guard listen != nil || args.value("mqtt") != nil else {
+            throw .usage(
+                "\(command): --listen HOST:PORT or --mqtt URL is required (e.g. --listen 127.0.0.1:8083, --mqtt mqtt://127.0.0.1/owntracks/+/+)"
+            )
+        }
+        if listen == nil, let http = ["users", "threads", "max-connections", "idle-timeout"].first(where: { args.value($0) != nil }) {
+            throw .usage("\(command): --\(http) is about HTTP: it needs --listen")
         }
         var configuration: ServeConfiguration
         do throws(ServerError) {
-            configuration = ServeConfiguration(address: try ListenAddress(parsing: listen))
+            configuration = ServeConfiguration(address: try listen.map { text throws(ServerError) in try ListenAddress(parsing: text) })
+            if let mqtt = try MQTTOptionsParsing.options(from: args) {
+                configuration.mqtt = mqtt.options
+                configuration.mqttPassword = mqtt.password
+            }
         } catch {
             throw failure(error, command)
         }
@@ -170,6 +210,7 @@ enum ServeCommand: Command {
     /// `... 2 devices; deliveries: 3 delivered, 0 retried, 0 failed, 0 retired (stopped by SIGTERM)`.
     static func summary(of outcome: ServeOutcome) -> String {
         var text = outcome.statistics.summary
+        if let mqtt = outcome.mqtt { text += "; " + MQTTOptionsParsing.summary(of: mqtt, unacknowledged: outcome.unacknowledgedPublishes) }
         if let deliveries = outcome.deliveries { text += "; " + deliveries.summary }
         text += outcome.signal == SIGINT ? " (interrupted by SIGINT)" : " (stopped by SIGTERM)"
         if let later = outcome.deliveryWaitInterruptedBy {

@@ -3,7 +3,9 @@ import Synchronization
 import Testing
 
 /// A `landmark-near serve` started by a test on a free 127.0.0.1 port (it listens on port 0
-/// and the test reads the chosen port from its stderr), stopped with a signal.
+/// and the test reads the chosen port from its stderr), stopped with a signal. With `listen`
+/// nil it serves MQTT only (port 0); `ready` is a stderr text to wait for besides (an MQTT
+/// subscription: `mqtt: subscribed`).
 ///
 ///     let server = try ServeProcess(["--events", "all"])
 ///     defer { server.kill() }
@@ -16,10 +18,10 @@ final class ServeProcess: Sendable {
     private let stderrData = StreamBuffer()
     private let readers = DispatchGroup()
 
-    init(_ arguments: [String], listen: String = "127.0.0.1:0", startTimeout: TimeInterval = 15) throws {
+    init(_ arguments: [String], listen: String? = "127.0.0.1:0", ready: String? = nil, startTimeout: TimeInterval = 15) throws {
         let process = ChildProcess()
         process.executableURL = try toolExecutableURL()
-        process.arguments = ["serve", "--listen", listen] + arguments
+        process.arguments = ["serve"] + (listen.map { ["--listen", $0] } ?? []) + arguments
         let output = Pipe()
         let errors = Pipe()
         process.standardInput = FileHandle.nullDevice
@@ -41,15 +43,17 @@ final class ServeProcess: Sendable {
             }
         }
         let deadline = Date().addingTimeInterval(startTimeout)
-        var found: Int?
-        while found == nil && Date() < deadline && process.isRunning {
+        var found: Int? = listen == nil ? 0 : nil
+        var isReady = ready == nil
+        while (found == nil || !isReady) && Date() < deadline && process.isRunning {
             let text = String(decoding: stderrData.data, as: UTF8.self)
-            if let range = text.range(of: #"listening on http://\S+:(\d+)"#, options: .regularExpression) {
+            if let ready, text.contains(ready) { isReady = true }
+            if found == nil, let range = text.range(of: #"listening on http://\S+:(\d+)"#, options: .regularExpression) {
                 found = Int(text[range].split(separator: ":").last!)
-            } else {
-                usleep(20_000)
             }
+            if found == nil || !isReady { usleep(20_000) }
         }
+        if !isReady { found = nil }
         guard let found else {
             process.terminate()
             throw ServeProcessError.didNotStart(String(decoding: stderrData.data, as: UTF8.self))
@@ -100,7 +104,7 @@ enum ServeProcessError: Error, CustomStringConvertible {
     case didNotStop(String)
     var description: String {
         switch self {
-        case .didNotStart(let stderr): return "serve did not start listening; stderr: \(stderr)"
+        case .didNotStart(let stderr): return "serve did not start listening (or subscribing); stderr: \(stderr)"
         case .didNotStop(let stderr): return "serve did not stop in time; stderr: \(stderr)"
         }
     }
