@@ -178,11 +178,15 @@ package final class ServerRouter: Sendable {
         if let problem = scope(&records, to: user) { return .now(problem.response) }
         var accepted = 0
         var rejected = "["
+        // Not `rejected.count`: a String counts its characters, and counting the list once a
+        // rejected line made a body of bad lines quadratic.
+        var listed = 0
         for record in records {
             switch record {
             case .fix: accepted += 1
             case .invalid(let issue):
-                if rejected.count > 1 { rejected += "," }
+                if listed > 0 { rejected += "," }
+                listed += 1
                 rejected += "{\"line\":\(issue.line),\"reason\":"
                 JSONWriter.appendString(issue.reason, to: &rejected)
                 rejected += "}"
