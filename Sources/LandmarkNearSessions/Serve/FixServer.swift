@@ -207,7 +207,9 @@ private final class Stopper: Sendable {
     }
 }
 
+/// One line on stderr in one write(2), made safe for a terminal (`TerminalText.safeLines`)
+/// whatever the caller quoted.
 func standardError(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
+    let bytes = Array((TerminalText.safeLines(line) + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }

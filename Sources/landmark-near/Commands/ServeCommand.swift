@@ -95,7 +95,7 @@ enum ServeCommand: Command {
                 .union(["listen", "users", "threads", "max-connections", "idle-timeout"]),
             flags: ["explain"])
         guard args.positionals.isEmpty else {
-            throw .usage("\(command): takes no files (fixes come over HTTP): '\(args.positionals[0])'")
+            throw .usage("\(command): takes no files (fixes come over HTTP): \(TerminalText.singleQuoted(args.positionals[0]))")
         }
         guard let listen = args.value("listen") else {
             throw .usage("\(command): --listen HOST:PORT is required (e.g. --listen 127.0.0.1:8083)")
@@ -181,7 +181,7 @@ enum ServeCommand: Command {
     private static func count(_ args: ArgumentScanner, _ name: String, default value: Int, command: String) throws(CommandFailure) -> Int {
         guard let text = args.value(name) else { return value }
         guard let number = Int(text), number >= 1, number <= 100_000 else {
-            throw .usage("\(command): --\(name) takes a whole number from 1 to 100000, not '\(text)'")
+            throw .usage("\(command): --\(name) takes a whole number from 1 to 100000, not \(TerminalText.singleQuoted(text))")
         }
         return number
     }

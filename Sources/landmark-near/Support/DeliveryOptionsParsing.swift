@@ -62,7 +62,7 @@ enum DeliveryOptionsParsing {
             if let path = args.value("apns-ca") { options.extraCAPEM = try readFile(path, option: "apns-ca", command: command) }
             return options
         }
-        guard push == "apns" else { throw .usage("\(command): --push takes 'apns', not '\(push)'") }
+        guard push == "apns" else { throw .usage("\(command): --push takes 'apns', not \(TerminalText.singleQuoted(push))") }
         guard let keyPath = args.value("apns-key") else { throw .usage("\(command): --push apns needs --apns-key FILE (the .p8 key)") }
         guard let keyID = args.value("apns-key-id") else { throw .usage("\(command): --push apns needs --apns-key-id ID") }
         guard let teamID = args.value("apns-team-id") else { throw .usage("\(command): --push apns needs --apns-team-id ID") }
@@ -88,7 +88,7 @@ enum DeliveryOptionsParsing {
         } else {
             let name = args.value("apns-environment") ?? "sandbox"
             guard let environment = APNsEndpoint.Environment(rawValue: name) else {
-                throw .usage("\(command): --apns-environment takes sandbox or production, not '\(name)'")
+                throw .usage("\(command): --apns-environment takes sandbox or production, not \(TerminalText.singleQuoted(name))")
             }
             endpoint = APNsEndpoint(environment: environment, topic: topic)
         }
