@@ -11,8 +11,11 @@ package struct HTTPDaemonLimits: Sendable {
     /// libmicrohttpd worker threads (each polls its share of the connections with epoll). A
     /// request waiting for its answer is suspended and holds none, so a few are enough.
     package var threads = 4
-    /// Connections open at once; more are closed as they arrive.
+    /// Connections open at once; more wait in the listen backlog.
     package var connectionLimit = 1024
+    /// Connections open at once from one IP address; more are closed as they arrive. Without
+    /// it one client could hold every connection (idle, for the idle timeout, and again).
+    package var perClientLimit = 64
     /// Idle or slow connections are closed after this many seconds without progress.
     package var timeoutSeconds = 30
     /// Larger bodies are answered 413.
@@ -61,7 +64,7 @@ package final class HTTPDaemon: Sendable {
                 startDaemon,
                 flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
                 answerRequest, cls, requestCompleted, cls, connectionChanged, cls,
-                UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)),
+                UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)), UInt32(max(1, limits.perClientLimit)),
                 UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 4096)
             return (daemon, errno)
         }

@@ -44,6 +44,9 @@ enum ServeCommand: Command {
           --threads N          HTTP threads: they accept, parse and decode (default 4); a
                                request waiting for the engine holds none of them
           --max-connections N  connections open at once (default 1024); further ones wait
+          --max-connections-per-client N
+                               connections open at once from one IP address (default 64);
+                               further ones from it are closed at once
           --idle-timeout DUR   close a connection that makes no progress for this long, or
                                whose headers (or body) are not whole after it (default 30s)
         As for `watch` (see 'landmark-near watch --help'):
@@ -92,7 +95,7 @@ enum ServeCommand: Command {
         let args = try ArgumentScanner(
             arguments, command: command,
             valued: WatchOptionsParsing.valued.subtracting(["format"]).union(DeliveryOptionsParsing.valued)
-                .union(["listen", "users", "threads", "max-connections", "idle-timeout"]),
+                .union(["listen", "users", "threads", "max-connections", "max-connections-per-client", "idle-timeout"]),
             flags: ["explain"])
         guard args.positionals.isEmpty else {
             throw .usage("\(command): takes no files (fixes come over HTTP): \(TerminalText.singleQuoted(args.positionals[0]))")
@@ -109,6 +112,7 @@ enum ServeCommand: Command {
         configuration.usersPath = args.value("users")
         configuration.limits.threads = try count(args, "threads", default: 4, command: command)
         configuration.limits.connectionLimit = try count(args, "max-connections", default: 1024, command: command)
+        configuration.limits.perClientLimit = try count(args, "max-connections-per-client", default: 64, command: command)
         let idle = try args.timeSpan("idle-timeout", default: TimeSpan(seconds: 30)).seconds
         guard idle >= 1 else { throw .usage("\(command): --idle-timeout must be at least 1s") }
         configuration.limits.timeoutSeconds = Int(idle.rounded(.up))
