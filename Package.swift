@@ -65,6 +65,13 @@ let package = Package(
             path: "Sources/CMicroHTTPD",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // GnuTLS, libmicrohttpd's TLS library: the certificate that `serve --tls-cert` presents, read
+        // again on SIGHUP (Debian: libgnutls28-dev). Headers only: opened on first use (GnuTLSLibrary).
+        .systemLibrary(
+            name: "CGnuTLS",
+            path: "Sources/CGnuTLS",
+            providers: [.apt(["libgnutls28-dev"])]
+        ),
         // libxcrypt's crypt(3): password hashes of `serve --users` (Debian: libcrypt-dev).
         .systemLibrary(
             name: "CCrypt",
@@ -116,7 +123,7 @@ let package = Package(
         // APNs over HTTP/2 and webhooks (libcurl, OpenSSL), on a thread of their own.
         layer("LandmarkNearDelivery", ["LandmarkNearOutputs", "CCurl", "COpenSSL"]),
         // HTTP for `serve` (libmicrohttpd): routes, client decoders, users, metrics, the engine queue.
-        layer("LandmarkNearServer", ["LandmarkNearDelivery", "CMicroHTTPD", "CCrypt"]),
+        layer("LandmarkNearServer", ["LandmarkNearDelivery", "CMicroHTTPD", "CGnuTLS", "CCrypt"]),
         // Payloads back into the watch app's notification view model.
         layer("LandmarkNearParser", ["LandmarkNearOutputs"]),
         // The sessions: the one pipeline (source -> engine -> outputs -> commit -> emitters) that

@@ -42,10 +42,12 @@ package final class HTTPDaemon: Sendable {
     /// The bound port (the chosen one when the address asked for port 0).
     package let port: UInt16
 
-    /// - Parameter refused: told of each answer the daemon gives without calling `handler` (413).
+    /// - Parameters:
+    ///   - tls: with a certificate, the daemon speaks TLS only (1.2 and 1.3), presenting it.
+    ///   - refused: told of each answer the daemon gives without calling `handler` (413).
     package init(
-        address: ListenAddress, limits: HTTPDaemonLimits, refused: @escaping @Sendable (HTTPResponse) -> Void = { _ in },
-        handler: @escaping HTTPHandler
+        address: ListenAddress, limits: HTTPDaemonLimits, tls: TLSCertificate? = nil,
+        refused: @escaping @Sendable (HTTPResponse) -> Void = { _ in }, handler: @escaping HTTPHandler
     ) throws(ServerError) {
         let context = DaemonContext(
             handler: handler, refused: refused, bodyLimit: limits.bodyLimit,
@@ -58,15 +60,18 @@ package final class HTTPDaemon: Sendable {
         let cls = Unmanaged.passUnretained(context).toOpaque()
         // Opened (on first use) before errno is cleared: the failing start's errno is its own.
         let startDaemon = MicroHTTPDLibrary.functions.start_daemon
+        let callback = tls.map { _ in TLSCertificate.callback }
         let (daemon, failure): (OpaquePointer?, Int32) = address.socketAddress.withUnsafeBytes { raw in
-            errno = 0
-            let daemon = landmark_mhd_start(
-                startDaemon,
-                flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
-                answerRequest, cls, requestCompleted, cls, connectionChanged, cls,
-                UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)), UInt32(max(1, limits.perClientLimit)),
-                UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 4096)
-            return (daemon, errno)
+            TLSCertificate.priorities.withCString { priorities in
+                errno = 0
+                let daemon = landmark_mhd_start(
+                    startDaemon,
+                    flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
+                    answerRequest, cls, requestCompleted, cls, connectionChanged, cls,
+                    UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)), UInt32(max(1, limits.perClientLimit)),
+                    UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 4096, callback, priorities)
+                return (daemon, errno)
+            }
         }
         guard let daemon else {
             let reason = failure == 0 ? "libmicrohttpd could not start a daemon" : String(cString: strerror(failure))

@@ -11,6 +11,9 @@ package struct ServerError: LandmarkNearError, Sendable {
         case listen
         /// The users file.
         case users
+        /// `--tls-cert` and `--tls-key`.
+        case tlsCertificate = "tls-cert"
+        case tlsKey = "tls-key"
     }
 
     package var kind: ErrorKind

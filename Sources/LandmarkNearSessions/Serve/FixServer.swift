@@ -15,6 +15,11 @@ package struct ServeConfiguration: Sendable {
     package var limits = HTTPDaemonLimits()
     /// `--users FILE`; without it only loopback addresses are allowed.
     package var usersPath: String?
+    /// `--tls-cert` and `--tls-key`, read already: the daemon speaks TLS only, and SIGHUP reads
+    /// the pair again.
+    package var tls: TLSCertificate?
+    /// `--metrics-public`: `/metrics` without credentials even with users.
+    package var metricsPublic = false
 
     package init(address: ListenAddress) { self.address = address }
 }
@@ -92,9 +97,9 @@ package final class FixServer {
         }
         let queue = EngineQueue()
         let metrics = ServerMetrics(deliveries: pipeline.deliveryStatisticsReader)
-        let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
+        let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics, metricsPublic: configuration.metricsPublic)
         let daemon = try HTTPDaemon(
-            address: configuration.address, limits: configuration.limits,
+            address: configuration.address, limits: configuration.limits, tls: configuration.tls,
             refused: { metrics.count(status: $0.status) },
             handler: { request, responder in router.respond(to: request, responder) }
         )
@@ -119,7 +124,17 @@ package final class FixServer {
         signal(SIGHUP, SIG_IGN)
         let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
         let usersPath = configuration.usersPath
+        let tls = configuration.tls
         hangUp.setEventHandler {
+            if let tls {
+                do throws(ServerError) {
+                    try tls.reload()
+                    standardError("landmark-near serve: SIGHUP: certificate reloaded from \(tls.certificatePath)")
+                } catch {
+                    let option = error.setting.map { "--\($0.rawValue) " } ?? ""
+                    standardError("landmark-near serve: SIGHUP: keeping the certificate: \(option)\(error.description)")
+                }
+            }
             if let usersPath, let authenticator {
                 do {
                     authenticator.replace(try ServerUsers.load(path: usersPath))
@@ -134,7 +149,9 @@ package final class FixServer {
         sources.append(hangUp)
         defer { for source in sources { source.cancel() } }
 
-        let scheme = "http://" + (configuration.address.isIPv6 ? "[\(configuration.address.host)]" : configuration.address.host)
+        let scheme =
+            (tls == nil ? "http://" : "https://")
+            + (configuration.address.isIPv6 ? "[\(configuration.address.host)]" : configuration.address.host)
         standardError(
             "landmark-near serve: listening on \(scheme):\(daemon.port)"
                 + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))

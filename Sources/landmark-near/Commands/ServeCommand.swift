@@ -95,8 +95,10 @@ enum ServeCommand: Command {
         let args = try ArgumentScanner(
             arguments, command: command,
             valued: WatchOptionsParsing.valued.subtracting(["format"]).union(DeliveryOptionsParsing.valued)
-                .union(["listen", "users", "threads", "max-connections", "max-connections-per-client", "idle-timeout"]),
-            flags: ["explain"])
+                .union([
+                    "listen", "users", "threads", "max-connections", "max-connections-per-client", "idle-timeout", "tls-cert", "tls-key",
+                ]),
+            flags: ["explain", "metrics-public"])
         guard args.positionals.isEmpty else {
             throw .usage("\(command): takes no files (fixes come over HTTP): \(TerminalText.singleQuoted(args.positionals[0]))")
         }
@@ -110,6 +112,8 @@ enum ServeCommand: Command {
             throw failure(error, command)
         }
         configuration.usersPath = args.value("users")
+        configuration.tls = try tls(args, command: command)
+        configuration.metricsPublic = args.has("metrics-public")
         configuration.limits.threads = try count(args, "threads", default: 4, command: command)
         configuration.limits.connectionLimit = try count(args, "max-connections", default: 1024, command: command)
         configuration.limits.perClientLimit = try count(args, "max-connections-per-client", default: 64, command: command)
@@ -180,6 +184,23 @@ enum ServeCommand: Command {
             text += "; \(later == SIGINT ? "SIGINT" : "SIGTERM") ended the wait for deliveries"
         }
         return text
+    }
+
+    /// `--tls-cert` and `--tls-key` (both or neither), read and checked now: a file missing is
+    /// 66, one GnuTLS refuses (or a key that is not the certificate's) 65.
+    private static func tls(_ args: ArgumentScanner, command: String) throws(CommandFailure) -> TLSCertificate? {
+        switch (args.value("tls-cert"), args.value("tls-key")) {
+        case (nil, nil): return nil
+        case (let certificate?, let key?):
+            if let warning = DeliveryOptionsParsing.permissionWarning(key, option: "tls-key") { Console.error("\(command): warning: \(warning)") }
+            do throws(ServerError) {
+                return try TLSCertificate(certificatePath: certificate, keyPath: key)
+            } catch {
+                throw failure(error, command)
+            }
+        case (nil, _?): throw .usage("\(command): --tls-key needs --tls-cert (the certificate it goes with)")
+        case (_?, nil): throw .usage("\(command): --tls-cert needs --tls-key (the certificate's private key)")
+        }
     }
 
     private static func count(_ args: ArgumentScanner, _ name: String, default value: Int, command: String) throws(CommandFailure) -> Int {

@@ -44,7 +44,7 @@ final class ServeProcess: Sendable {
         var found: Int?
         while found == nil && Date() < deadline && process.isRunning {
             let text = String(decoding: stderrData.data, as: UTF8.self)
-            if let range = text.range(of: #"listening on http://\S+:(\d+)"#, options: .regularExpression) {
+            if let range = text.range(of: #"listening on https?://\S+:(\d+)"#, options: .regularExpression) {
                 found = Int(text[range].split(separator: ":").last!)
             } else {
                 usleep(20_000)
