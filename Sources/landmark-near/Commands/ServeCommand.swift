@@ -8,7 +8,8 @@ enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "take fixes from phones over HTTP (OwnTracks, Traccar Client) and notify as watch does"
     static let help = """
-        Usage: landmark-near serve --listen HOST:PORT [--users FILE] [watch options]
+        Usage: landmark-near serve --listen HOST:PORT [--users FILE] [--tls-cert FILE --tls-key FILE]
+                                   [watch options]
 
         Runs one engine fed by HTTP: phones post their locations, and every notification is
         printed (one JSON line on stdout), written and delivered (--push apns, --webhook)
@@ -17,6 +18,7 @@ enum ServeCommand: Command {
             landmark-near serve --listen 127.0.0.1:8083
             landmark-near serve --listen 0.0.0.0:8083 --users users.json --apns-dir out/
             landmark-near serve --listen 127.0.0.1:8083 --state s.db --webhook https://hooks.example.com/near
+            landmark-near serve --listen 0.0.0.0:8443 --users users.json --tls-cert fullchain.pem --tls-key privkey.pem
 
         Endpoints:
           POST /owntracks      OwnTracks HTTP mode (a JSON object or array); the device is
@@ -29,7 +31,8 @@ enum ServeCommand: Command {
                                {"accepted":N,"rejected":[{"line":K,"reason":"..."}]}; 400 if none
           GET /healthz         200 ok
           GET /metrics         Prometheus text: fixes, notifications, unreadable records,
-                               deliveries by status, HTTP answers by status
+                               deliveries by status, HTTP answers by status; with --users,
+                               for a user's credentials only (unless --metrics-public)
         A 200 means the fixes were processed and their output written (deliveries go on
         beside the engine: a 200 does not wait for APNs or a webhook).
 
@@ -41,6 +44,11 @@ enum ServeCommand: Command {
                                or "*"}}. Every fix request then needs HTTP basic auth (401
                                otherwise, 403 for a device the user does not own) and devices
                                are named USER/DEVICE. Make hashes with 'landmark-near hash-password'.
+          --tls-cert FILE      speak HTTPS (TLS 1.2 and 1.3) with this PEM certificate (then its
+                               intermediates); read again on SIGHUP: new connections get the
+                               renewed certificate, open ones keep theirs, nothing restarts
+          --tls-key FILE       the certificate's private key (PEM, unencrypted; chmod 600)
+          --metrics-public     with --users, answer /metrics without credentials
           --threads N          HTTP threads: they accept, parse and decode (default 4); a
                                request waiting for the engine holds none of them
           --max-connections N  connections open at once (default 1024); further ones wait
@@ -72,8 +80,9 @@ enum ServeCommand: Command {
                                restart sends what was not delivered
           -h, --help           show this help
 
-        Limits: bodies over 1 MiB get 413; a connection with no progress for 30 s is closed; bad
-        JSON or bad numbers get 400 with the reason (and count as unreadable records).
+        Limits: bodies over 1 MiB get 413; a connection with no progress for 30 s is closed; at
+        most 64 connections from one address; bad JSON or bad numbers get 400 with the reason
+        (and count as unreadable records).
         Deliveries run on their own thread, with watch's rules (see 'landmark-near watch
         --help': APNs answers, retries until the expiration, retired tokens, the delivery lines
         on stderr); the summary counts delivered, retried, failed and retired.
@@ -81,11 +90,12 @@ enum ServeCommand: Command {
         saves the state, waits for the outstanding deliveries and exits 0; SIGINT does the same
         and exits 130. A second SIGTERM or SIGINT ends the wait for deliveries (exit 143 or 130;
         with --state the next run sends what was left). SIGHUP reloads the landmarks, the
-        profiles (with their APNs tokens) and the users; every device's state is kept.
+        profiles (with their APNs tokens), the users and the TLS certificate; every device's
+        state is kept.
         Exit status: 0 stopped by SIGTERM; 130 stopped by SIGINT (or a second SIGINT ended the
         wait for deliveries); 143 a second SIGTERM ended it; 64 usage error; 65 bad users,
-        catalog or profiles; 66 a file does not exist; 74 cannot listen or write; 75 the
-        --state file is in use by another process.
+        catalog, profiles, certificate or key; 66 a file does not exist; 74 cannot listen or
+        write; 75 the --state file is in use by another process.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
@@ -192,7 +202,9 @@ enum ServeCommand: Command {
         switch (args.value("tls-cert"), args.value("tls-key")) {
         case (nil, nil): return nil
         case (let certificate?, let key?):
-            if let warning = DeliveryOptionsParsing.permissionWarning(key, option: "tls-key") { Console.error("\(command): warning: \(warning)") }
+            if let warning = DeliveryOptionsParsing.permissionWarning(key, option: "tls-key") {
+                Console.error("\(command): warning: \(warning)")
+            }
             do throws(ServerError) {
                 return try TLSCertificate(certificatePath: certificate, keyPath: key)
             } catch {
