@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import LandmarkNearDelivery
+
 /// Issue 43: no raw control byte reaches stderr, whatever the input names or the command line
 /// holds: escape sequences (which set a terminal's title, clear it, or worse), C1 controls, and
 /// the bidirectional controls that make a line read otherwise than it is ("Trojan Source").
@@ -94,5 +96,22 @@ struct TerminalSafetyTests {
         #expect(result.stderr.contains("explain: /fixes:1 device"), "\(result.stderr)")
         #expect(result.stderr.contains("/fixes:2: "), "\(result.stderr)")
         #expect(Self.rawControls(in: result.stderr).isEmpty, "\(result.stderr)")
+    }
+}
+
+/// The delivery thread writes its own lines (one write(2) each): they are made safe too.
+@Suite(.suiteTimeLimit) struct DeliveryLogSafetyTests {
+    @Test func deliveryLinesAreSafe() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let log = DeliveryLog(prefix: "landmark-near watch", verbose: true, descriptor: ends[1])
+        log.write("delivery: webhook https://h\u{1B}]0;x\u{7}/p, device \"\u{202E}d\": 500\nnext")
+        close(ends[1])
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = read(ends[0], &bytes, bytes.count)
+        let text = String(decoding: bytes[0..<max(0, count)], as: UTF8.self)
+        #expect(TerminalSafetyTests.rawControls(in: text).isEmpty, "\(text)")
+        #expect(text == "delivery: webhook https://h\\u{1B}]0;x\\u{7}/p, device \"\\u{202E}d\": 500\nnext\n")
     }
 }
