@@ -177,7 +177,7 @@ private struct StringsReader {
             word.append(scalar)
             position += 1
         }
-        guard !word.isEmpty else { throw fail("expected \(what), found '\(TerminalText.safe(String(scalars[position])))'") }
+        guard !word.isEmpty else { throw fail("expected \(what), found \(TerminalText.singleQuoted(String(scalars[position])))") }
         return String(word)
     }
 
