@@ -71,6 +71,12 @@ let package = Package(
             name: "CMosquitto",
             path: "Sources/CMosquitto",
             providers: [.apt(["libmosquitto-dev"])]
+        // GnuTLS, libmicrohttpd's TLS library: the certificate that `serve --tls-cert` presents, read
+        // again on SIGHUP (Debian: libgnutls28-dev). Headers only: opened on first use (GnuTLSLibrary).
+        .systemLibrary(
+            name: "CGnuTLS",
+            path: "Sources/CGnuTLS",
+            providers: [.apt(["libgnutls28-dev"])]
         ),
         // libxcrypt's crypt(3): password hashes of `serve --users` (Debian: libcrypt-dev).
         .systemLibrary(
@@ -125,7 +131,7 @@ let package = Package(
         layer("LandmarkNearDelivery", ["LandmarkNearOutputs", "CCurl", "COpenSSL"]),
         // The inputs of `serve`: HTTP (libmicrohttpd: routes, client decoders, users, metrics) and MQTT
         // (libmosquitto: the broker's messages in, event lines out), and the engine queue they share.
-        layer("LandmarkNearServer", ["LandmarkNearDelivery", "CMicroHTTPD", "CMosquitto", "CCrypt"]),
+        layer("LandmarkNearServer", ["LandmarkNearDelivery", "CMicroHTTPD", "CGnuTLS", "CMosquitto", "CCrypt"]),
         // Payloads back into the watch app's notification view model.
         layer("LandmarkNearParser", ["LandmarkNearOutputs"]),
         // The sessions: the one pipeline (source -> engine -> outputs -> commit -> emitters) that

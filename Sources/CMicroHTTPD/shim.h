@@ -54,25 +54,49 @@ static inline struct landmark_mhd landmark_mhd_resolve(void *_Nonnull library, c
 
 /// Starts a daemon (`start_daemon`: the table's `MHD_start_daemon`) on `address` (its port
 /// included) with an internal thread pool of `threads` threads, at most `connection_limit`
-/// connections, and `timeout_seconds` of inactivity before a connection is closed.
+/// connections, at most `per_client_limit` of them from one IP address (libmicrohttpd closes
+/// the others as they arrive), and `timeout_seconds` of inactivity before a connection is closed.
+/// With a `certificate_callback` (a `gnutls_certificate_retrieve_function2 *`), it speaks TLS
+/// only (MHD_USE_TLS): the callback gives each handshake its certificate, and `tls_priorities`
+/// (GnuTLS's priority string) the protocol versions and ciphers allowed.
 static inline struct MHD_Daemon *landmark_mhd_start(uintptr_t start_daemon, unsigned int flags,
                                                      const struct sockaddr *address,
                                                      MHD_AccessHandlerCallback handler, void *handler_cls,
                                                      MHD_RequestCompletedCallback completed, void *completed_cls,
                                                      MHD_NotifyConnectionCallback notify, void *notify_cls,
                                                      unsigned int threads, unsigned int connection_limit,
+                                                     unsigned int per_client_limit,
                                                      unsigned int timeout_seconds, size_t memory_limit,
-                                                     unsigned int backlog) {
-    return ((__typeof__(MHD_start_daemon) *)start_daemon)(flags, 0, NULL, NULL, handler, handler_cls,
-                            MHD_OPTION_SOCK_ADDR, address,
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
-                            MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
-                            MHD_OPTION_THREAD_POOL_SIZE, threads,
-                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-                            MHD_OPTION_LISTEN_BACKLOG_SIZE, backlog,
-                            MHD_OPTION_END);
+                                                     unsigned int backlog,
+                                                     void *_Nullable certificate_callback,
+                                                     const char *_Nullable tls_priorities) {
+    __typeof__(MHD_start_daemon) *start = (__typeof__(MHD_start_daemon) *)start_daemon;
+    if (certificate_callback == NULL) {
+        return start(flags, 0, NULL, NULL, handler, handler_cls,
+                     MHD_OPTION_SOCK_ADDR, address,
+                     MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                     MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
+                     MHD_OPTION_THREAD_POOL_SIZE, threads,
+                     MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                     MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client_limit,
+                     MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                     MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                     MHD_OPTION_LISTEN_BACKLOG_SIZE, backlog,
+                     MHD_OPTION_END);
+    }
+    return start(flags | MHD_USE_TLS, 0, NULL, NULL, handler, handler_cls,
+                 MHD_OPTION_SOCK_ADDR, address,
+                 MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                 MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
+                 MHD_OPTION_THREAD_POOL_SIZE, threads,
+                 MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                 MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_client_limit,
+                 MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+                 MHD_OPTION_LISTEN_BACKLOG_SIZE, backlog,
+                 MHD_OPTION_HTTPS_CERT_CALLBACK, certificate_callback,
+                 MHD_OPTION_HTTPS_PRIORITIES, tls_priorities,
+                 MHD_OPTION_END);
 }
 
 /// The port the daemon listens on (useful after binding port 0); 0 when unknown.

@@ -23,7 +23,7 @@ struct DeliveryLog: Sendable {
     }
 
     func write(_ text: String) {
-        var bytes = Array((text + "\n").utf8)
+        var bytes = Array((TerminalText.safeLines(text) + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }

@@ -54,15 +54,17 @@ package struct LocalizedStrings: Sendable, Equatable {
     }
 
     /// Fills the `%@`, `%N$@` and `%%` placeholders of `format`; a missing argument is empty.
+    /// Arguments are appended as strings: `UnicodeScalarView.append(contentsOf:)` copies the
+    /// whole view each time, which made a format of many placeholders quadratic.
     package static func fill(_ format: String, arguments: [String]) -> String {
         let scalars = Array(format.unicodeScalars)
-        var out = String.UnicodeScalarView()
+        var out = ""
         var next = 0
         var i = 0
         while i < scalars.count {
             let scalar = scalars[i]
             guard scalar == "%", i + 1 < scalars.count else {
-                out.append(scalar)
+                out.unicodeScalars.append(scalar)
                 i += 1
                 continue
             }
@@ -70,7 +72,7 @@ package struct LocalizedStrings: Sendable, Equatable {
                 out.append("%")
                 i += 2
             } else if scalars[i + 1] == "@" {
-                if next < arguments.count { out.append(contentsOf: arguments[next].unicodeScalars) }
+                if next < arguments.count { out += arguments[next] }
                 next += 1
                 i += 2
             } else {
@@ -81,15 +83,15 @@ package struct LocalizedStrings: Sendable, Equatable {
                     j += 1
                 }
                 if j > i + 1, j + 1 < scalars.count, scalars[j] == "$", scalars[j + 1] == "@", position >= 1 {
-                    if position <= arguments.count { out.append(contentsOf: arguments[position - 1].unicodeScalars) }
+                    if position <= arguments.count { out += arguments[position - 1] }
                     i = j + 2
                 } else {
-                    out.append(scalar)
+                    out.unicodeScalars.append(scalar)
                     i += 1
                 }
             }
         }
-        return String(out)
+        return out
     }
 }
 
@@ -175,7 +177,7 @@ private struct StringsReader {
             word.append(scalar)
             position += 1
         }
-        guard !word.isEmpty else { throw fail("expected \(what), found '\(TerminalText.safe(String(scalars[position])))'") }
+        guard !word.isEmpty else { throw fail("expected \(what), found \(TerminalText.singleQuoted(String(scalars[position])))") }
         return String(word)
     }
 

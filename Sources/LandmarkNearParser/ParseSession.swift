@@ -70,7 +70,7 @@ package final class ParseSession {
                 switch line {
                 case .overlong(let source):
                     rejected += 1
-                    tell("\(source): \(PayloadInput.overlongReason())")
+                    tell(TerminalText.safe("\(source): \(PayloadInput.overlongReason())"))
                 case .text(let bytes, let source):
                     parse(Array(bytes), source: source)
                 }

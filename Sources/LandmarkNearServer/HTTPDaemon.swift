@@ -11,8 +11,11 @@ package struct HTTPDaemonLimits: Sendable {
     /// libmicrohttpd worker threads (each polls its share of the connections with epoll). A
     /// request waiting for its answer is suspended and holds none, so a few are enough.
     package var threads = 4
-    /// Connections open at once; more are closed as they arrive.
+    /// Connections open at once; more wait in the listen backlog.
     package var connectionLimit = 1024
+    /// Connections open at once from one IP address; more are closed as they arrive. Without
+    /// it one client could hold every connection (idle, for the idle timeout, and again).
+    package var perClientLimit = 64
     /// Idle or slow connections are closed after this many seconds without progress.
     package var timeoutSeconds = 30
     /// Larger bodies are answered 413.
@@ -39,10 +42,12 @@ package final class HTTPDaemon: Sendable {
     /// The bound port (the chosen one when the address asked for port 0).
     package let port: UInt16
 
-    /// - Parameter refused: told of each answer the daemon gives without calling `handler` (413).
+    /// - Parameters:
+    ///   - tls: with a certificate, the daemon speaks TLS only (1.2 and 1.3), presenting it.
+    ///   - refused: told of each answer the daemon gives without calling `handler` (413).
     package init(
-        address: ListenAddress, limits: HTTPDaemonLimits, refused: @escaping @Sendable (HTTPResponse) -> Void = { _ in },
-        handler: @escaping HTTPHandler
+        address: ListenAddress, limits: HTTPDaemonLimits, tls: TLSCertificate? = nil,
+        refused: @escaping @Sendable (HTTPResponse) -> Void = { _ in }, handler: @escaping HTTPHandler
     ) throws(ServerError) {
         let context = DaemonContext(
             handler: handler, refused: refused, bodyLimit: limits.bodyLimit,
@@ -55,15 +60,18 @@ package final class HTTPDaemon: Sendable {
         let cls = Unmanaged.passUnretained(context).toOpaque()
         // Opened (on first use) before errno is cleared: the failing start's errno is its own.
         let startDaemon = MicroHTTPDLibrary.functions.start_daemon
+        let callback = tls.map { _ in TLSCertificate.callback }
         let (daemon, failure): (OpaquePointer?, Int32) = address.socketAddress.withUnsafeBytes { raw in
-            errno = 0
-            let daemon = landmark_mhd_start(
-                startDaemon,
-                flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
-                answerRequest, cls, requestCompleted, cls, connectionChanged, cls,
-                UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)),
-                UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 4096)
-            return (daemon, errno)
+            TLSCertificate.priorities.withCString { priorities in
+                errno = 0
+                let daemon = landmark_mhd_start(
+                    startDaemon,
+                    flags, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
+                    answerRequest, cls, requestCompleted, cls, connectionChanged, cls,
+                    UInt32(max(1, limits.threads)), UInt32(max(1, limits.connectionLimit)), UInt32(max(1, limits.perClientLimit)),
+                    UInt32(max(1, limits.timeoutSeconds)), 64 * 1024, 4096, callback, priorities)
+                return (daemon, errno)
+            }
         }
         guard let daemon else {
             let reason = failure == 0 ? "libmicrohttpd could not start a daemon" : String(cString: strerror(failure))

@@ -21,15 +21,15 @@ package struct ListenAddress: Sendable, CustomStringConvertible {
     package init(parsing text: String) throws(ServerError) {
         self.text = text
         guard let colon = text.lastIndex(of: ":") else {
-            throw .usage("'\(TerminalText.safe(text))' is not HOST:PORT (e.g. 127.0.0.1:8083)", .listen)
+            throw .usage("\(TerminalText.singleQuoted(text)) is not HOST:PORT (e.g. 127.0.0.1:8083)", .listen)
         }
         var host = String(text[..<colon])
         let portText = text[text.index(after: colon)...]
         guard !portText.isEmpty, portText.allSatisfy(\.isASCII), let port = UInt16(portText) else {
-            throw .usage("port '\(TerminalText.safe(String(portText)))' is not a number in 0...65535", .listen)
+            throw .usage("port \(TerminalText.singleQuoted(String(portText))) is not a number in 0...65535", .listen)
         }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw .usage("missing host in '\(TerminalText.safe(text))' (e.g. 127.0.0.1:\(port))", .listen) }
+        guard !host.isEmpty else { throw .usage("missing host in \(TerminalText.singleQuoted(text)) (e.g. 127.0.0.1:\(port))", .listen) }
         self.host = host
         self.port = port
 
@@ -40,7 +40,7 @@ package struct ListenAddress: Sendable, CustomStringConvertible {
         var results: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &results)
         guard status == 0, let first = results else {
-            throw .usage("cannot resolve host '\(TerminalText.safe(host))': \(String(cString: gai_strerror(status)))", .listen)
+            throw .usage("cannot resolve host \(TerminalText.singleQuoted(host)): \(String(cString: gai_strerror(status)))", .listen)
         }
         defer { freeaddrinfo(results) }
         // The first IPv4 answer when there is one ("localhost" is 127.0.0.1 first on Debian).

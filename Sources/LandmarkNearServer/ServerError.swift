@@ -18,6 +18,9 @@ package struct ServerError: LandmarkNearError, Sendable {
         case mqttPasswordFile = "mqtt-password-file"
         case mqttPublish = "mqtt-publish"
         case mqttReceiveMaximum = "mqtt-receive-maximum"
+        /// `--tls-cert` and `--tls-key`.
+        case tlsCertificate = "tls-cert"
+        case tlsKey = "tls-key"
     }
 
     package var kind: ErrorKind

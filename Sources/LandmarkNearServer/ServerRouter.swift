@@ -12,20 +12,23 @@ import Synchronization
 /// | `GET`/`POST /osmand` | 200 |
 /// | `POST /fixes` | 200 `{"accepted":N,"rejected":[{"line":K,"reason":"..."}]}`, 400 when none is good |
 /// | `GET /healthz` | 200 `ok`; 503 with the reason while the MQTT broker cannot be used |
-/// | `GET /metrics` | 200, Prometheus text |
+/// | `GET /metrics` | 200, Prometheus text (with users, for any of them unless `metricsPublic`) |
 package final class ServerRouter: Sendable {
     private let queue: EngineQueue
     private let authenticator: BasicAuthenticator?
+    /// `--metrics-public`: `/metrics` answers without credentials even with users.
+    private let metricsPublic: Bool
     package let metrics: ServerMetrics
     private let draining = Atomic<Bool>(false)
     private let inFlight = Atomic<Int>(0)
 
     package static let realm = "landmark-near"
 
-    package init(queue: EngineQueue, authenticator: BasicAuthenticator?, metrics: ServerMetrics) {
+    package init(queue: EngineQueue, authenticator: BasicAuthenticator?, metrics: ServerMetrics, metricsPublic: Bool = false) {
         self.queue = queue
         self.authenticator = authenticator
         self.metrics = metrics
+        self.metricsPublic = metricsPublic
     }
 
     /// Fix requests received and not yet answered.
@@ -51,6 +54,10 @@ package final class ServerRouter: Sendable {
             answer(.text(200, "ok\n"))
         case "/metrics":
             guard method == "GET" || method == "HEAD" else { return answer(notAllowed("GET, HEAD")) }
+            // The counters tell who is busy and how much: with users, only they may read them.
+            if let authenticator, !metricsPublic, case .denied = authenticator.authenticate(request.header("Authorization")) {
+                return answer(authenticationRequired())
+            }
             answer(HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.render().utf8)))
         case "/owntracks":
             guard method == "POST" else { return answer(notAllowed("POST")) }
@@ -65,6 +72,11 @@ package final class ServerRouter: Sendable {
         default:
             answer(.problem(404, "no such endpoint (try /owntracks, /osmand, /fixes, /healthz, /metrics)"))
         }
+    }
+
+    private func authenticationRequired() -> HTTPResponse {
+        HTTPResponse.problem(401, "authentication required (HTTP basic auth with a user of --users)")
+            .adding(header: "WWW-Authenticate", "Basic realm=\"\(Self.realm)\", charset=\"UTF-8\"")
     }
 
     private func notAllowed(_ allowed: String) -> HTTPResponse {
@@ -86,10 +98,7 @@ package final class ServerRouter: Sendable {
         var user: ServerUsers.User?
         if let authenticator {
             switch authenticator.authenticate(request.header("Authorization")) {
-            case .denied:
-                return done(
-                    HTTPResponse.problem(401, "authentication required (HTTP basic auth with a user of --users)")
-                        .adding(header: "WWW-Authenticate", "Basic realm=\"\(Self.realm)\", charset=\"UTF-8\""))
+            case .denied: return done(authenticationRequired())
             case .user(let known): user = known
             }
         }
@@ -181,11 +190,15 @@ package final class ServerRouter: Sendable {
         if let problem = scope(&records, to: user) { return .now(problem.response) }
         var accepted = 0
         var rejected = "["
+        // Not `rejected.count`: a String counts its characters, and counting the list once a
+        // rejected line made a body of bad lines quadratic.
+        var listed = 0
         for record in records {
             switch record {
             case .fix: accepted += 1
             case .invalid(let issue):
-                if rejected.count > 1 { rejected += "," }
+                if listed > 0 { rejected += "," }
+                listed += 1
                 rejected += "{\"line\":\(issue.line),\"reason\":"
                 JSONWriter.appendString(issue.reason, to: &rejected)
                 rejected += "}"

@@ -12,6 +12,7 @@ let commands: [CommandEntry] = [
     CommandEntry(LandmarksCommand.self),
     CommandEntry(PayloadCommand.self), CommandEntry(ParseCommand.self), CommandEntry(ValidateCommand.self),
     CommandEntry(ServeCommand.self), CommandEntry(HashPasswordCommand.self), CommandEntry(DeliveriesCommand.self),
+    CommandEntry(StateCommand.self),
 ]
 
 let topLevelHelp = """
@@ -49,7 +50,7 @@ let topLevelHelp = """
     guard let command = commands.first(where: { $0.name == name }) else {
         let suggestion = Suggestion.suffix(for: name, among: commands.map(\.name))
         Console.error(
-            "landmark-near: unknown command '\(TerminalText.safe(name))'\(suggestion) (commands: \(commands.map(\.name).joined(separator: ", ")))"
+            "landmark-near: unknown command \(TerminalText.singleQuoted(name))\(suggestion) (commands: \(commands.map(\.name).joined(separator: ", ")))"
         )
         return ExitStatus.usage.rawValue
     }

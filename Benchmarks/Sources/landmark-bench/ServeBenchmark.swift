@@ -39,7 +39,8 @@ enum ServeBenchmark {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: binary)
         server.arguments =
-            ["serve", "--listen", "127.0.0.1:0"] + (serverThreads > 0 ? ["--threads", String(serverThreads)] : [])
+            ["serve", "--listen", "127.0.0.1:0", "--max-connections-per-client", String(max(64, connections))]
+            + (serverThreads > 0 ? ["--threads", String(serverThreads)] : [])
             + (withState ? ["--state", statePath] : [])
         _ = FileManager.default.createFile(atPath: eventsPath, contents: nil)
         server.standardOutput = FileHandle(forWritingAtPath: eventsPath)

@@ -5,7 +5,7 @@ import Foundation
 /// and memory per device from the 1k / 10k / 100k device loads.
 enum WatchBenchmark {
     static let usage =
-        "landmark-bench watch [--load ndjson|csv|nmea|gpx|state|json-catalog|devices|distinct|favorites|all] [--reps 3] [--binary PATH] [--out Benchmarks/out]"
+        "landmark-bench watch [--load ndjson|csv|nmea|gpx|state|json-catalog|devices|distinct|favorites|escaping|all] [--reps 3] [--binary PATH] [--out Benchmarks/out]"
 
     struct Load {
         var key: String
@@ -105,6 +105,7 @@ enum WatchBenchmark {
         let motion = Load(
             key: "motion", label: "NDJSON, 10k devices, --crossing 5m --dwell 2m", path: layout.fixesNDJSON,
             format: "ndjson", arguments: ["--crossing", "5m", "--dwell", "2m"])
+        if load == "escaping" { return [try EscapingBenchmark.measure(binary: binary, scratch: scratch, reps: reps)] }
         let loads: [Load]
         switch load {
         case "all": loads = single + [motion, jsonCatalog] + scaling + [distinct, allFavorites]
@@ -116,7 +117,8 @@ enum WatchBenchmark {
         case "ndjson", "csv", "nmea", "gpx", "state": loads = single.filter { $0.key == load }
         default:
             throw BenchError(
-                "--load takes ndjson, csv, nmea, gpx, state, motion, json-catalog, devices, distinct, favorites or all, not '\(load)'")
+                "--load takes ndjson, csv, nmea, gpx, state, motion, json-catalog, devices, distinct, favorites, escaping or all, not '\(load)'"
+            )
         }
         if loads.contains(where: { $0.key == distinct.key }), !FileManager.default.fileExists(atPath: distinct.path) {
             Stderr.line("watch: making \(distinct.path) (once)")
@@ -237,6 +239,7 @@ enum WatchBenchmark {
                     value: Double(high - low) / Double(devices), unit: "B",
                     note: "(peak RSS 100k − peak RSS 1k) / 99,000"))
         }
+        if load == "all" { results.append(try EscapingBenchmark.measure(binary: binary, scratch: scratch, reps: reps)) }
         if load == "all" || load == "state" {
             results += DeviceBenchmark.measure(catalogPath: catalog)
             if let latency = LiveLatency.measure(binary: binary, scratch: scratch) { results.append(latency) }

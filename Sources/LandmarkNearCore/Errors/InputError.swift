@@ -28,8 +28,8 @@ public struct InputError: LandmarkNearError, Sendable, Equatable {
         return error
     }
 
-    /// `<source>: <reason>`
-    public var description: String { "\(source): \(reason)" }
+    /// `<source>: <reason>`, the path made safe for a terminal (it may hold anything).
+    public var description: String { "\(TerminalText.safe(source)): \(reason)" }
 
     /// An error for a failed system call, from `errno`: opening fails as `.missingInput`,
     /// anything else as `.io`.

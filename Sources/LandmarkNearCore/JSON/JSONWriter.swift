@@ -5,37 +5,77 @@
 ///     JSONWriter.appendString("a \"b\"/c", to: &out)   // "a \"b\"/c"
 package enum JSONWriter {
     /// Appends `string` as a JSON string literal (with quotes).
+    ///
+    /// Linear in the bytes of `string`, whatever it holds: every byte to escape is ASCII, so the
+    /// escaped text is written byte by byte into a string sized once (a first pass counts it).
+    /// Appending each escape through `output.unicodeScalars.append(contentsOf:)`, as this once
+    /// did, copies the whole output every time: a 1 MiB line of backslashes took 7-18 s.
     package static func appendString(_ string: String, to output: inout String) {
-        output.append("\"")
-        var pendingStart = string.unicodeScalars.startIndex
-        let scalars = string.unicodeScalars
-        var index = scalars.startIndex
-        while index != scalars.endIndex {
-            let scalar = scalars[index]
-            let escape: String?
-            switch scalar.value {
-            case 0x22: escape = "\\\""
-            case 0x5C: escape = "\\\\"
-            case 0x0A: escape = "\\n"
-            case 0x0D: escape = "\\r"
-            case 0x09: escape = "\\t"
-            case 0x08: escape = "\\b"
-            case 0x0C: escape = "\\f"
-            case 0x00..<0x20, 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: escape = nil
+        var string = string
+        let escaped = string.withUTF8 { bytes -> String? in
+            var size = 0
+            for byte in bytes { size += escapedSize(of: byte) }
+            guard size != bytes.count else { return nil }
+            return String(unsafeUninitializedCapacity: size + 2) { buffer in
+                var count = 0
+                buffer[count] = UInt8(ascii: "\"")
+                count += 1
+                for byte in bytes { count = writeEscaped(byte, into: buffer, at: count) }
+                buffer[count] = UInt8(ascii: "\"")
+                return count + 1
             }
-            if let escape {
-                output.unicodeScalars.append(contentsOf: scalars[pendingStart..<index])
-                output.append(escape)
-                pendingStart = scalars.index(after: index)
-            }
-            index = scalars.index(after: index)
         }
-        output.unicodeScalars.append(contentsOf: scalars[pendingStart..<scalars.endIndex])
-        output.append("\"")
+        if let escaped {
+            output.append(escaped)
+        } else {
+            output.append("\"")
+            output.append(string)
+            output.append("\"")
+        }
     }
+
+    /// Bytes that `byte` takes inside a JSON string literal: 2 for `\"`, `\\`, `\n`, `\r`, `\t`,
+    /// `\b`, `\f`, 6 for the other control characters and DEL (`\u00XX`), else 1.
+    @inline(__always)
+    static func escapedSize(of byte: UInt8) -> Int {
+        switch byte {
+        case 0x22, 0x5C, 0x0A, 0x0D, 0x09, 0x08, 0x0C: return 2
+        case 0x00..<0x20, 0x7F: return 6
+        default: return 1
+        }
+    }
+
+    /// Writes `byte` escaped at `offset` (room counted by `escapedSize(of:)`); returns the offset after it.
+    @inline(__always)
+    private static func writeEscaped(_ byte: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        let short: UInt8
+        switch byte {
+        case 0x22, 0x5C: short = byte
+        case 0x0A: short = UInt8(ascii: "n")
+        case 0x0D: short = UInt8(ascii: "r")
+        case 0x09: short = UInt8(ascii: "t")
+        case 0x08: short = UInt8(ascii: "b")
+        case 0x0C: short = UInt8(ascii: "f")
+        case 0x00..<0x20, 0x7F:
+            buffer[offset] = UInt8(ascii: "\\")
+            buffer[offset + 1] = UInt8(ascii: "u")
+            buffer[offset + 2] = UInt8(ascii: "0")
+            buffer[offset + 3] = UInt8(ascii: "0")
+            buffer[offset + 4] = hexDigit(byte >> 4)
+            buffer[offset + 5] = hexDigit(byte & 0x0F)
+            return offset + 6
+        default:
+            buffer[offset] = byte
+            return offset + 1
+        }
+        buffer[offset] = UInt8(ascii: "\\")
+        buffer[offset + 1] = short
+        return offset + 2
+    }
+
+    /// The lowercase hex digit of `nibble` (0...15).
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
 
     /// `string` as a JSON string literal (with quotes).
     package static func quoted(_ string: String) -> String {

@@ -13,7 +13,12 @@ package enum Suggestion {
         var best: (candidate: String, distance: Int)?
         var tie = false
         for candidate in candidates {
-            let distance = editDistance(typedBytes, Array(candidate.lowercased().utf8))
+            let candidateBytes = Array(candidate.lowercased().utf8)
+            // The distance is at least the difference in length: a candidate too short or too
+            // long is out without the table, which for a 1 MiB unknown key would be 20 million
+            // cells a candidate.
+            guard abs(typedBytes.count - candidateBytes.count) <= limit else { continue }
+            let distance = editDistance(typedBytes, candidateBytes)
             guard distance <= limit else { continue }
             if let current = best, distance == current.distance {
                 tie = tie || current.candidate != candidate

@@ -40,13 +40,14 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
     /// `foot`/`feet`), in any case, with or without a space: `5mi`, `5 miles`, `5MI`.
     public init(parsing text: String) throws(UnitParseError) {
         guard let quantity = QuantityText(text), let value = Double(quantity.number), value.isFinite else {
-            throw UnitParseError("\"\(text)\" is not a non-negative number with a unit (e.g. 5mi, 8km, 500m)")
+            throw UnitParseError("\(TerminalText.quoted(text)) is not a non-negative number with a unit (e.g. 5mi, 8km, 500m)")
         }
         guard let unit = Length.unitWords[quantity.unit] else {
             throw UnitParseError(
                 quantity.unit.isEmpty
-                    ? "\"\(text)\" needs a unit: mi, km, m or ft (e.g. 5mi, 8km, 500m)"
-                    : "\"\(text)\": unknown unit '\(quantity.unit)'; use mi, km, m or ft (e.g. 5mi, 8km, 500m)")
+                    ? "\(TerminalText.quoted(text)) needs a unit: mi, km, m or ft (e.g. 5mi, 8km, 500m)"
+                    : "\(TerminalText.quoted(text)): unknown unit \(TerminalText.singleQuoted(quantity.unit)); use mi, km, m or ft (e.g. 5mi, 8km, 500m)"
+            )
         }
         self.init(value: value, unit: unit)
         self.writtenValue = Length.trimmed(String(quantity.number))
@@ -60,16 +61,17 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
         "ft": .feet, "foot": .feet, "feet": .feet,
     ]
 
-    /// "5.0" -> "5", "2.50" -> "2.5", "007" -> "7".
+    /// "5.0" -> "5", "2.50" -> "2.5", "007" -> "7", "00.5" -> "0.5". On a substring, whose ends
+    /// move in constant time (removing a string's first character shifts the rest, and a catalog
+    /// radius of a million zeros took that a million times).
     private static func trimmed(_ number: String) -> String {
-        var text = number
+        var text = Substring(number)
         if text.contains(".") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
+            while text.hasSuffix("0") { text = text.dropLast() }
+            if text.hasSuffix(".") { text = text.dropLast() }
         }
-        while text.count > 1 && text.hasPrefix("0") && !text.hasPrefix("0.") { text.removeFirst() }
-        if text.hasPrefix(".") { text = "0" + text }
-        return text.isEmpty ? "0" : text
+        text = text.drop { $0 == "0" }
+        return text.isEmpty || text.hasPrefix(".") ? "0" + text : String(text)
     }
 
     public static let fiveMiles = Length(value: 5, unit: .miles)

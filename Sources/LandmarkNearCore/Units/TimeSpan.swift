@@ -14,14 +14,15 @@ package struct TimeSpan: Sendable, Hashable, CustomStringConvertible {
     /// or without a space: `90s`, `30 min`, `1H`.
     package init(parsing text: String) throws(UnitParseError) {
         guard let quantity = QuantityText(text), let value = Double(quantity.number), value.isFinite else {
-            throw UnitParseError("\"\(text)\" is not a non-negative number with a unit (e.g. 90s, 30m, 1h)")
+            throw UnitParseError("\(TerminalText.quoted(text)) is not a non-negative number with a unit (e.g. 90s, 30m, 1h)")
         }
         if quantity.unit.isEmpty, value == 0 { self.seconds = 0; return }
         guard let scale = TimeSpan.unitWords[quantity.unit] else {
             throw UnitParseError(
                 quantity.unit.isEmpty
-                    ? "\"\(text)\" needs a unit: s, m, h or d (e.g. 90s, 30m, 1h), or 0 to disable"
-                    : "\"\(text)\": unknown unit '\(quantity.unit)'; use s, m, h or d (e.g. 90s, 30m, 1h)")
+                    ? "\(TerminalText.quoted(text)) needs a unit: s, m, h or d (e.g. 90s, 30m, 1h), or 0 to disable"
+                    : "\(TerminalText.quoted(text)): unknown unit \(TerminalText.singleQuoted(quantity.unit)); use s, m, h or d (e.g. 90s, 30m, 1h)"
+            )
         }
         self.seconds = value * scale
     }

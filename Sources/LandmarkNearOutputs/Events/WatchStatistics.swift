@@ -15,6 +15,10 @@ public struct WatchStatistics: Sendable, Equatable {
     /// Enters found between two fixes (`--crossing`).
     package var crossings = 0
     public var notifications = 0
+    /// Notifications decided but never emitted (printed, written, handed to the deliveries):
+    /// the run failed first (a state commit on a full disk, an `.apns` file that could not be
+    /// written). The summary then says how many of the decided went out.
+    public var unemitted = 0
     package var suppressed: [ProximityEvent.Suppression: Int] = [:]
     public var devices = 0
     package var apnsFilesWritten = 0
@@ -62,6 +66,7 @@ public struct WatchStatistics: Sendable, Equatable {
             text += ", \(dropped[reason, default: 0]) \(reason.rawValue)"
         }
         text += "; \(notifications) notification\(notifications == 1 ? "" : "s")"
+        if unemitted > 0 { text += " decided, \(notifications - unemitted) emitted" }
         text += " (\(enters) enter\(enters == 1 ? "" : "s")"
         if crossings > 0 { text += ", \(crossings) of them passed between fixes" }
         if dwells > 0 { text += ", \(dwells) dwell\(dwells == 1 ? "" : "s")" }

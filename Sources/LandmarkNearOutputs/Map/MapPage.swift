@@ -12,22 +12,32 @@ package enum MapPage {
         return MapPageTemplate.head + data + MapPageTemplate.tail
     }
 
-    /// The JSON text with `<`, `>` and `&` escaped (they occur only inside strings).
+    /// The JSON text with `<`, `>` and `&` escaped (they occur only inside strings), and U+2028,
+    /// U+2029, which JSON allows raw but older script parsers end a line at. Byte by byte
+    /// (every character escaped is ASCII, or E2 80 A8/A9 in UTF-8) into one array: linear
+    /// whatever the names hold.
     static func embeddable(_ json: String) -> String {
-        var out = ""
-        out.reserveCapacity(json.utf8.count + 64)
-        for scalar in json.unicodeScalars {
-            switch scalar {
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            // JSON allows them raw, but older script parsers end a line there.
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default: out.unicodeScalars.append(scalar)
+        var json = json
+        return json.withUTF8 { bytes in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 64)
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "<"): out.append(contentsOf: "\\u003c".utf8)
+                case UInt8(ascii: ">"): out.append(contentsOf: "\\u003e".utf8)
+                case UInt8(ascii: "&"): out.append(contentsOf: "\\u0026".utf8)
+                case 0xE2
+                where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    out.append(contentsOf: (bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
+                    index += 2
+                default: out.append(byte)
+                }
+                index += 1
             }
+            return String(decoding: out, as: UTF8.self)
         }
-        return out
     }
 
     /// What the page's script reads: devices with flat `[lon,lat,...]` arrays (6 decimals,

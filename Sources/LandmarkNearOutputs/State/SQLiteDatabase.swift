@@ -6,11 +6,16 @@ package final class SQLiteDatabase {
     let path: String
     private let handle: OpaquePointer
 
-    package init(path: String) throws(StateError) {
+    /// - Parameters:
+    ///   - readOnly: open an existing file for reading only (never creating it, never writing
+    ///     it: `state check` of a file a run may hold).
+    ///   - uri: open this `file:` URI instead of `path` (`?immutable=1`).
+    package init(path: String, readOnly: Bool = false, uri: String? = nil) throws(StateError) {
         self.path = path
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        if uri != nil { flags |= SQLITE_OPEN_URI }
+        let status = sqlite3_open_v2(uri ?? path, &opened, flags, nil)
         guard status == SQLITE_OK, let opened else {
             let reason = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close(opened)

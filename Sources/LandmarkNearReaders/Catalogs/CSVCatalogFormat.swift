@@ -104,7 +104,7 @@ enum CSVCatalogFormat {
                     guard let column, column < cells.count else { return nil }
                     return cells[column]
                 }
-                func shown(_ cell: Bytes?) -> String { "\"" + String(text(trimmed(cell)).prefix(40)) + "\"" }
+                func shown(_ cell: Bytes?) -> String { TerminalText.quoted(text(trimmed(cell)), limit: 40) }
                 var id = entry + 1
                 if idColumn != nil {
                     guard let parsed = integer(trimmed(cell(idColumn))) else {

@@ -66,7 +66,8 @@ enum CatalogFields {
         if let id = value.integer { return id }
         if let text = value.stringValue, let id = Int(text) { return id }
         throw CatalogError(
-            source: source, entry: entry, reason: "has an id that is not an integer (\(JSONWriter.serialize(value).prefix(40)))")
+            source: source, entry: entry,
+            reason: "has an id that is not an integer (\(TerminalText.safe(String(JSONWriter.serialize(value).prefix(40)))))")
     }
 
     static func degrees(_ value: JSONValue?, name: String, entry: Int, id: Int, source: String) throws(CatalogError) -> Double {

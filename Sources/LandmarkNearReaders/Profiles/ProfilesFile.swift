@@ -36,7 +36,7 @@ public enum ProfilesFile {
         var entries: [DeviceKey: DeviceProfiles.Profile] = [:]
         var warnings: [String] = []
         for (device, value) in root.members {
-            let label = "device \(JSONWriter.quoted(device))"
+            let label = "device \(TerminalText.quoted(device))"
             guard let object = value.objectValue else {
                 throw ProfilesError(source: source, reason: "\(label): profile must be an object, not \(value.typeDescription)")
             }
@@ -44,7 +44,7 @@ public enum ProfilesFile {
                 let hint =
                     Suggestion.closest(to: key, among: DeviceProfiles.knownKeys).map { " (did you mean \(JSONWriter.quoted($0))?)" } ?? ""
                 warnings.append(
-                    "\(source): \(label): unknown key \(JSONWriter.quoted(key)) ignored\(hint); "
+                    "\(source): \(label): unknown key \(TerminalText.quoted(key)) ignored\(hint); "
                         + "a profile takes \(DeviceProfiles.knownKeys.map(JSONWriter.quoted).joined(separator: ", "))")
             }
             var profile = DeviceProfiles.Profile()

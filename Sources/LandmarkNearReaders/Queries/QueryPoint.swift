@@ -88,7 +88,7 @@ package struct QueryPoint: Sendable, Equatable {
         }
         guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let value = Double(text) else {
             let hint = hasDecimalComma(text) ? " (write \(withDecimalPoint(text)): decimal commas only when both numbers have one)" : ""
-            throw QueryPointError("\(name) '\(TerminalText.safe(shown))' is not a number\(hint)")
+            throw QueryPointError("\(name) \(TerminalText.singleQuoted(shown)) is not a number\(hint)")
         }
         guard value.isFinite else { throw QueryPointError("\(name) '\(shown)' is not a finite number") }
         return value

@@ -149,17 +149,25 @@ public final class Pipeline {
         stage.move(to: .finished, by: "finish()")
         emitters.synchronizeDirectory()
         try emitters.flush()
+        try? diagnostics.flush()
     }
 
     /// The outputs cannot be written any more: the device changes and what was decided are
-    /// saved without being emitted (the next run emits them), and nothing more may come.
+    /// saved without being emitted (the next run emits them), and nothing more may come. What
+    /// was decided and not emitted is counted (the summary must not claim it went out).
     func fail() {
+        let pending = plan.takePending()
+        statistics.unemitted += Pipeline.notificationCount(pending)
         if var commits {
-            try? commits.saveWithoutEmitting(
-                changes: engine.takeChanges(), decided: plan.takePending(), nmeaDates: changedNMEADate(&commits))
+            try? commits.saveWithoutEmitting(changes: engine.takeChanges(), decided: pending, nmeaDates: changedNMEADate(&commits))
             self.commits = commits
         }
         stage.move(to: .failed, by: "fail()")
+        try? diagnostics.flush()
+    }
+
+    static func notificationCount(_ batch: [PlannedOutput]) -> Int {
+        batch.count(where: { if case .notification = $0 { true } else { false } })
     }
 
     // MARK: commits
@@ -171,6 +179,9 @@ public final class Pipeline {
         stage.requireRunning(for: "commit()")
         // For runs that never end (serve's summary and /metrics).
         statistics.devices = engine.deviceCount
+        // The batch's `--explain` and record lines go out with it (one write): `serve` never
+        // reaches the end of an input, and its summary must not come before its last lines.
+        defer { try? diagnostics.flush() }
         guard var commits else {
             try emitPending()
             return
@@ -178,10 +189,17 @@ public final class Pipeline {
         defer { self.commits = commits }
         if let eventPublisher { commits.acknowledged(eventPublisher.takeAcknowledged()) }
         let batch = plan.takePending()
-        let decided = try commits.commit(changes: engine.takeChanges(), outputs: batch, nmeaDates: changedNMEADate(&commits))
-        try emitters.emit(batch, durable: true, live: currentInputIsLive, statistics: &statistics)
-        // Published: marked done once acknowledged, not with the next commit.
-        if !publish(batch) { commits.emitted(decided) }
+        do {
+            let decided = try commits.commit(changes: engine.takeChanges(), outputs: batch, nmeaDates: changedNMEADate(&commits))
+            try emitters.emit(batch, durable: true, live: currentInputIsLive, statistics: &statistics)
+            // Published: marked done once acknowledged, not with the next commit.
+            if !publish(batch) { commits.emitted(decided) }
+        } catch {
+            // Not saved (the transaction failed: a full disk), or saved and not emitted (the
+            // next run emits it): either way, not gone out.
+            statistics.unemitted += Pipeline.notificationCount(batch)
+            throw error
+        }
     }
 
     /// Marks done, in a transaction of its own, what the last commit emitted (the next commit
@@ -214,7 +232,12 @@ public final class Pipeline {
     func emitPending() throws(WatchError) {
         guard plan.pendingCount > 0 else { return }
         let batch = plan.takePending()
-        try emitters.emit(batch, durable: false, live: currentInputIsLive, statistics: &statistics)
+        do {
+            try emitters.emit(batch, durable: false, live: currentInputIsLive, statistics: &statistics)
+        } catch {
+            statistics.unemitted += Pipeline.notificationCount(batch)
+            throw error
+        }
         publish(batch)
     }
 

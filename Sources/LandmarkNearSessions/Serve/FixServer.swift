@@ -21,6 +21,11 @@ package struct ServeConfiguration: Sendable {
     package var mqtt: MQTTOptions?
     /// The broker password, from the URL or `--mqtt-password-file`.
     package var mqttPassword: String?
+    /// `--tls-cert` and `--tls-key`, read already: the daemon speaks TLS only, and SIGHUP reads
+    /// the pair again.
+    package var tls: TLSCertificate?
+    /// `--metrics-public`: `/metrics` without credentials even with users.
+    package var metricsPublic = false
 
     package init(address: ListenAddress?) { self.address = address }
 }
@@ -108,10 +113,10 @@ package final class FixServer {
         let queue = EngineQueue()
         let mqttStatus = configuration.mqtt.map { _ in MQTTStatus() }
         let metrics = ServerMetrics(deliveries: pipeline.deliveryStatisticsReader, mqtt: mqttStatus)
-        let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics)
+        let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics, metricsPublic: configuration.metricsPublic)
         let daemon = try configuration.address.map { address throws(ServerError) in
             try HTTPDaemon(
-                address: address, limits: configuration.limits,
+                address: address, limits: configuration.limits, tls: configuration.tls,
                 refused: { metrics.count(status: $0.status) },
                 handler: { request, responder in router.respond(to: request, responder) })
         }
@@ -144,7 +149,17 @@ package final class FixServer {
         signal(SIGHUP, SIG_IGN)
         let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
         let usersPath = configuration.usersPath
+        let tls = configuration.tls
         hangUp.setEventHandler {
+            if let tls {
+                do throws(ServerError) {
+                    try tls.reload()
+                    standardError("landmark-near serve: SIGHUP: certificate reloaded from \(tls.certificatePath)")
+                } catch {
+                    let option = error.setting.map { "--\($0.rawValue) " } ?? ""
+                    standardError("landmark-near serve: SIGHUP: keeping the certificate: \(option)\(error.description)")
+                }
+            }
             if let usersPath, let authenticator {
                 do {
                     authenticator.replace(try ServerUsers.load(path: usersPath))
@@ -160,7 +175,7 @@ package final class FixServer {
         defer { for source in sources { source.cancel() } }
 
         if let daemon, let address = configuration.address {
-            let scheme = "http://" + (address.isIPv6 ? "[\(address.host)]" : address.host)
+            let scheme = (tls == nil ? "http://" : "https://") + (address.isIPv6 ? "[\(address.host)]" : address.host)
             standardError(
                 "landmark-near serve: listening on \(scheme):\(daemon.port)"
                     + (usersPath == nil ? " (no --users: loopback only, no authentication)" : ""))
@@ -259,7 +274,9 @@ private final class Stopper: Sendable {
     }
 }
 
+/// One line on stderr in one write(2), made safe for a terminal (`TerminalText.safeLines`)
+/// whatever the caller quoted.
 func standardError(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
+    let bytes = Array((TerminalText.safeLines(line) + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }

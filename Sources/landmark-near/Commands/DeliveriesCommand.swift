@@ -26,7 +26,7 @@ enum DeliveriesCommand: Command {
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near deliveries"
         let args = try ArgumentScanner(arguments, command: command, valued: ["state"], flags: ["json"])
-        if let extra = args.positionals.first { throw .usage("\(command): unexpected argument '\(extra)'") }
+        if let extra = args.positionals.first { throw .usage("\(command): unexpected argument \(TerminalText.singleQuoted(extra))") }
         guard let path = args.value("state") else { throw .usage("\(command): --state FILE is required") }
         let rows: [DeliveryLogListing]
         do {

@@ -41,7 +41,8 @@ enum FixesCommand: Command {
         var format: FixFormat?
         if let text = args.value("format") {
             guard let chosen = FixFormat(rawValue: text.lowercased()) else {
-                throw .usage("\(command): --format takes ndjson, csv, nmea, gpx, kml, tcx or geojson, not '\(text)'")
+                throw .usage(
+                    "\(command): --format takes ndjson, csv, nmea, gpx, kml, tcx or geojson, not \(TerminalText.singleQuoted(text))")
             }
             format = chosen
         }

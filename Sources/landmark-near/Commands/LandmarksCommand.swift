@@ -23,7 +23,7 @@ enum LandmarksCommand: Command {
         let command = "landmark-near landmarks"
         let args = try ArgumentScanner(arguments, command: command, valued: ["landmarks"], flags: ["json"])
         if let extra = args.positionals.first {
-            throw .usage("\(command): unexpected argument '\(extra)'")
+            throw .usage("\(command): unexpected argument \(TerminalText.singleQuoted(extra))")
         }
         let catalog = try args.catalog(command: command)
         if args.has("json") {

@@ -52,7 +52,7 @@ enum NearestCommand: Command {
         let limit: Int
         if let text = args.value("k") {
             guard let value = Int(text), value >= 1 else {
-                throw .usage("\(command): -k '\(TerminalText.safe(text))' is not a whole number >= 1")
+                throw .usage("\(command): -k \(TerminalText.singleQuoted(text)) is not a whole number >= 1")
             }
             limit = value
         } else {

@@ -40,7 +40,7 @@ enum PayloadCommand: Command {
             arguments, command: command,
             valued: ["id", "index", "radius", "thread-id", "bundle-id", "landmarks", "out"], flags: [])
         if let extra = args.positionals.first {
-            throw .usage("\(command): unexpected argument '\(extra)'")
+            throw .usage("\(command): unexpected argument \(TerminalText.singleQuoted(extra))")
         }
         let options = try PayloadOptionsParsing.options(from: args, radius: args.length("radius", default: .fiveMiles), command: command)
         guard args.value("id") != nil || args.value("index") != nil else {
@@ -65,7 +65,7 @@ enum PayloadCommand: Command {
     private static func landmarkIndex(_ args: ArgumentScanner, catalog: LandmarkCatalog, command: String) throws(CommandFailure) -> Int {
         var byID: Int?
         if let idText = args.value("id") {
-            guard let id = Int(idText) else { throw .usage("\(command): --id: '\(idText)' is not an integer id") }
+            guard let id = Int(idText) else { throw .usage("\(command): --id: \(TerminalText.singleQuoted(idText)) is not an integer id") }
             guard let index = catalog.index(ofID: id) else {
                 throw .usage("\(command): --id: no landmark with id \(id) in the catalog (see landmark-near landmarks)")
             }

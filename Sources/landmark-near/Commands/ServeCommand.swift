@@ -8,7 +8,8 @@ enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "take fixes from phones over HTTP or MQTT (OwnTracks, Traccar Client) and notify as watch does"
     static let help = """
-        Usage: landmark-near serve --listen HOST:PORT [--users FILE] [watch options]
+        Usage: landmark-near serve --listen HOST:PORT [--users FILE] [--tls-cert FILE --tls-key FILE]
+                                   [watch options]
                landmark-near serve --mqtt URL [--listen HOST:PORT] [MQTT options] [watch options]
 
         Runs one engine fed by HTTP, by an MQTT broker, or both: phones post or publish their
@@ -18,6 +19,7 @@ enum ServeCommand: Command {
             landmark-near serve --listen 127.0.0.1:8083
             landmark-near serve --listen 0.0.0.0:8083 --users users.json --apns-dir out/
             landmark-near serve --listen 127.0.0.1:8083 --state s.db --webhook https://hooks.example.com/near
+            landmark-near serve --listen 0.0.0.0:8443 --users users.json --tls-cert fullchain.pem --tls-key privkey.pem
             landmark-near serve --mqtt mqtt://127.0.0.1 --state s.db --mqtt-publish 'near/{device}/event'
 
         Endpoints:
@@ -32,7 +34,8 @@ enum ServeCommand: Command {
           GET /healthz         200 ok (with --mqtt: 503 and the reason while the broker cannot
                                be used)
           GET /metrics         Prometheus text: fixes, notifications, unreadable records,
-                               deliveries by status, HTTP answers by status
+                               deliveries by status, HTTP answers by status; with --users,
+                               for a user's credentials only (unless --metrics-public)
         A 200 means the fixes were processed and their output written (deliveries go on
         beside the engine: a 200 does not wait for APNs or a webhook).
 
@@ -45,9 +48,17 @@ enum ServeCommand: Command {
                                or "*"}}. Every fix request then needs HTTP basic auth (401
                                otherwise, 403 for a device the user does not own) and devices
                                are named USER/DEVICE. Make hashes with 'landmark-near hash-password'.
+          --tls-cert FILE      speak HTTPS (TLS 1.2 and 1.3) with this PEM certificate (then its
+                               intermediates); read again on SIGHUP: new connections get the
+                               renewed certificate, open ones keep theirs, nothing restarts
+          --tls-key FILE       the certificate's private key (PEM, unencrypted; chmod 600)
+          --metrics-public     with --users, answer /metrics without credentials
           --threads N          HTTP threads: they accept, parse and decode (default 4); a
                                request waiting for the engine holds none of them
           --max-connections N  connections open at once (default 1024); further ones wait
+          --max-connections-per-client N
+                               connections open at once from one IP address (default 64);
+                               further ones from it are closed at once
           --idle-timeout DUR   close a connection that makes no progress for this long, or
                                whose headers (or body) are not whole after it (default 30s)
         MQTT:
@@ -95,8 +106,9 @@ enum ServeCommand: Command {
                                restart sends what was not delivered
           -h, --help           show this help
 
-        Limits: bodies over 1 MiB get 413; a connection with no progress for 30 s is closed; bad
-        JSON or bad numbers get 400 with the reason (and count as unreadable records).
+        Limits: bodies over 1 MiB get 413; a connection with no progress for 30 s is closed; at
+        most 64 connections from one address; bad JSON or bad numbers get 400 with the reason
+        (and count as unreadable records).
         Deliveries run on their own thread, with watch's rules (see 'landmark-near watch
         --help': APNs answers, retries until the expiration, retired tokens, the delivery lines
         on stderr); the summary counts delivered, retried, failed and retired.
@@ -106,13 +118,13 @@ enum ServeCommand: Command {
         for the outstanding deliveries and exits 0; SIGINT does the same
         and exits 130. A second SIGTERM or SIGINT ends the wait for deliveries (exit 143 or 130;
         with --state the next run sends what was left). SIGHUP reloads the landmarks, the
-        profiles (with their APNs tokens) and the users; every device's state is kept.
-        MQTT connections reconnect with backoff (0.25 s doubling to 30 s), one stderr line per
-        change of their state.
+        profiles (with their APNs tokens), the users and the TLS certificate; every device's
+        state is kept. MQTT connections reconnect with backoff (0.25 s doubling to 30 s), one
+        stderr line per change of their state.
         Exit status: 0 stopped by SIGTERM; 130 stopped by SIGINT (or a second SIGINT ended the
         wait for deliveries); 143 a second SIGTERM ended it; 64 usage error; 65 bad users,
-        catalog or profiles; 66 a file does not exist; 74 cannot listen or write; 75 the
-        --state file is in use by another process; 127 --mqtt without libmosquitto.
+        catalog, profiles, certificate or key; 66 a file does not exist; 74 cannot listen or
+        write; 75 the --state file is in use by another process; 127 --mqtt without libmosquitto.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
@@ -122,10 +134,13 @@ enum ServeCommand: Command {
         let args = try ArgumentScanner(
             arguments, command: command,
             valued: WatchOptionsParsing.valued.subtracting(["format"]).union(DeliveryOptionsParsing.valued)
-                .union(["listen", "users", "threads", "max-connections", "idle-timeout"]).union(MQTTOptionsParsing.valued),
-            flags: ["explain"])
+                .union([
+                    "listen", "users", "threads", "max-connections", "max-connections-per-client", "idle-timeout", "tls-cert", "tls-key",
+                ])
+                .union(MQTTOptionsParsing.valued),
+            flags: ["explain", "metrics-public"])
         guard args.positionals.isEmpty else {
-            throw .usage("\(command): takes no files (fixes come over HTTP or MQTT): '\(args.positionals[0])'")
+            throw .usage("\(command): takes no files (fixes come over HTTP or MQTT): \(TerminalText.singleQuoted(args.positionals[0]))")
         }
         let listen = args.value("listen")
         guard listen != nil || args.value("mqtt") != nil else {
@@ -133,7 +148,8 @@ enum ServeCommand: Command {
                 "\(command): --listen HOST:PORT or --mqtt URL is required (e.g. --listen 127.0.0.1:8083, --mqtt mqtt://127.0.0.1/owntracks/+/+)"
             )
         }
-        if listen == nil, let http = ["users", "threads", "max-connections", "idle-timeout"].first(where: { args.value($0) != nil }) {
+        let httpOptions = ["users", "threads", "max-connections", "max-connections-per-client", "idle-timeout", "tls-cert", "tls-key"]
+        if listen == nil, let http = httpOptions.first(where: { args.value($0) != nil }) ?? (args.has("metrics-public") ? "metrics-public" : nil) {
             throw .usage("\(command): --\(http) is about HTTP: it needs --listen")
         }
         var configuration: ServeConfiguration
@@ -147,8 +163,11 @@ enum ServeCommand: Command {
             throw failure(error, command)
         }
         configuration.usersPath = args.value("users")
+        configuration.tls = try tls(args, command: command)
+        configuration.metricsPublic = args.has("metrics-public")
         configuration.limits.threads = try count(args, "threads", default: 4, command: command)
         configuration.limits.connectionLimit = try count(args, "max-connections", default: 1024, command: command)
+        configuration.limits.perClientLimit = try count(args, "max-connections-per-client", default: 64, command: command)
         let idle = try args.timeSpan("idle-timeout", default: TimeSpan(seconds: 30)).seconds
         guard idle >= 1 else { throw .usage("\(command): --idle-timeout must be at least 1s") }
         configuration.limits.timeoutSeconds = Int(idle.rounded(.up))
@@ -219,10 +238,29 @@ enum ServeCommand: Command {
         return text
     }
 
+    /// `--tls-cert` and `--tls-key` (both or neither), read and checked now: a file missing is
+    /// 66, one GnuTLS refuses (or a key that is not the certificate's) 65.
+    private static func tls(_ args: ArgumentScanner, command: String) throws(CommandFailure) -> TLSCertificate? {
+        switch (args.value("tls-cert"), args.value("tls-key")) {
+        case (nil, nil): return nil
+        case (let certificate?, let key?):
+            if let warning = DeliveryOptionsParsing.permissionWarning(key, option: "tls-key") {
+                Console.error("\(command): warning: \(warning)")
+            }
+            do throws(ServerError) {
+                return try TLSCertificate(certificatePath: certificate, keyPath: key)
+            } catch {
+                throw failure(error, command)
+            }
+        case (nil, _?): throw .usage("\(command): --tls-key needs --tls-cert (the certificate it goes with)")
+        case (_?, nil): throw .usage("\(command): --tls-cert needs --tls-key (the certificate's private key)")
+        }
+    }
+
     private static func count(_ args: ArgumentScanner, _ name: String, default value: Int, command: String) throws(CommandFailure) -> Int {
         guard let text = args.value(name) else { return value }
         guard let number = Int(text), number >= 1, number <= 100_000 else {
-            throw .usage("\(command): --\(name) takes a whole number from 1 to 100000, not '\(text)'")
+            throw .usage("\(command): --\(name) takes a whole number from 1 to 100000, not \(TerminalText.singleQuoted(text))")
         }
         return number
     }

@@ -49,7 +49,7 @@ struct ArgumentScanner {
                 guard let long = aliases[short] else {
                     let known = Array(valued) + Array(allFlags)
                     throw .usage(
-                        "\(command): unknown option '\(argument)'\(Suggestion.suffix(for: short, among: known, prefix: "--")) (see \(command) --help)"
+                        "\(command): unknown option \(TerminalText.singleQuoted(argument))\(Suggestion.suffix(for: short, among: known, prefix: "--")) (see \(command) --help)"
                     )
                 }
                 name = long
@@ -71,7 +71,7 @@ struct ArgumentScanner {
             } else {
                 let known = Array(valued) + Array(allFlags)
                 throw .usage(
-                    "\(command): unknown option '\(argument)'\(Suggestion.suffix(for: name, among: known, prefix: "--")) (see \(command) --help)"
+                    "\(command): unknown option \(TerminalText.singleQuoted(argument))\(Suggestion.suffix(for: name, among: known, prefix: "--")) (see \(command) --help)"
                 )
             }
         }
@@ -118,7 +118,7 @@ struct ArgumentScanner {
     func integer(_ name: String, default defaultValue: Int, minimum: Int = 0) throws(CommandFailure) -> Int {
         guard let text = options[name] else { return defaultValue }
         guard let value = Int(text), value >= minimum else {
-            throw .usage("--\(name): '\(text)' is not a whole number >= \(minimum)")
+            throw .usage("--\(name): \(TerminalText.singleQuoted(text)) is not a whole number >= \(minimum)")
         }
         return value
     }

@@ -1,3 +1,5 @@
+import LandmarkNear
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -5,9 +7,11 @@ import Glibc
 /// stderr for the commands (stdout goes through `OutputWriter`).
 enum Console {
     /// Writes `message` and a newline to stderr with write(2), dropping it when stderr is closed
-    /// or full (`FileHandle.write` traps there: `nearest 95 0 2>&-` died of SIGILL).
+    /// or full (`FileHandle.write` traps there: `nearest 95 0 2>&-` died of SIGILL). Each line
+    /// goes through `TerminalText.safe` whatever the caller did: no message can carry an escape
+    /// sequence or a bidirectional control to the terminal.
     static func error(_ message: String) {
-        var bytes = Array(message.utf8)
+        var bytes = Array(TerminalText.safeLines(message).utf8)
         bytes.append(0x0A)
         bytes.withUnsafeBytes { raw in
             var offset = 0

@@ -62,7 +62,7 @@ enum DeliveryOptionsParsing {
             if let path = args.value("apns-ca") { options.extraCAPEM = try readFile(path, option: "apns-ca", command: command) }
             return options
         }
-        guard push == "apns" else { throw .usage("\(command): --push takes 'apns', not '\(push)'") }
+        guard push == "apns" else { throw .usage("\(command): --push takes 'apns', not \(TerminalText.singleQuoted(push))") }
         guard let keyPath = args.value("apns-key") else { throw .usage("\(command): --push apns needs --apns-key FILE (the .p8 key)") }
         guard let keyID = args.value("apns-key-id") else { throw .usage("\(command): --push apns needs --apns-key-id ID") }
         guard let teamID = args.value("apns-team-id") else { throw .usage("\(command): --push apns needs --apns-team-id ID") }
@@ -88,12 +88,12 @@ enum DeliveryOptionsParsing {
         } else {
             let name = args.value("apns-environment") ?? "sandbox"
             guard let environment = APNsEndpoint.Environment(rawValue: name) else {
-                throw .usage("\(command): --apns-environment takes sandbox or production, not '\(name)'")
+                throw .usage("\(command): --apns-environment takes sandbox or production, not \(TerminalText.singleQuoted(name))")
             }
             endpoint = APNsEndpoint(environment: environment, topic: topic)
         }
         let pem = try readFile(keyPath, option: "apns-key", command: command)
-        if let warning = permissionWarning(keyPath) { warn("\(command): warning: \(warning)") }
+        if let warning = permissionWarning(keyPath, option: "apns-key") { warn("\(command): warning: \(warning)") }
         options.apns = APNsOptions(keyPEM: pem, keySource: "--apns-key \(keyPath)", keyID: keyID, teamID: teamID, endpoint: endpoint)
         if let path = args.value("apns-ca") {
             options.extraCAPEM = try readFile(path, option: "apns-ca", command: command)
@@ -113,10 +113,10 @@ enum DeliveryOptionsParsing {
     }
 
     /// A key file that group or others may read is a leaked key waiting to happen.
-    static func permissionWarning(_ path: String) -> String? {
+    static func permissionWarning(_ path: String, option: String) -> String? {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & 0o077 != 0 else { return nil }
         let mode = String(status.st_mode & 0o777, radix: 8)
-        return "--apns-key \(path) is readable by group or others (mode \(mode)); chmod 600 it"
+        return "--\(option) \(path) is readable by group or others (mode \(mode)); chmod 600 it"
     }
 }

@@ -29,7 +29,7 @@ enum WatchOptionsParsing {
         if let text = args.value("accuracy-policy") {
             guard let policy = AccuracyPolicy(rawValue: text.lowercased()) else {
                 throw .usage(
-                    "\(command): --accuracy-policy takes center, sure or possible, not '\(TerminalText.safe(text))'")
+                    "\(command): --accuracy-policy takes center, sure or possible, not \(TerminalText.singleQuoted(text))")
             }
             options.engine.accuracyPolicy = policy
         }
@@ -42,13 +42,13 @@ enum WatchOptionsParsing {
         }
         if let text = args.value("events") {
             guard let selection = WatchOptions.EventSelection(rawValue: text) else {
-                throw .usage("\(command): --events takes 'notifications' or 'all', not '\(text)'")
+                throw .usage("\(command): --events takes 'notifications' or 'all', not \(TerminalText.singleQuoted(text))")
             }
             options.events = selection
         }
         if let text = args.value("format") {
             guard let format = FixFormat(rawValue: text.lowercased()) else {
-                throw .usage("\(command): --format takes one of \(FixFormat.names), not '\(text)'")
+                throw .usage("\(command): --format takes one of \(FixFormat.names), not \(TerminalText.singleQuoted(text))")
             }
             options.format = format
         }

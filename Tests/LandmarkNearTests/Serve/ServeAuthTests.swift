@@ -89,7 +89,7 @@ struct ServeAuthTests {
                 "POST", "/fixes", headers: [("Authorization", Self.basic("alice", "alice-secret"))],
                 body: Array("{\"device\":\"phone\",\"lat\":1,\"lon\":1}\n{\"device\":\"x\",\"lat\":1,\"lon\":1}\n".utf8)
             ).status == 403)
-        // Health and metrics need no credentials.
+        // Health needs no credentials (metrics do: ServeTLSTests).
         #expect(try connection.request("GET", "/healthz").status == 200)
 
         let lines = server.waitForLines(3)

@@ -98,7 +98,7 @@ struct ServeLimitsTests {
     }
 
     @Test func aThousandConnectionsAtOnce() async throws {
-        let server = try ServeProcess(["--max-connections", "1100"])
+        let server = try ServeProcess(["--max-connections", "1100", "--max-connections-per-client", "1100"])
         defer { server.kill() }
         var connections: [HTTPConnection] = []
         for _ in 0..<1000 { connections.append(try HTTPConnection(port: server.port, timeout: 40)) }

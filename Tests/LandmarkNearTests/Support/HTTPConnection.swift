@@ -23,8 +23,23 @@ final class HTTPConnection {
     private let socket: Int32
     private var buffered: [UInt8] = []
 
-    init(port: Int, timeout: TimeInterval = 20) throws {
+    /// - Parameter source: the local address to connect from (`127.0.0.2`: another client, as
+    ///   the server sees it; every 127.x.y.z is the loopback interface on Linux).
+    init(port: Int, timeout: TimeInterval = 20, from source: String? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(socket)
+                throw Failure.connect(code)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

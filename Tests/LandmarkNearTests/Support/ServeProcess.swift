@@ -48,7 +48,7 @@ final class ServeProcess: Sendable {
         while (found == nil || !isReady) && Date() < deadline && process.isRunning {
             let text = String(decoding: stderrData.data, as: UTF8.self)
             if let ready, text.contains(ready) { isReady = true }
-            if found == nil, let range = text.range(of: #"listening on http://\S+:(\d+)"#, options: .regularExpression) {
+            if found == nil, let range = text.range(of: #"listening on https?://\S+:(\d+)"#, options: .regularExpression) {
                 found = Int(text[range].split(separator: ":").last!)
             }
             if found == nil || !isReady { usleep(20_000) }
