@@ -71,6 +71,7 @@ let package = Package(
             name: "CMosquitto",
             path: "Sources/CMosquitto",
             providers: [.apt(["libmosquitto-dev"])]
+        ),
         // GnuTLS, libmicrohttpd's TLS library: the certificate that `serve --tls-cert` presents, read
         // again on SIGHUP (Debian: libgnutls28-dev). Headers only: opened on first use (GnuTLSLibrary).
         .systemLibrary(

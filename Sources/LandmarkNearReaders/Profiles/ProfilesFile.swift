@@ -32,7 +32,6 @@ public enum ProfilesFile {
             throw ProfilesError(
                 source: source, reason: "must be a JSON object mapping device names to profiles, not \(json.typeDescription)")
         }
-        var profiles = DeviceProfiles()
         var entries: [DeviceKey: DeviceProfiles.Profile] = [:]
         var warnings: [String] = []
         for (device, value) in root.members {

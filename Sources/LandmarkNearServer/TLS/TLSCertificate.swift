@@ -107,7 +107,8 @@ private final class TLSIdentity: @unchecked Sendable {
         guard paired >= 0 else {
             throw ServerError(
                 kind: .badData, setting: .tlsCertificate,
-                message: "\(TerminalText.safe(certificatePath)) with --tls-key \(TerminalText.safe(keyPath)): \(GnuTLSLibrary.message(paired))")
+                message:
+                    "\(TerminalText.safe(certificatePath)) with --tls-key \(TerminalText.safe(keyPath)): \(GnuTLSLibrary.message(paired))")
         }
         let chain = UnsafeMutablePointer<gnutls_pcert_st>.allocate(capacity: Int(Self.maximumChain))
         chain.initialize(repeating: gnutls_pcert_st(), count: Int(Self.maximumChain))
@@ -117,7 +118,8 @@ private final class TLSIdentity: @unchecked Sendable {
             chain.deallocate()
             throw ServerError(
                 kind: .badData, setting: .tlsCertificate,
-                message: "\(TerminalText.safe(certificatePath)): \(GnuTLSLibrary.message(imported)) (at most \(Self.maximumChain) certificates)")
+                message:
+                    "\(TerminalText.safe(certificatePath)): \(GnuTLSLibrary.message(imported)) (at most \(Self.maximumChain) certificates)")
         }
         var key: gnutls_privkey_t?
         guard gnutls.privkey_init(&key) == 0, let key else {

@@ -149,7 +149,9 @@ enum ServeCommand: Command {
             )
         }
         let httpOptions = ["users", "threads", "max-connections", "max-connections-per-client", "idle-timeout", "tls-cert", "tls-key"]
-        if listen == nil, let http = httpOptions.first(where: { args.value($0) != nil }) ?? (args.has("metrics-public") ? "metrics-public" : nil) {
+        if listen == nil,
+            let http = httpOptions.first(where: { args.value($0) != nil }) ?? (args.has("metrics-public") ? "metrics-public" : nil)
+        {
             throw .usage("\(command): --\(http) is about HTTP: it needs --listen")
         }
         var configuration: ServeConfiguration
