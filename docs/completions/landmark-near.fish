@@ -73,7 +73,7 @@ complete -c landmark-near -n '__fish_seen_subcommand_from fixes' -l strict -d 's
 complete -c landmark-near -n '__fish_seen_subcommand_from fixes' -s h -d 'show this help'
 complete -c landmark-near -n '__fish_seen_subcommand_from nearest' -l help -d 'show this help'
 complete -c landmark-near -n '__fish_seen_subcommand_from nearest' -l json -d 'one object a query: {"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id'
-complete -c landmark-near -n '__fish_seen_subcommand_from nearest' -l landmarks -r -d 'catalog: tutorial JSON array, GeoJSON points or CSV with a header (def'
+complete -c landmark-near -n '__fish_seen_subcommand_from nearest' -l landmarks -r -d 'catalog: tutorial JSON array, GeoJSON or CSV with a header (default: t'
 complete -c landmark-near -n '__fish_seen_subcommand_from nearest' -l within -r -d 'only landmarks at most this far: a number with mi, km, m or ft (5mi, 8'
 complete -c landmark-near -n '__fish_seen_subcommand_from nearest' -s h -d 'show this help'
 complete -c landmark-near -n '__fish_seen_subcommand_from nearest' -s k -r -d 'how many landmarks (default 1)'

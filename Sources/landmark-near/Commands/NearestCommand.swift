@@ -32,8 +32,10 @@ enum NearestCommand: Command {
           --within LENGTH    only landmarks at most this far: a number with mi, km, m or ft
                              (5mi, 8km, 500m); a landmark with its own catalog radius
                              counts as within at that radius
-          --landmarks FILE   catalog: tutorial JSON array, GeoJSON points or CSV with a header
-                             (default: the twelve landmarks of the SwiftUI tutorial)
+          --landmarks FILE   catalog: tutorial JSON array, GeoJSON or CSV with a header
+                             (default: the twelve landmarks of the SwiftUI tutorial); an
+                             area is at 0 m from a position inside it, else (and a line)
+                             at the geodesic distance to its nearest edge
           --json             one object a query:
                              {"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,
                              "name":"Turtle Rock","distanceMeters":15465.793}]}

@@ -25,7 +25,9 @@ enum WatchCommand: Command {
         Options:
           --landmarks FILE     landmark catalog (default: the tutorial's twelve; favourites
                                1001, 1003, 1004); a file, a pipe, a FIFO or /dev/stdin. An
-                               entry's own "radius" replaces --radius for it
+                               entry's own "radius" replaces --radius for it. Areas and lines
+                               (GeoJSON Polygon, LineString, ...; CSV wkt) are measured from
+                               their edges, 0 inside an area (radius 0: inside)
           --favorites LIST     favourite ids for every device, e.g. 1001,1003, or 'all'
                                (default: the catalog's isFavorite flags)
           --profiles FILE      per-device JSON: {"dev": {"favorites": [ids],
