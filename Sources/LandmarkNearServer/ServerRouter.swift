@@ -149,7 +149,7 @@ package final class ServerRouter: Sendable {
     private func owntracks(_ request: HTTPRequest, _ user: ServerUsers.User?) -> Reply {
         var records: [FixRecord]
         switch OwnTracksDecoder.decode(request.body) {
-        case .failure(let problem): return .now(problem.response)
+        case .failure(let problem): return unreadable(problem, source: OwnTracksDecoder.source)
         case .success(let decoded): records = decoded
         }
         let headerUser = request.header("X-Limit-U").flatMap { $0.isEmpty ? nil : $0 }
@@ -178,7 +178,7 @@ package final class ServerRouter: Sendable {
     private func osmand(_ request: HTTPRequest, _ user: ServerUsers.User?) -> Reply {
         var records: [FixRecord]
         switch OsmAndDecoder.decode(query: request.query, body: request.body, contentType: request.header("Content-Type")) {
-        case .failure(let problem): return .now(problem.response)
+        case .failure(let problem): return unreadable(problem, source: OsmAndDecoder.source)
         case .success(let decoded): records = decoded
         }
         if let problem = scope(&records, to: user) { return .now(problem.response) }
@@ -214,6 +214,16 @@ package final class ServerRouter: Sendable {
     }
 
     // MARK: helpers
+
+    /// A body that could not be read at all (400): through the engine as one unreadable record,
+    /// so that it is a stderr line and counted in `landmark_near_unreadable_records_total` as
+    /// a bad line of `/fixes` is; the answer is still the 400 naming it. Other refusals (413,
+    /// 415, ...) are about the request, not a record, and are answered at once.
+    private func unreadable(_ problem: RequestProblem, source: String) -> Reply {
+        guard problem.status == 400 else { return .now(problem.response) }
+        let record = FixRecord.invalid(FixReadIssue(source: source, line: 1, reason: problem.reason))
+        return .engine([record], source: source, fixesOnly: true) { _ in problem.response }
+    }
 
     /// `USER/DEVICE` for a device the user owns.
     private func name(_ device: String, of user: ServerUsers.User) -> Result<String, RequestProblem> {

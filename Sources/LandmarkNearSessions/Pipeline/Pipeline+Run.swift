@@ -160,8 +160,14 @@ extension Pipeline {
             statistics.sentencesWithoutFix += end.skipped.count(where: { $0 != NMEALineDecoder.notNMEA })
         }
         if recordsOfThisSource == 0, let why = end.noFixExplanation {
-            statistics.warnings += 1
-            diagnostics.writeLine(TerminalText.safe("\(sourceName): warning: \(why)"))
+            if let forced = options.format {
+                // The user said what the input is: nothing of it there is an error, not a note.
+                statistics.forcedFormatReadNothing += 1
+                diagnostics.writeLine(TerminalText.safe("\(sourceName): --format \(forced.rawValue) read no fix: \(why)"))
+            } else {
+                statistics.warnings += 1
+                diagnostics.writeLine(TerminalText.safe("\(sourceName): warning: \(why)"))
+            }
         }
     }
 }

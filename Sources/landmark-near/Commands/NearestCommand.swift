@@ -1,5 +1,9 @@
 import LandmarkNear
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 enum NearestCommand: Command {
     static let name = "nearest"
     static let summary = "the k nearest landmarks to a position (or to each lat,lon line of stdin)"
@@ -43,7 +47,8 @@ enum NearestCommand: Command {
           -h, --help         show this help
 
         Exit status: 0 ok, 64 usage error, 65 unreadable stdin lines, 66 catalog cannot be opened,
-        74 stdin or stdout failed (the reader of stdout went away, say).
+        74 stdin or stdout failed (a reader of stdout that went away, as with
+        '| head -1', is not a failure: the command stops quietly with 0).
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
@@ -91,8 +96,14 @@ enum NearestCommand: Command {
             output.write(bytes: writer.bytes)
             return nil
         }
-        // The stream writes to stdout from a thread of its own: the header goes first.
-        do { try output.flush() } catch { throw CommandFailure(error, context: "\(command): stdout: ") }
+        // The stream writes to stdout from a thread of its own: the header goes first. A reader
+        // that went away (`| head -1`) ends the command quietly with 0, as it does `watch`.
+        do {
+            try output.flush()
+        } catch {
+            if error.code == EPIPE { return nil }
+            throw CommandFailure(error, context: "\(command): stdout: ")
+        }
         let badLines: Int
         do {
             badLines = try NearestStream.run(input: 0, output: 1, index: index, catalog: catalog, query: query, json: json) {
@@ -100,6 +111,7 @@ enum NearestCommand: Command {
                 Console.error("<stdin>:\(line): \(reason)")
             }
         } catch {
+            if case .output(let failure) = error, failure.code == EPIPE { return nil }
             throw CommandFailure(error, context: "\(command): ")
         }
         if badLines > 0 {

@@ -90,15 +90,18 @@ enum WatchCommand: Command {
             landmark-near watch --profiles p.json --push apns --apns-key AuthKey_ABC123DEFG.p8 \\
               --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-topic com.example.Landmarks
 
-        Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error;
-        75 the --state file is in use by another process; 130 SIGINT; 143 SIGTERM.
+        Exit status: 0 all records read; 65 some were unreadable (or --strict stopped, or an
+        input read with --format held no fix of that format); 64 usage error; 66 an input
+        cannot be opened (missing, a directory); 69 a delivery failed for good (--push,
+        --webhook); 74 I/O error (an output that cannot be written is found before the
+        first fix); 75 the --state file is in use by another process; 130 SIGINT; 143 SIGTERM.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near watch"
         let signals = try signalInbox(command: command)
         let args = try ArgumentScanner(arguments, command: command, valued: valuedOptions.union(["geojson"]), flags: flagOptions)
+        if let path = args.value("geojson") { try MapCommand.checkWritable(path, option: "--geojson", command: command) }
         // Reading a file starts before the catalog loads (they overlap on the second core).
         let readingAhead = readAhead(args)
         let (pipeline, inputs) = try startPipeline(args, command: command, output: output)
@@ -178,8 +181,14 @@ enum WatchCommand: Command {
         } catch {
             throw failure(error, command: command)
         }
+        if pipeline.favoriteIndices.isEmpty { Console.error("\(command): warning: \(noFavoritesWarning)") }
         return (pipeline, inputs)
     }
+
+    /// Said at start when no device can have a favourite: a run that cannot notify at all
+    /// otherwise ends with a silent "0 notifications".
+    static let noFavoritesWarning =
+        "no favourite landmarks: nothing can notify (the catalog marks none isFavorite; choose some with --favorites IDS or 'all', or per device with --profiles)"
 
     /// Runs the pipeline to its end and prints the summary. An input that cannot be opened is
     /// thrown at once; any other failure comes back as `stopped` (what was decided can still be
@@ -193,18 +202,21 @@ enum WatchCommand: Command {
         } catch {
             // An input that cannot be opened ends the run before anything was read from it.
             if error.origin == .input && error.kind == .missingInput { throw failure(error, command: command) }
-            let (summary, _) = finishDeliveries(pipeline, output: output, signals: signals)
+            let (summary, _, _) = finishDeliveries(pipeline, output: output, signals: signals)
             Console.error("\(command): \(summary)")
             return (failure(error, command: command), nil)
         }
-        let (summary, signal) = finishDeliveries(pipeline, output: output, signals: signals)
+        let (summary, signal, failedForGood) = finishDeliveries(pipeline, output: output, signals: signals)
         Console.error("\(command): \(summary)")
         switch pipeline.statistics.stoppedBy {
         case .signal(let number)?: return (nil, number == SIGTERM ? .terminated : .interrupted)
         case .outputClosed?: return (nil, nil)
         case nil:
             if let signal { return (nil, signal == SIGTERM ? .terminated : .interrupted) }
-            return (nil, pipeline.statistics.unreadable > 0 ? .badData : nil)
+            let statistics = pipeline.statistics
+            if statistics.unreadable > 0 || statistics.forcedFormatReadNothing > 0 { return (nil, .badData) }
+            // Notifications that never reached APNs or the webhook: the run did not do its job.
+            return (nil, failedForGood > 0 ? .unavailable : nil)
         }
     }
 
@@ -212,7 +224,7 @@ enum WatchCommand: Command {
     /// and the signal that ended the wait. A run already stopped by a signal does not wait
     /// (with --state, what was not delivered is sent by the next run).
     private static func finishDeliveries(_ pipeline: Pipeline, output: OutputWriter, signals: SignalInbox) -> (
-        summary: String, signal: Int32?
+        summary: String, signal: Int32?, failedForGood: Int
     ) {
         var summary = pipeline.statistics.summary
         // What was printed is flushed before the wait: deliveries may take a while.
@@ -227,10 +239,10 @@ enum WatchCommand: Command {
             }
             return received != nil
         })
-        guard let (deliveries, interrupted) = outcome else { return (summary, nil) }
+        guard let (deliveries, interrupted) = outcome else { return (summary, nil, 0) }
         summary += "; " + deliveries.summary
-        guard interrupted else { return (summary, nil) }
-        return (summary + (stoppedBySignal ? "" : " (interrupted while waiting for deliveries)"), received)
+        guard interrupted else { return (summary, nil, deliveries.failed) }
+        return (summary + (stoppedBySignal ? "" : " (interrupted while waiting for deliveries)"), received, deliveries.failed)
     }
 
     /// The pipeline's error with the option it concerns.

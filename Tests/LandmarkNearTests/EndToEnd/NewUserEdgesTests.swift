@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// What a new user meets at the edges (issue 42; docs/reference/exit-statuses.md): outputs that
+/// cannot be written are found before the first fix, a forced format that reads nothing is an
+/// error, and a reader of stdout that goes away ends every command quietly with 0.
+@Suite(.suiteTimeLimit) struct NewUserEdgesTests {
+    static let turtleRock = #"{"device":"a","lat":34.01,"lon":-116.16}"# + "\n"
+
+    struct Unwritable: CustomTestStringConvertible, Sendable {
+        var name: String
+        var arguments: [String]
+        var says: String
+        var testDescription: String { name }
+    }
+
+    static let unwritable: [Unwritable] = [
+        Unwritable(
+            name: "watch --geojson into a missing directory", arguments: ["watch", "--geojson", "/nonexistent-dir/x.geojson"],
+            says: "landmark-near watch: --geojson /nonexistent-dir/x.geojson: the directory /nonexistent-dir does not exist"),
+        Unwritable(
+            name: "map --out into a missing directory", arguments: ["map", "--out", "/nonexistent-dir/run.html"],
+            says: "landmark-near map: --out /nonexistent-dir/run.html: the directory /nonexistent-dir does not exist"),
+        Unwritable(
+            name: "map --out a directory", arguments: ["map", "--out", "/tmp"], says: "landmark-near map: --out /tmp: is a directory"),
+    ]
+
+    /// 74 in our words, and nothing processed: the enter the fix would give is not printed.
+    @Test(arguments: unwritable) func anOutputThatCannotBeWrittenStopsBeforeTheFirstFix(_ case_: Unwritable) async throws {
+        let result = try await runTool(case_.arguments + ["--format", "ndjson", "-"], stdin: Self.turtleRock)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains(case_.says), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(!result.stderr.contains("fixes read") && !result.stderr.contains("could not be completed"))
+    }
+
+    /// `--format nmea` on NDJSON: the user said what the input is, and it held none of it: 65.
+    @Test func aForcedFormatThatReadsNothingIsAnError() async throws {
+        let result = try await runTool(["watch", "--format", "nmea"], stdin: Self.turtleRock)
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("<stdin>: --format nmea read no fix: no NMEA sentence had a fix"), "\(result.stderr)")
+        // Detected, the same input is fine.
+        let detected = try await runTool(["watch"], stdin: Self.turtleRock)
+        #expect(detected.status == 0, "\(detected.stderr)")
+    }
+
+    /// `| head -1` ends `nearest` (reading stdin, or answering one position) and `watch` alike:
+    /// exit 0, nothing on stderr about a broken pipe.
+    @Test(arguments: [
+        "yes 34,-116 | head -200000 | \"$TOOL\" nearest | head -1 >/dev/null; echo \"status ${PIPESTATUS[2]}\"",
+        "yes '{\"device\":\"a\",\"lat\":34.01,\"lon\":-116.16}' | head -200000 | \"$TOOL\" watch --events all | head -1 >/dev/null; echo \"status ${PIPESTATUS[2]}\"",
+    ])
+    func aReaderThatGoesAwayEndsTheCommandQuietly(_ pipeline: String) async throws {
+        let result = try await runProcess(
+            "/bin/bash", ["-c", pipeline], environment: ["TOOL": try toolExecutableURL().path], timeout: 60)
+        #expect(result.stdout.contains("status 0"), "\(result.stdout) \(result.stderr)")
+        #expect(!result.stderr.contains("Broken pipe"), "\(result.stderr)")
+    }
+
+    /// A catalog with no favourite warns at start; --explain says far distances in kilometres.
+    @Test func noFavouriteWarnsAndFarDistancesReadInKilometres() async throws {
+        let directory = try makeTemporaryDirectory("edges")
+        let catalog = directory.appendingPathComponent("none.csv").path
+        try "id,name,lat,lon\n1,Plain,1,2\n".write(toFile: catalog, atomically: true, encoding: .utf8)
+        let none = try await runTool(["watch", "--landmarks", catalog], stdin: Self.turtleRock)
+        #expect(none.status == 0)
+        #expect(none.stderr.contains("landmark-near watch: warning: no favourite landmarks: nothing can notify"), "\(none.stderr)")
+        let far = try await runTool(["watch", "--explain", "--favorites", "1002"], stdin: Self.turtleRock)
+        #expect(
+            far.stderr.contains(#"nearest favourite "Silver Salmon Creek" is "#) && far.stderr.contains(" km away (radius"), "\(far.stderr)"
+        )
+        #expect(!far.stderr.contains("no favourite landmarks"))
+        let near = try await runTool(["watch", "--explain", "--favorites", "1001", "--radius", "100m"], stdin: Self.turtleRock)
+        #expect(near.stderr.contains(#"nearest favourite "Turtle Rock" is 650.259 m away"#), "\(near.stderr)")
+    }
+}
