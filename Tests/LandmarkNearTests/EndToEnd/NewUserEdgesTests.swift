@@ -26,10 +26,10 @@ import Testing
     ]
 
     /// 74 in our words, and nothing processed: the enter the fix would give is not printed.
-    @Test(arguments: unwritable) func anOutputThatCannotBeWrittenStopsBeforeTheFirstFix(_ case_: Unwritable) async throws {
-        let result = try await runTool(case_.arguments + ["--format", "ndjson", "-"], stdin: Self.turtleRock)
+    @Test(arguments: unwritable) func anOutputThatCannotBeWrittenStopsBeforeTheFirstFix(_ unwritable: Unwritable) async throws {
+        let result = try await runTool(unwritable.arguments + ["--format", "ndjson", "-"], stdin: Self.turtleRock)
         #expect(result.status == 74, "\(result.stderr)")
-        #expect(result.stderr.contains(case_.says), "\(result.stderr)")
+        #expect(result.stderr.contains(unwritable.says), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(!result.stderr.contains("fixes read") && !result.stderr.contains("could not be completed"))
     }
