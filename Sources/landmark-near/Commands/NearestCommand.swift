@@ -29,7 +29,9 @@ enum NearestCommand: Command {
                              34.5,-116.2; on stdin too: '34,5 -116,2'); '34,5,-116,2' is
                              refused with a hint. A latitude out of range next to a longitude
                              that would be one gets a hint at the order (nearest -116 34:
-                             did you mean 34,-116?). Instead of LAT LON, '-' reads stdin.
+                             did you mean 34,-116?). Hemisphere letters: 34.0N 116.0W (S and
+                             W negative; then either order); '34;-116' is 34,-116. Instead
+                             of LAT LON, '-' reads stdin.
 
         Options:
           -k N               how many landmarks (default 1)
@@ -128,7 +130,7 @@ enum NearestCommand: Command {
             return nil
         case 1 where positionals[0] == "-":
             return nil
-        case 1 where !positionals[0].contains(where: { $0 == "," || $0 == " " || $0 == "\t" }):
+        case 1 where !positionals[0].contains(where: { $0 == "," || $0 == ";" || $0 == " " || $0 == "\t" }):
             throw QueryPointError("expected LAT LON (two numbers), or none (or '-') to read stdin, got 1 argument")
         case 1:
             guard let point = try QueryPoint(line: positionals[0]) else { throw QueryPointError("expected LAT LON, or 'LAT,LON'") }

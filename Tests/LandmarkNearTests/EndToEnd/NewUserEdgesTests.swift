@@ -73,4 +73,64 @@ import Testing
         let near = try await runTool(["watch", "--explain", "--favorites", "1001", "--radius", "100m"], stdin: Self.turtleRock)
         #expect(near.stderr.contains(#"nearest favourite "Turtle Rock" is 650.259 m away"#), "\(near.stderr)")
     }
+
+    /// Positions as people write them: hemisphere letters (either order), semicolons, `-k3`.
+    @Test(arguments: [
+        ["nearest", "34.0N", "116.0W", "--json"], ["nearest", "116W", "34N", "--json"], ["nearest", "34;-116", "--json"],
+        ["nearest", "34°N, 116°W", "--json"], ["nearest", "-k1", "34", "-116", "--json"], ["nearest", "-k=1", "34,-116", "--json"],
+    ])
+    func positionsAsPeopleWriteThem(_ arguments: [String]) async throws {
+        let result = try await runTool(arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix(#"{"lat":34,"lon":-116,"nearest":[{"index":0,"id":1001,"#), "\(result.stdout)")
+    }
+
+    @Test func aSignBesideAHemisphereLetterIsRefused() async throws {
+        let result = try await runTool(["nearest", "--", "-34S", "116W"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("a sign and a hemisphere letter together"), "\(result.stderr)")
+    }
+
+    /// `hash-password alice` is a usage error; on a terminal it asks twice without echo.
+    @Test func hashPasswordTakesNoNameAndAsksWithoutEcho() async throws {
+        let named = try await runTool(["hash-password", "alice"], stdin: "s3cret")
+        #expect(named.status == 64, "\(named.stderr)")
+        #expect(named.stdout.isEmpty)
+        // A pseudo-terminal, as a person at a shell: the prompts show, the password does not.
+        let script = """
+            import os, pty, sys, time
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(sys.argv[1], ["landmark-near", "hash-password"])
+            seen = b""
+            def read():
+                global seen
+                time.sleep(1.0)
+                try: seen += os.read(fd, 4096)
+                except OSError: pass
+            read(); os.write(fd, b"s3cret\\n"); read(); os.write(fd, b"s3cret\\n"); read()
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.write(repr(seen) + " status " + str(os.WEXITSTATUS(status)))
+            """
+        let result = try await runProcess("/usr/bin/python3", ["-c", script, try toolExecutableURL().path], timeout: 30)
+        #expect(result.stdout.contains("Password:") && result.stdout.contains("Again:"), "\(result.stdout)")
+        #expect(result.stdout.contains("$y$") && result.stdout.contains("status 0"), "\(result.stdout)")
+        #expect(!result.stdout.contains("s3cret"), "the password was echoed: \(result.stdout)")
+    }
+
+    /// `--state` in a missing directory names the state file and the directory, not the lock file.
+    @Test func aStateFileInAMissingDirectoryIsNamedAsGiven() async throws {
+        let result = try await runTool(["watch", "--state", "/nonexistent-dir/s.db"], stdin: "")
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("landmark-near watch: --state /nonexistent-dir/s.db: the directory /nonexistent-dir does not exist"),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains("-lock"))
+    }
+
+    @Test func theVersionNamesLibxml2AsPeopleWriteIt() async throws {
+        let result = try await runTool(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.range(of: #"libxml2 \d+\.\d+\.\d+\)"#, options: .regularExpression) != nil, "\(result.stdout)")
+    }
 }
