@@ -160,8 +160,9 @@ extension Pipeline {
             statistics.sentencesWithoutFix += end.skipped.count(where: { $0 != NMEALineDecoder.notNMEA })
         }
         if recordsOfThisSource == 0, let why = end.noFixExplanation {
-            if let forced = options.format {
-                // The user said what the input is: nothing of it there is an error, not a note.
+            if let forced = options.format, !end.skipped.isEmpty {
+                // The user said what the input is, and it held lines of something else: an
+                // error, not a note. (Nothing but blanks or comments stays a warning.)
                 statistics.forcedFormatReadNothing += 1
                 diagnostics.writeLine(TerminalText.safe("\(sourceName): --format \(forced.rawValue) read no fix: \(why)"))
             } else {

@@ -133,4 +133,44 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.range(of: #"libxml2 \d+\.\d+\.\d+\)"#, options: .regularExpression) != nil, "\(result.stdout)")
     }
+
+    /// `fixes` on a live pipe: each fix out while the input waits, and SIGINT stops it with
+    /// what was read printed, the summary written and 130 (as `watch` does).
+    @Test func fixesFlushesALiveStreamAndStopsOnSIGINT() async throws {
+        let tool = try LiveTool(["fixes"])
+        tool.write(Self.turtleRock)
+        #expect(tool.waitForStdoutLines(1, timeout: 10), "the first fix was held back: \(tool.stdout)")
+        tool.write(#"{"device":"a","lat":34.02,"lon":-116.16}"# + "\n")
+        #expect(tool.waitForStdoutLines(2, timeout: 10), "\(tool.stdout)")
+        tool.signal(SIGINT)
+        #expect(tool.wait() == 130)
+        #expect(
+            tool.stderr.contains("landmark-near fixes: 2 records read, 2 fixes, 0 unreadable (interrupted by SIGINT)"), "\(tool.stderr)")
+    }
+
+    /// Input no reader can read is one line saying what it is and what to do, and 65.
+    @Test(arguments: [
+        ("bzip2", "bz2", "bzip2-compressed: decompress it first (bzcat"),
+        ("xz", "xz", "xz-compressed: decompress it first (xzcat"),
+    ])
+    func compressedInputSaysHowToReadIt(_ compressor: String, _ suffix: String, _ says: String) async throws {
+        let directory = try makeTemporaryDirectory("edges")
+        let plain = directory.appendingPathComponent("fixes.csv").path
+        try "lat,lon\n34.01,-116.16\n".write(toFile: plain, atomically: true, encoding: .utf8)
+        let compressed = try await runProcess("/usr/bin/env", [compressor, "-k", plain])
+        try #require(compressed.status == 0, "\(compressor): \(compressed.stderr)")
+        let result = try await runTool(["watch", plain + "." + suffix])
+        #expect(result.status == 65)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("\(plain).\(suffix):1: \(says)"), "\(result.stderr)")
+    }
+
+    @Test func binaryInputIsOneLine() async throws {
+        let binary = try Data(contentsOf: try toolExecutableURL()).prefix(200_000)
+        let result = try await runTool(["watch"], stdinData: Data(binary))
+        #expect(result.status == 65)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(result.stderr.prefix(2000))")
+        #expect(lines.first?.contains("binary data (a NUL byte at byte") == true, "\(lines.first ?? "")")
+    }
 }
