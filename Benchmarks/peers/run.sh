@@ -21,15 +21,17 @@ if [ ! -x "$venv/bin/python" ] || ! cmp -s "$requirements" "$venv/requirements.i
     cp "$requirements" "$venv/requirements.installed"
 fi
 
+# Single-threaded like LandmarkNear's queries (pykdtree and numpy would use every core).
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
+if [ "${1:-}" = "--places" ]; then
+    # The places' files come from `landmark-bench places` (--data names where they are).
+    shift
+    exec "$venv/bin/python" Benchmarks/peers/places_peers.py "$@"
+fi
+
 if [ ! -f Benchmarks/out/manifest.json ]; then
     echo "run.sh: no generated data yet: swift run -c release landmark-bench generate" >&2
     swift run -c release landmark-bench generate
 fi
 
-# Single-threaded like LandmarkNear's queries (pykdtree and numpy would use every core).
-export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
-if [ "${1:-}" = "--places" ]; then
-    shift
-    exec "$venv/bin/python" Benchmarks/peers/places_peers.py "$@"
-fi
 exec "$venv/bin/python" Benchmarks/peers/peers.py "$@"
