@@ -56,7 +56,9 @@ Run from the repository root (makes the venv, installs PostGIS when asked):
     Benchmarks/peers/.venv/bin/python Benchmarks/peers/places_peers.py \\
         --data /work/benchdata --binary .build/release/landmark-near --prefix 20000 --reps 3
 
-Writes a JSON report (--json-out, default <data>/places-peers.json) and prints a Markdown table.
+Writes a JSON report (--json-out, default <data>/places-peers.json), merges the peers' figures
+into <data>/peers.json (--peers-json; keys as `landmark-bench places` names its own, so it prints
+them beside ours) and prints a Markdown table.
 """
 import argparse
 import json
@@ -402,7 +404,9 @@ def main():
     parser.add_argument("--no-load", action="store_true", help="skip the 100k catalog load")
     parser.add_argument("--ref-step", type=float, default=1.0, help="reference sampling, metres")
     parser.add_argument("--ref-cases", type=int, default=6)
-    parser.add_argument("--json-out", default=None)
+    parser.add_argument("--json-out", default=None, help="the full report (default <data>/places-peers.json)")
+    parser.add_argument("--peers-json", default=None,
+                        help="peers.json to merge the figures into (default <data>/peers.json; 'none' skips)")
     args = parser.parse_args()
 
     data = args.data
@@ -488,6 +492,10 @@ def main():
     out = args.json_out or os.path.join(data, "places-peers.json")
     with open(out, "w") as f:
         json.dump(report, f, indent=1)
+    peers_json = args.peers_json or os.path.join(data, "peers.json")
+    if peers_json != "none":
+        merge_peer_results(report, peers_json)
+        print(f"merged into {peers_json}")
     print(f"\nwrote {out}")
 
 
@@ -571,6 +579,33 @@ def load_100k(binary, path, reps):
     print(f"load 100k: ours {min(ours):.2f} s, shapely {min(peer):.2f} s", file=sys.stderr)
     return {"ours_best_s": min(ours), "ours_median_s": statistics.median(ours),
             "shapely_best_s": min(peer), "shapely_median_s": statistics.median(peer)}
+
+
+def merge_peer_results(report, path):
+    """Writes the peers' figures into peers.json (the file `landmark-bench places` reads to put
+    them beside ours), keys named as its own: `places.watch.dense` (fixes/s) and
+    `places.load.100k` (s). Entries of other keys and peers are kept."""
+    doc = {"results": []}
+    if os.path.exists(path):
+        with open(path) as f:
+            doc = json.load(f)
+    entries = []
+    runs = report["prefix_runs"]
+    note = (f"first {report['prefix']:,} fixes of places-fixes.ndjson, median of {report['reps']}; "
+            "polygons loaded before, not timed")
+    for name, peer in (("shapely", "shapely STRtree + geographiclib"), ("postgis", "PostGIS geography ST_DWithin")):
+        if name in runs:
+            entries.append({"key": "places.watch.dense", "peer": peer, "value": runs[name]["fixes_per_s_median"],
+                            "unit": "fixes/s", "note": note})
+    if report.get("load_100k"):
+        entries.append({"key": "places.load.100k", "peer": "json + shapely polygons + STRtree",
+                        "value": report["load_100k"]["shapely_median_s"], "unit": "s",
+                        "note": f"median of {report['reps']}"})
+    replaced = {(e["key"], e["peer"]) for e in entries}
+    doc["results"] = [e for e in doc.get("results", []) if (e["key"], e["peer"]) not in replaced] + entries
+    doc.setdefault("python", platform.python_version())
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1, ensure_ascii=False)
 
 
 def print_table(report):
