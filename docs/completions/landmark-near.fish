@@ -86,7 +86,7 @@ complete -c landmark-near -n '__fish_seen_subcommand_from payload' -l help -d 's
 complete -c landmark-near -n '__fish_seen_subcommand_from payload' -l id -r -d 'the landmark\'s id (e.g'
 complete -c landmark-near -n '__fish_seen_subcommand_from payload' -l index -r -d 'the landmark\'s index in the catalog; with --id, both must name the sam'
 complete -c landmark-near -n '__fish_seen_subcommand_from payload' -l landmarks -r -d 'catalog (default: the twelve landmarks of the SwiftUI tutorial)'
-complete -c landmark-near -n '__fish_seen_subcommand_from payload' -l out -r -d 'write the payload to FILE instead (atomically, directories created); t'
+complete -c landmark-near -n '__fish_seen_subcommand_from payload' -l out -r -d 'write the payload to FILE instead (atomically; its directory must exis'
 complete -c landmark-near -n '__fish_seen_subcommand_from payload' -l radius -r -d 'the distance the body names: 5mi (default), 1mi, 8km, 500m, 1000ft; a '
 complete -c landmark-near -n '__fish_seen_subcommand_from payload' -l thread-id -r -d 'aps.thread-id (default: 5280)'
 complete -c landmark-near -n '__fish_seen_subcommand_from payload' -s h -d 'show this help'

@@ -60,7 +60,8 @@ enum ServeCommand: Command {
                                connections open at once from one IP address (default 64);
                                further ones from it are closed at once
           --idle-timeout DUR   close a connection that makes no progress for this long, or
-                               whose headers (or body) are not whole after it (default 30s)
+                               whose headers (or body) are not whole after it (default 30s;
+                               at least 1s)
         MQTT:
           --mqtt URL           subscribe to a broker with QoS 1:
                                mqtt://[USER[:PASSWORD]@]HOST[:PORT][/TOPIC-FILTER], or mqtts://
@@ -171,7 +172,10 @@ enum ServeCommand: Command {
         configuration.limits.connectionLimit = try count(args, "max-connections", default: 1024, command: command)
         configuration.limits.perClientLimit = try count(args, "max-connections-per-client", default: 64, command: command)
         let idle = try args.timeSpan("idle-timeout", default: TimeSpan(seconds: 30)).seconds
-        guard idle >= 1 else { throw .usage("\(command): --idle-timeout must be at least 1s") }
+        guard idle >= 1 else {
+            throw .usage(
+                "\(command): --idle-timeout must be at least 1s (a connection that never times out would let idle clients hold every slot)")
+        }
         configuration.limits.timeoutSeconds = Int(idle.rounded(.up))
         var options = try WatchOptionsParsing.options(from: args, command: command)
         // The server flushes once per batch of requests, before it answers them.

@@ -173,4 +173,21 @@ import Testing
         #expect(lines.count == 2, "\(result.stderr.prefix(2000))")
         #expect(lines.first?.contains("binary data (a NUL byte at byte") == true, "\(lines.first ?? "")")
     }
+
+    /// `--help COMMAND` as `COMMAND --help`; `help` listed; nautical miles; `payload --out`
+    /// into a missing directory fails instead of making it.
+    @Test func conventionsOfLinuxTools() async throws {
+        let help = try await runTool(["--help", "nearest"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("Usage: landmark-near nearest"), "\(help.stdout.prefix(200))")
+        let top = try await runTool(["--help"])
+        #expect(top.stdout.contains("\n  help "), "\(top.stdout)")
+        let nautical = try await runTool(["payload", "--id", "1001", "--radius", "3nm"])
+        #expect(nautical.stdout.contains("You are within 3 nautical miles of Turtle Rock."), "\(nautical.stdout)")
+        let directory = try makeTemporaryDirectory("edges")
+        let missing = directory.appendingPathComponent("no/such/dir/x.apns").path
+        let out = try await runTool(["payload", "--id", "1001", "--out", missing])
+        #expect(out.status == 74, "\(out.stderr)")
+        #expect(out.stderr.contains("does not exist"), "\(out.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("no").path))
+    }
 }
