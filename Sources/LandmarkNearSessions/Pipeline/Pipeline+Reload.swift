@@ -17,7 +17,7 @@ extension Pipeline {
         let fresh = try Pipeline.makeEngine(catalog: newCatalog, configuration: configuration)
         fresh.tracksChanges = commits != nil
         fresh.explainsMotion = options.explain
-        commits?.carry(engine.takeChanges())
+        commits?.carry(takeChanges())
         for device in engine.snapshots() { fresh.restore(device) }
         engine = fresh
         engineGeneration &+= 1

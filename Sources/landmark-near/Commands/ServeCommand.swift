@@ -184,9 +184,7 @@ enum ServeCommand: Command {
 
         let diagnostics = OutputWriter(descriptor: 2)
         let catalog = try args.catalog(command: command)
-        if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
-            options.engine.profiles = profiles
-        }
+        let fileProfiles = try WatchOptionsParsing.profiles(from: args, command: command) ?? DeviceProfiles()
         var store: StateStore?
         if let path = args.value("state") {
             do {
@@ -196,18 +194,30 @@ enum ServeCommand: Command {
             }
         }
         let pipeline: Pipeline
-        do {
-            pipeline = try Pipeline(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
+        let admin: AdminDesk
+        do throws(WatchError) {
+            // The changes taken over the API and kept in --state, over the files.
+            var overlay = CatalogOverlay()
+            if let store { overlay = try CatalogOverlay(store: store) }
+            options.engine.profiles = overlay.profiles(over: fileProfiles)
+            let inForce: LandmarkCatalog
+            do {
+                inForce = try overlay.catalog(over: catalog)
+            } catch {
+                throw WatchError(kind: error.kind, origin: .state, message: error.description)
+            }
+            pipeline = try Pipeline(catalog: inForce, options: options, output: output, diagnostics: diagnostics, store: store)
+            admin = AdminDesk(pipeline: pipeline, files: catalog, profiles: fileProfiles, overlay: overlay)
         } catch {
             throw WatchCommand.failure(error, command: command)
         }
-        // SIGHUP: the files again, every device's state kept.
+        // SIGHUP: the files again, the API's changes over them, every device's state kept.
         let reload = { (pipeline: Pipeline) throws(ServerError) -> Void in
             do throws(CommandFailure) {
                 let catalog = try args.catalog(command: command)
                 let profiles = try WatchOptionsParsing.profiles(from: args, command: command) ?? DeviceProfiles()
                 do throws(WatchError) {
-                    try pipeline.reload(catalog: catalog, profiles: profiles)
+                    try admin.reload(files: catalog, profiles: profiles)
                 } catch {
                     throw WatchCommand.failure(error, command: command)
                 }
@@ -217,7 +227,7 @@ enum ServeCommand: Command {
         }
         let outcome: ServeOutcome
         do throws(ServerError) {
-            let server = try FixServer(configuration: configuration, pipeline: pipeline, reload: reload)
+            let server = try FixServer(configuration: configuration, pipeline: pipeline, admin: admin, reload: reload)
             outcome = try server.run()
         } catch {
             throw failure(error, command)
