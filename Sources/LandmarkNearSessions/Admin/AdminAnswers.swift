@@ -1,5 +1,6 @@
 @_spi(Inlining) import LandmarkNearCore
 import LandmarkNearEngine
+import LandmarkNearOutputs
 import LandmarkNearServer
 
 /// The JSON bodies of the admin endpoints (docs/reference/serve.md), written with `JSONWriter`:
@@ -55,32 +56,7 @@ enum AdminAnswers {
 
     /// `{"device":..,"latestFix":{"lat","lon","time"},"inside":[{"index","id","name","since"}]}`.
     static func device(_ snapshot: DeviceSnapshot) -> HTTPResponse {
-        .json(200, deviceJSON(snapshot) + "\n")
-    }
-
-    /// One device's line (the same as `landmark-near devices --json`).
-    static func deviceJSON(_ snapshot: DeviceSnapshot) -> String {
-        var text = "{\"device\":"
-        JSONWriter.appendString(snapshot.device, to: &text)
-        text += ",\"latestFix\":"
-        if let fix = snapshot.latestFix {
-            text += "{\"lat\":\(JSONWriter.number(fix.latitude)),\"lon\":\(JSONWriter.number(fix.longitude)),\"time\":"
-            text += snapshot.latestFixTime.map { JSONWriter.quoted($0.rfc3339) } ?? "null"
-            text += "}"
-        } else {
-            text += "null"
-        }
-        text += ",\"inside\":["
-        let inside = snapshot.favorites.filter(\.isInside).sorted {
-            ($0.landmarkIndex ?? .max, $0.landmarkID) < ($1.landmarkIndex ?? .max, $1.landmarkID)
-        }
-        for (position, favorite) in inside.enumerated() {
-            if position > 0 { text += "," }
-            text += "{\"index\":\(favorite.landmarkIndex.map(String.init) ?? "null"),\"id\":\(favorite.landmarkID),\"name\":"
-            text += favorite.landmarkName.map(JSONWriter.quoted) ?? "null"
-            text += ",\"since\":" + (favorite.since.map { JSONWriter.quoted($0.rfc3339) } ?? "null") + "}"
-        }
-        return text + "]}"
+        .json(200, DeviceListing.json(snapshot) + "\n")
     }
 
     /// `{"id":..,"index":..,"name":..,"devices":[{"device":..,"since":..}]}`.
