@@ -51,6 +51,16 @@ extension Pipeline {
             diagnostics.writeLine(TerminalText.safe(prefix + error.description + keeping))
             return
         }
+        if let overlay {
+            // Idempotent over the catalog in force: its ids are found where the changes put them.
+            do {
+                newCatalog = try overlay.catalog(over: newCatalog)
+            } catch {
+                diagnostics.writeLine(TerminalText.safe(prefix + error.description + keeping))
+                return
+            }
+            newProfiles = overlay.profiles(over: newProfiles)
+        }
         do {
             try reload(catalog: newCatalog, profiles: newProfiles)
             diagnostics.writeLine(

@@ -42,6 +42,9 @@ public final class Pipeline {
     @exclusivity(unchecked) var stage = PipelineStage.created
     /// With `serve`: each device's latest fix and since when it is inside (`keepWhereabouts()`).
     @exclusivity(unchecked) var whereabouts: Whereabouts?
+    /// `watch --state`: the changes a `serve` took over its API and kept in the file, applied
+    /// again over the files at each SIGHUP (`serve` keeps its own, in `AdminDesk`).
+    package var overlay: CatalogOverlay?
     /// Told of every fix after the engine decided it, with the events it caused (in engine
     /// order, whatever `--events` prints). `map` and `watch --geojson` draw the run from it.
     ///
