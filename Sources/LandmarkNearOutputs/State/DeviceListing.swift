@@ -110,7 +110,9 @@ package enum DeviceListing {
         } else {
             line += ": inside "
             line += inside.map { favorite in
-                "\(favorite.landmarkIndex.map(String.init) ?? "?") \(favorite.landmarkName ?? "?") (id \(favorite.landmarkID))"
+                // Rows saved before schema 3 have no index or name: the id alone.
+                (favorite.landmarkIndex.flatMap { index in favorite.landmarkName.map { "\(index) \($0) (id \(favorite.landmarkID))" } }
+                    ?? "id \(favorite.landmarkID)")
                     + (favorite.since.map { " since \($0.rfc3339)" } ?? "")
             }
             .joined(separator: ", ")

@@ -93,12 +93,31 @@ package enum LandmarkFeature {
             if let value { properties.append((key, .string(value))) }
         }
         if let radius = landmark.radius { properties.append(("radius", .number(radius.meters))) }
-        let point = JSONValue.array([.number(landmark.coordinate.longitude), .number(landmark.coordinate.latitude)])
         return .object(
             JSONObject([
-                ("type", .string("Feature")),
-                ("geometry", .object(JSONObject([("type", .string("Point")), ("coordinates", point)]))),
+                ("type", .string("Feature")), ("geometry", geometry(of: landmark)),
                 ("properties", .object(JSONObject(properties))),
             ]))
+    }
+
+    /// The landmark's place as GeoJSON (a Polygon or LineString when it is one, else Multi...),
+    /// or its point. Rings are written closed, as GeoJSON wants them.
+    private static func geometry(of landmark: Landmark) -> JSONValue {
+        func position(_ coordinate: Coordinate) -> JSONValue { .array([.number(coordinate.longitude), .number(coordinate.latitude)]) }
+        func line(_ coordinates: [Coordinate]) -> JSONValue { .array(coordinates.map(position)) }
+        func ring(_ coordinates: [Coordinate]) -> JSONValue {
+            guard let first = coordinates.first, coordinates.last != first else { return line(coordinates) }
+            return line(coordinates + [first])
+        }
+        func object(_ type: String, _ coordinates: JSONValue) -> JSONValue {
+            .object(JSONObject([("type", .string(type)), ("coordinates", coordinates)]))
+        }
+        switch landmark.shape {
+        case nil: return object("Point", position(landmark.coordinate))
+        case .areas(let polygons) where polygons.count == 1: return object("Polygon", .array(polygons[0].map(ring)))
+        case .areas(let polygons): return object("MultiPolygon", .array(polygons.map { .array($0.map(ring)) }))
+        case .lines(let paths) where paths.count == 1: return object("LineString", line(paths[0]))
+        case .lines(let paths): return object("MultiLineString", .array(paths.map(line)))
+        }
     }
 }

@@ -132,10 +132,17 @@ struct ServeAdminTests {
         #expect(try await Self.put(port, "/landmarks/5002", Self.feature("Pier", lat: 40, lon: 0)).status == 200)
         #expect(try await curl(["--data-binary", fix(40.0001, 0, 2), "http://127.0.0.1:\(port)/fixes"]).status == 200)
         #expect(try await Self.put(port, "/profiles/alice%2Fphone", #"{"favorites":[1001]}"#).status == 200)
+        #expect((Self.json(try await Self.get(port, "/devices/alice%2Fphone").body)["inside"] as? [Any])?.isEmpty == true)
+        // No longer a favourite of anyone (isFavorite turned off): bob, inside it, forgets it.
+        let bob = #"{"device":"bob","lat":40.0001,"lon":0,"time":"2026-05-01T12:02:30Z"}"#
+        #expect(try await curl(["--data-binary", bob, "http://127.0.0.1:\(port)/fixes"]).status == 200)
+        #expect(try await Self.get(port, "/devices/bob").body.contains(#""id":5002"#))
+        #expect(try await Self.put(port, "/landmarks/5002", Self.feature("Pier", lat: 40, lon: 0, favorite: false)).status == 200)
+        #expect((Self.json(try await Self.get(port, "/devices/bob").body)["inside"] as? [Any])?.isEmpty == true)
         #expect(try await curl(["--data-binary", fix(45, 0, 3), "http://127.0.0.1:\(port)/fixes"]).status == 200)
         let stopped = try server.stop()
         let events = stopped.stdout.split(separator: "\n")
-        #expect(events.count == 2, "\(events)")
+        #expect(events.count == 3, "\(events)")
         #expect(!stopped.stdout.contains(#""event":"exit""#))
     }
 

@@ -91,6 +91,6 @@ struct StateUpgradeTests {
         let check = try await runTool(["state", "check", path])
         #expect(check.status == 0 && check.stdout.contains("ok (schema 3; 1 device"), "\(check.stdout)")
         let upgraded = try await runTool(["devices", "--state", path])
-        #expect(upgraded.stdout.contains(#""d1""#) && upgraded.stdout.contains("Turtle Rock (id 1001)"), "\(upgraded.stdout)")
+        #expect(upgraded.stdout.contains(#""d1""#) && upgraded.stdout.contains(": inside id 1001"), "\(upgraded.stdout)")
     }
 }
