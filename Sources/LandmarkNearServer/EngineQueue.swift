@@ -83,6 +83,8 @@ package enum EngineAnswer: Sendable, Equatable {
     case failed(String)
     /// An admin request's answer, given once its batch is committed.
     case answered(HTTPResponse)
+    /// `GET /landmarks`: the catalog in force, written off the engine thread.
+    case listing(LandmarkListing)
 }
 
 /// One submitted piece of work and what to do with its answer.

@@ -51,6 +51,7 @@ extension ServerRouter {
         let job = EngineJob(.admin(work, user: userName)) { outcome in
             switch outcome {
             case .answered(let response): done(response)
+            case .listing(let listing): listing.respond { done($0) }
             case .failed(let reason): done(.problem(503, reason))
             case .processed: done(.problem(500, "the engine did not answer the request"))
             }

@@ -112,8 +112,10 @@ package final class ServerRouter: Sendable {
                 switch outcome {
                 case .failed(let reason):
                     done(.problem(503, reason))
-                case .answered(let response):  // an admin job's kind: not given to records
+                case .answered(let response):  // an admin job's kinds: not given to records
                     done(response)
+                case .listing(let listing):
+                    listing.respond { done($0) }
                 case .processed(let count):
                     // A body with no good record is a 400 naming the first bad one. One with some
                     // is a 200: its bad records are counted and reported as in a stream, and a

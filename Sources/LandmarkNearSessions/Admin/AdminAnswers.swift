@@ -10,27 +10,8 @@ enum AdminAnswers {
     /// `properties`).
     static func landmark(_ feature: JSONValue, index: Int) -> HTTPResponse {
         var text = ""
-        appendFeature(feature, index: index, to: &text)
+        LandmarkListing.append(feature, index: index, to: &text)
         return .json(200, text + "\n")
-    }
-
-    /// The catalog in force: every landmark but the empty positions, in index order.
-    static func collection(_ catalog: LandmarkCatalog, feature: (Int) -> JSONValue) -> HTTPResponse {
-        var text = "{\"type\":\"FeatureCollection\",\"features\":["
-        var first = true
-        for index in 0..<catalog.count where !catalog.isVacant(at: index) {
-            if !first { text += "," }
-            first = false
-            appendFeature(feature(index), index: index, to: &text)
-        }
-        return HTTPResponse(status: 200, contentType: "application/geo+json", body: Array((text + "]}\n").utf8))
-    }
-
-    private static func appendFeature(_ feature: JSONValue, index: Int, to text: inout String) {
-        guard case .object(var object) = feature else { return JSONWriter.append(feature, to: &text) }
-        object.members.removeAll { $0.key == "landmarkIndex" }
-        object.members.insert(("landmarkIndex", .number(Double(index))), at: min(1, object.members.count))
-        JSONWriter.append(.object(object), to: &text)
     }
 
     static func noLandmark(_ id: Int) -> HTTPResponse {

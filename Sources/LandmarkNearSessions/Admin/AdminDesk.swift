@@ -47,7 +47,14 @@ package final class AdminDesk {
     }
 
     /// The answer to one admin request, by `user` (nil without `--users`).
-    func handle(_ request: AdminRequest, user: String?) -> HTTPResponse {
+    func handle(_ request: AdminRequest, user: String?) -> EngineAnswer {
+        if case .listLandmarks = request {
+            return .listing(LandmarkListing(catalog: pipeline.catalog, features: overlay.features))
+        }
+        return .answered(response(to: request, user: user))
+    }
+
+    private func response(to request: AdminRequest, user: String?) -> HTTPResponse {
         let catalog = pipeline.catalog
         switch request {
         case .putLandmark(let id, let landmark, let feature):
@@ -66,11 +73,11 @@ package final class AdminDesk {
             return apply(next, user: user, what: "DELETE /landmarks/\(id) (index \(index))", keep: .init(change)) {
                 .json(200, "{\"deleted\":\(id),\"index\":\(index)}\n")
             }
-        case .listLandmarks:
-            return AdminAnswers.collection(catalog) { self.feature(at: $0, in: catalog) }
+        case .listLandmarks:  // answered by `handle`, off this thread
+            return LandmarkListing(catalog: catalog, features: overlay.features).response
         case .landmark(let id):
             guard let index = catalog.index(ofID: id), !catalog.isVacant(at: index) else { return AdminAnswers.noLandmark(id) }
-            return AdminAnswers.landmark(feature(at: index, in: catalog), index: index)
+            return AdminAnswers.landmark(LandmarkListing(catalog: catalog, features: overlay.features).feature(at: index), index: index)
         case .inside(let id):
             guard let index = catalog.index(ofID: id), !catalog.isVacant(at: index) else { return AdminAnswers.noLandmark(id) }
             return AdminAnswers.inside(id: id, index: index, name: catalog.name(at: index), devices: pipeline.devicesInside(landmark: id))
@@ -144,11 +151,6 @@ package final class AdminDesk {
     /// One audit line on stderr: who changed what (never a body: profiles hold device tokens).
     private func audit(_ line: String) {
         standardError("landmark-near serve: admin: " + line)
-    }
-
-    /// The Feature of the landmark at `index`: as a `PUT` gave it, or made from the files' entry.
-    private func feature(at index: Int, in catalog: LandmarkCatalog) -> JSONValue {
-        overlay.feature(of: catalog.id(at: index)) ?? LandmarkFeature.feature(of: catalog[index])
     }
 
     /// The profile object in force for `device`: as a `PUT` gave it, or the file's.

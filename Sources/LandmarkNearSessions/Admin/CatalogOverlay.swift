@@ -114,6 +114,6 @@ package struct CatalogOverlay {
         profiles[DeviceKey(device)].map { $0.object }
     }
 
-    /// The Feature of landmark `id` if a `PUT` set it.
-    func feature(of id: Int) -> JSONValue? { landmarks[id]?.feature }
+    /// The Features `PUT`s set, by id.
+    var features: [Int: JSONValue] { landmarks.compactMapValues(\.feature) }
 }

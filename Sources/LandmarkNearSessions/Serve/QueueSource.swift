@@ -75,7 +75,7 @@ struct QueueSource: FixSource {
                         let (desk, slot) = (admin, adminAnswer)
                         return .apply { _ in slot.response = desk.handle(request, user: user) }
                     }
-                    answers.append(.answered(adminAnswer.take()))
+                    answers.append(adminAnswer.take())
                     nextJob()
                 }
                 continue
@@ -138,10 +138,10 @@ struct QueueSource: FixSource {
 
 /// The answer an admin request got on its `.apply` step, until the source collects it.
 private final class AdminAnswerSlot {
-    var response: HTTPResponse?
+    var response: EngineAnswer?
 
-    func take() -> HTTPResponse {
+    func take() -> EngineAnswer {
         defer { response = nil }
-        return response ?? .problem(500, "the request was not applied")
+        return response ?? .answered(.problem(500, "the request was not applied"))
     }
 }
