@@ -39,7 +39,13 @@ extension ServerRouter {
         }
         let work: AdminRequest
         switch adminRequest(route, request) {
-        case .refused(let refusal): return answer(refusal)
+        case .refused(let refusal):
+            // A change refused here is audited as one refused by the engine thread is.
+            if method == "PUT" || method == "DELETE" {
+                let who = userName.map { "user \(TerminalText.quoted($0))" } ?? "(no --users)"
+                serveLine("admin: \(who) \(method) \(Self.shown(route)): refused (\(refusal.status))")
+            }
+            return answer(refusal)
         case .ready(let made): work = made
         }
         inFlight.add(1, ordering: .acquiringAndReleasing)
@@ -97,6 +103,16 @@ extension ServerRouter {
             default: return .ready(.profile(device: device))
             }
         case .device(let device): return .ready(.device(device))
+        }
+    }
+
+    /// The path as an audit line names it: the id, or the device quoted (it is untrusted text).
+    private static func shown(_ route: AdminRoute) -> String {
+        switch route {
+        case .landmarks: "/landmarks"
+        case .landmark(let id), .landmarkInside(let id): "/landmarks/" + (id.map(String.init) ?? "?")
+        case .profile(let device): "/profiles (device \(TerminalText.quoted(device)))"
+        case .device(let device): "/devices (device \(TerminalText.quoted(device)))"
         }
     }
 

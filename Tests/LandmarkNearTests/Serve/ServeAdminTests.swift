@@ -103,6 +103,9 @@ struct ServeAdminTests {
         let unknown = try await Self.put(port, "/profiles/d1", #"{"favorites":[424242]}"#)
         #expect(unknown.status == 400 && unknown.body.contains("424242"), "\(unknown.body)")
         #expect(try await Self.get(port, "/profiles/d1").status == 404)
+        let stopped = try server.stop()
+        #expect(stopped.stderr.contains("admin: (no --users) PUT /landmarks/5001: refused (400)"))
+        #expect(stopped.stderr.contains(#"admin: (no --users) PUT /profiles (device "d1"): refused: "#))
     }
 
     @Test func changesApplyFromTheNextFix() async throws {
