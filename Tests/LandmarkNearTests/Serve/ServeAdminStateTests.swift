@@ -54,6 +54,37 @@ struct ServeAdminStateTests {
         #expect(replay.stdout.contains(#""landmark":{"index":13,"id":5002,"name":"Pier"}"#), "\(replay.stdout)")
     }
 
+    @Test func sighupKeepsTheChangesOverTheFiles() async throws {
+        let directory = try makeTemporaryDirectory("serve-admin-sighup")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = directory.appendingPathComponent("places.json")
+        let write = { (first: String) in
+            try
+                #"[{"id":1,"name":"\#(first)","coordinates":{"latitude":10,"longitude":10},"isFavorite":true},{"id":2,"name":"Two","coordinates":{"latitude":20,"longitude":20}}]"#
+                .write(to: catalog, atomically: true, encoding: .utf8)
+        }
+        try write("One")
+        let server = try ServeProcess(["--landmarks", catalog.path])
+        defer { server.kill() }
+        let port = server.port
+        #expect(try await Admin.put(port, "/landmarks/5001", Admin.feature("Added", lat: 30, lon: 30)).status == 200)
+        #expect(try await Admin.put(port, "/landmarks/2", Admin.feature("Two (edited)", lat: 20, lon: 20)).status == 200)
+        try write("One (renamed in the file)")
+        server.signal(SIGHUP)
+        var names: [String] = []
+        for _ in 0..<100 {
+            let body = try await Admin.get(port, "/landmarks").body
+            let features = Admin.json(body)["features"] as? [[String: Any]] ?? []
+            names = features.map {
+                "\($0["landmarkIndex"] as? Int ?? -1):\(($0["properties"] as? [String: Any])?["name"] as? String ?? "")"
+            }
+            if names.first?.contains("renamed") == true { break }
+            usleep(50_000)
+        }
+        #expect(names == ["0:One (renamed in the file)", "1:Two (edited)", "2:Added"])
+        _ = try server.stop()
+    }
+
     @Test func fixesAndChangesTogether() async throws {
         let directory = try makeTemporaryDirectory("serve-admin-load")
         defer { try? FileManager.default.removeItem(at: directory) }
