@@ -21,8 +21,12 @@ struct Whereabouts {
 
     /// A used fix and its events (enters start an inside time, exits end it).
     mutating func record(_ fix: Fix, events: [ProximityEvent], catalog: LandmarkCatalog) {
-        let key = DeviceKey(fix.device)
-        var device = devices[key] ?? Device()
+        Self.record(fix, events: events, catalog: catalog, in: &devices[DeviceKey(fix.device), default: Device()])
+    }
+
+    /// On the device's entry in place: one hash lookup a fix, and its `since` table is not
+    /// copied.
+    private static func record(_ fix: Fix, events: [ProximityEvent], catalog: LandmarkCatalog, in device: inout Device) {
         device.fix = fix.coordinate
         device.time = fix.time
         for event in events {
@@ -36,7 +40,6 @@ struct Whereabouts {
             case .dwell: break
             }
         }
-        devices[key] = device
     }
 
     /// What a saved device said (a start with `--state`).
