@@ -95,7 +95,9 @@ package final class ServerMetrics: Sendable {
             family(
                 "admin_changes_total", "Changes to the catalog and profiles applied over the API since start.", [("", admin.changesApplied)]
             )
-            gauge("devices_inside", "Devices inside at least one landmark now (counted at most once a second).", admin.devicesInside)
+            gauge(
+                "devices_inside", "Devices inside at least one landmark now (beyond 10,000 devices, counted at most once a second).",
+                admin.devicesInside)
             gauge("inside_pairs", "Device and landmark pairs with the device inside now.", admin.insidePairs)
         }
         if let mqtt {

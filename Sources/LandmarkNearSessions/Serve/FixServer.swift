@@ -70,8 +70,9 @@ package struct ServeOutcome: Sendable {
 /// is read again, and `reload` is called on the engine thread (landmarks and profiles read
 /// again; the pipeline keeps every device's state).
 ///
-///     let server = try FixServer(configuration: configuration, pipeline: pipeline) { pipeline in
-///         try pipeline.reload(catalog: CatalogLoader.load(path: path), profiles: profiles)
+///     let admin = AdminDesk(pipeline: pipeline, files: catalog, profiles: profiles, overlay: overlay)
+///     let server = try FixServer(configuration: configuration, pipeline: pipeline, admin: admin) { _ in
+///         try admin.reload(files: CatalogLoader.load(path: path), profiles: profiles)
 ///     }
 ///     let outcome = try server.run()
 package final class FixServer {

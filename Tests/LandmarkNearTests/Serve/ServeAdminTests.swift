@@ -127,6 +127,10 @@ struct ServeAdminTests {
         let insideLandmark = Self.json(try await Self.get(port, "/landmarks/5001/inside").body)
         #expect((insideLandmark["devices"] as? [[String: Any]])?.first?["device"] as? String == "alice/phone")
         #expect(try await Self.get(port, "/devices/nobody").status == 404)
+        let metrics = try await Self.get(port, "/metrics").body
+        for sample in ["landmark_near_catalog_landmarks 13", "landmark_near_admin_changes_total 1", "landmark_near_devices_inside 1"] {
+            #expect(metrics.contains(sample + "\n"), "\(sample)")
+        }
         // Deleted: forgotten by the device inside, without an exit event.
         #expect(try await Self.get(port, "/landmarks/5001", "DELETE").status == 200)
         #expect((Self.json(try await Self.get(port, "/devices/alice%2Fphone").body)["inside"] as? [Any])?.isEmpty == true)
