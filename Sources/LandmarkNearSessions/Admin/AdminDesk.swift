@@ -114,6 +114,14 @@ package final class AdminDesk {
         answer: () -> HTTPResponse
     ) -> HTTPResponse {
         let who = user.map { "user \(TerminalText.quoted($0))" } ?? "(no --users)"
+        // What the batch decided before the change is saved first, as before a SIGHUP reload:
+        // the state file never holds the change without the fixes that came before it.
+        do {
+            try pipeline.commit()
+        } catch {
+            audit("\(who) \(what): not applied: \(error.description)")
+            return .problem(503, "cannot save the fixes before the change: \(error.description)")
+        }
         let before = (catalog: pipeline.catalog, profiles: pipeline.options.engine.profiles)
         let catalog: LandmarkCatalog
         do {
