@@ -13,14 +13,15 @@ import Synchronization
 /// | `POST /fixes` | 200 `{"accepted":N,"rejected":[{"line":K,"reason":"..."}]}`, 400 when none is good |
 /// | `GET /healthz` | 200 `ok`; 503 with the reason while the MQTT broker cannot be used |
 /// | `GET /metrics` | 200, Prometheus text (with users, for any of them unless `metricsPublic`) |
+/// | `/landmarks`, `/profiles/DEVICE`, `/devices/DEVICE` | `ServerRouter+Admin.swift` |
 package final class ServerRouter: Sendable {
-    private let queue: EngineQueue
-    private let authenticator: BasicAuthenticator?
+    let queue: EngineQueue
+    let authenticator: BasicAuthenticator?
     /// `--metrics-public`: `/metrics` answers without credentials even with users.
     private let metricsPublic: Bool
     package let metrics: ServerMetrics
-    private let draining = Atomic<Bool>(false)
-    private let inFlight = Atomic<Int>(0)
+    let draining = Atomic<Bool>(false)
+    let inFlight = Atomic<Int>(0)
 
     package static let realm = "landmark-near"
 
@@ -70,16 +71,18 @@ package final class ServerRouter: Sendable {
             guard method == "POST" else { return answer(notAllowed("POST")) }
             handleFixes(request, answer, fixes)
         default:
-            answer(.problem(404, "no such endpoint (try /owntracks, /osmand, /fixes, /healthz, /metrics)"))
+            // The admin endpoints: /landmarks..., /profiles/DEVICE, /devices/DEVICE.
+            if let route = AdminRoute(path: request.path) { return handleAdmin(route, request, answer) }
+            answer(.problem(404, "no such endpoint (try /owntracks, /osmand, /fixes, /healthz, /metrics, /landmarks)"))
         }
     }
 
-    private func authenticationRequired() -> HTTPResponse {
+    func authenticationRequired() -> HTTPResponse {
         HTTPResponse.problem(401, "authentication required (HTTP basic auth with a user of --users)")
             .adding(header: "WWW-Authenticate", "Basic realm=\"\(Self.realm)\", charset=\"UTF-8\"")
     }
 
-    private func notAllowed(_ allowed: String) -> HTTPResponse {
+    func notAllowed(_ allowed: String) -> HTTPResponse {
         HTTPResponse.problem(405, "method not allowed here").adding(header: "Allow", allowed)
     }
 
@@ -109,6 +112,10 @@ package final class ServerRouter: Sendable {
                 switch outcome {
                 case .failed(let reason):
                     done(.problem(503, reason))
+                case .answered(let response):  // an admin job's kinds: not given to records
+                    done(response)
+                case .listing(let listing):
+                    listing.respond { done($0) }
                 case .processed(let count):
                     // A body with no good record is a 400 naming the first bad one. One with some
                     // is a 200: its bad records are counted and reported as in a stream, and a
@@ -134,13 +141,13 @@ package final class ServerRouter: Sendable {
     }
 
     /// Gives one answer (a closure, callable from any thread).
-    private struct Answer: Sendable {
+    struct Answer: Sendable {
         let give: @Sendable (HTTPResponse) -> Void
         init(_ give: @escaping @Sendable (HTTPResponse) -> Void) { self.give = give }
         func callAsFunction(_ response: HTTPResponse) { give(response) }
     }
 
-    private func shuttingDown() -> HTTPResponse {
+    func shuttingDown() -> HTTPResponse {
         HTTPResponse.problem(503, "the server is shutting down").adding(header: "Connection", "close")
     }
 

@@ -12,7 +12,7 @@ let commands: [CommandEntry] = [
     CommandEntry(LandmarksCommand.self),
     CommandEntry(PayloadCommand.self), CommandEntry(ParseCommand.self), CommandEntry(ValidateCommand.self),
     CommandEntry(ServeCommand.self), CommandEntry(HashPasswordCommand.self), CommandEntry(DeliveriesCommand.self),
-    CommandEntry(StateCommand.self),
+    CommandEntry(StateCommand.self), CommandEntry(DevicesCommand.self),
 ]
 
 let topLevelHelp = """

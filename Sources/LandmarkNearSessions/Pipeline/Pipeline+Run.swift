@@ -134,6 +134,8 @@ extension Pipeline {
                 } else {
                     reloadFromFiles()
                 }
+            case .apply(let change):
+                change(self)
             case .batchEnd:
                 do {
                     try commit()

@@ -176,8 +176,23 @@ enum WatchCommand: Command {
         }
         let diagnostics = OutputWriter(descriptor: 2)
         let pipeline: Pipeline
-        do {
-            pipeline = try Pipeline(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
+        do throws(WatchError) {
+            // The changes a serve took over its API and kept in the file apply here too, so a
+            // replay over its state sees the catalog it had (docs/reference/state.md).
+            var inForce = catalog
+            var overlay: CatalogOverlay?
+            if let store {
+                let kept = try CatalogOverlay(store: store)
+                do {
+                    inForce = try kept.catalog(over: catalog)
+                } catch {
+                    throw WatchError(kind: error.kind, origin: .state, message: error.description)
+                }
+                options.engine.profiles = kept.profiles(over: options.engine.profiles)
+                overlay = kept
+            }
+            pipeline = try Pipeline(catalog: inForce, options: options, output: output, diagnostics: diagnostics, store: store)
+            pipeline.overlay = overlay
         } catch {
             throw failure(error, command: command)
         }
