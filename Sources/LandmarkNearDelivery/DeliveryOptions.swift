@@ -12,6 +12,9 @@ package struct DeliveryOptions: Sendable {
     package var webhookHeaders: [String] = []
     /// Added to the fix time (or now) for `apns-expiration` and the retry deadline.
     package var timeToLive: Double = 3600
+    /// A webhook line is data, not an alert: retried until this long after the notification
+    /// was decided (wall clock), so a replay of old fixes is delivered too (`--webhook-ttl`).
+    package var webhookTimeToLive: Double = 86_400
     /// PEM CA certificates trusted besides the system's (`--apns-ca`).
     package var extraCAPEM: [UInt8]?
     package var extraCASource = "--apns-ca"

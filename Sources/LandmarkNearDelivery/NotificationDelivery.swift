@@ -76,7 +76,8 @@ package final class NotificationDelivery {
     /// An event line to every webhook. Blocks while the queue is full.
     package func submitLine(_ key: NotificationKey, line: String, notificationID: Int64? = nil) {
         guard !options.webhooks.isEmpty, !stopped else { return }
-        let expiration = expiration(for: key)
+        // Decided now: the line may be delivered until --webhook-ttl from now, whatever its fix time.
+        let expiration = Int64(DeliveryClock.epochSeconds() + options.webhookTimeToLive)
         for url in options.webhooks {
             var job = DeliveryJob.webhook(notification: key, url: url, line: line, expiration: expiration)
             job.notificationID = notificationID

@@ -134,14 +134,16 @@ package final class StateDeliveryLedger: DeliveryLedger {
     /// (APNs with --push apns; a webhook URL still given).
     private func jobs(where condition: String) throws(DeliveryError) -> [DeliveryJob] {
         typealias Row = (
-            id: Int64, target: String, device: String, landmarkID: Int, time: String?, fixNumber: Int, payload: String, line: String
+            id: Int64, target: String, device: String, landmarkID: Int, time: String?, fixNumber: Int, payload: String, line: String,
+            decidedAt: String?
         )
         let rows: [Row]
         do {
             rows = try connection.withLock { connection throws(StateError) in
                 let query = try connection.database.prepare(
                     """
-                    SELECT d.notification_id, d.target, n.device, n.landmark_id, n.fix_time, n.fix_number, n.payload, n.line
+                    SELECT d.notification_id, d.target, n.device, n.landmark_id, n.fix_time, n.fix_number, n.payload, n.line,
+                           n.decided_at
                     FROM deliveries d JOIN notifications n ON n.id = d.notification_id
                     WHERE \(condition) ORDER BY d.notification_id
                     """)
@@ -150,7 +152,8 @@ package final class StateDeliveryLedger: DeliveryLedger {
                     rows.append(
                         (
                             query.int64(0) ?? 0, query.string(1) ?? "", query.string(2) ?? "", Int(query.int64(3) ?? 0),
-                            query.string(4), Int(query.int64(5) ?? 0), query.string(6) ?? "", query.string(7) ?? ""
+                            query.string(4), Int(query.int64(5) ?? 0), query.string(6) ?? "", query.string(7) ?? "",
+                            query.string(8)
                         ))
                 }
                 return rows
@@ -173,7 +176,9 @@ package final class StateDeliveryLedger: DeliveryLedger {
             } else if row.target.hasPrefix("webhook:") {
                 let url = String(row.target.dropFirst(8))
                 guard options.webhooks.contains(url) else { continue }
-                job = .webhook(notification: key, url: url, line: row.line, expiration: expiration)
+                // --webhook-ttl from when the notification was decided (an earlier run).
+                let decided = row.decidedAt.flatMap { Timestamp(rfc3339: $0) }.map { Double($0.seconds) } ?? now
+                job = .webhook(notification: key, url: url, line: row.line, expiration: Int64(decided + options.webhookTimeToLive))
             } else {
                 continue
             }

@@ -159,12 +159,15 @@ extension Pipeline {
             throw WatchError(kind: error.kind, origin: .input, message: error.description)
         }
         if end.format == .nmea {
-            statistics.sentencesWithoutFix += end.skipped.count(where: { $0 != NMEALineDecoder.notNMEA })
+            statistics.sentencesWithoutFix += end.skipped.count(where: {
+                $0 != NMEALineDecoder.notNMEA && $0 != NMEALineDecoder.gpsdReport
+            })
         }
         if recordsOfThisSource == 0, let why = end.noFixExplanation {
-            if let forced = options.format, !end.skipped.isEmpty {
-                // The user said what the input is, and it held lines of something else: an
-                // error, not a note. (Nothing but blanks or comments stays a warning.)
+            if let forced = options.format, end.skipped.count(where: { $0 == NMEALineDecoder.notNMEA }) > 0 {
+                // The user said the input is NMEA, and it held lines of something else: an
+                // error, not a note. (Blanks, comments and gpsd's headers stay a warning; the
+                // other formats refuse what is not theirs record by record already.)
                 statistics.forcedFormatReadNothing += 1
                 diagnostics.writeLine(TerminalText.safe("\(sourceName): --format \(forced.rawValue) read no fix: \(why)"))
             } else {

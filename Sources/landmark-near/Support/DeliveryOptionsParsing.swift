@@ -10,7 +10,7 @@ import Glibc
 enum DeliveryOptionsParsing {
     static let valued: Set<String> = [
         "push", "apns-key", "apns-key-id", "apns-team-id", "apns-topic", "apns-environment",
-        "apns-url", "apns-ca", "push-ttl", "push-queue", "webhook", "webhook-header",
+        "apns-url", "apns-ca", "push-ttl", "push-queue", "webhook", "webhook-header", "webhook-ttl",
     ]
 
     static let help = """
@@ -28,6 +28,9 @@ enum DeliveryOptionsParsing {
           --push-queue N       deliveries outstanding before reading waits (default 10000)
           --webhook URL        POST each event line as application/json (repeatable)
           --webhook-header H   'Name: value' sent with each webhook request (repeatable)
+          --webhook-ttl DUR    retry a webhook line until DUR after its notification was
+                               decided (wall clock, so replays of old fixes arrive too;
+                               default 24h)
         """
 
     static func options(
@@ -37,6 +40,7 @@ enum DeliveryOptionsParsing {
         var options = DeliveryOptions()
         options.verbose = verbose
         options.timeToLive = try args.timeSpan("push-ttl", default: .oneHour).seconds
+        options.webhookTimeToLive = try args.timeSpan("webhook-ttl", default: TimeSpan(seconds: 86_400)).seconds
         options.queueCapacity = try args.integer("push-queue", default: options.queueCapacity, minimum: 1)
         for url in args.values("webhook") {
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else {

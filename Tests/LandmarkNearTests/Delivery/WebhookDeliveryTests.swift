@@ -57,7 +57,7 @@ struct WebhookDeliveryTests {
         var fixes = FixScript()
         fixes.add("d1", FixScript.turtleRock, timed: false)
         let started = Date()
-        let result = try await runTool(["watch", "--webhook", closedURL, "--push-ttl", "3s"], stdin: fixes.text, timeout: 30)
+        let result = try await runTool(["watch", "--webhook", closedURL, "--webhook-ttl", "3s"], stdin: fixes.text, timeout: 30)
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(result.status == 69, "\(result.stderr)")
         #expect(result.stderr.contains("expired after"), "\(result.stderr)")

@@ -74,7 +74,7 @@ import Testing
         ("id,name,lat,lon,radius\n1,A,1,2,-5\n", "c: entry 0 (id 1) at line 2 has a radius that is not a non-negative number of metres"),
         (
             "id,name,lat,lon,radius\n1,A,1,2,2 parsecs\n",
-            "c: entry 0 (id 1) at line 2 has a radius \"2 parsecs\": unknown unit 'parsecs'; use mi, km, m or ft (e.g. 5mi, 8km, 500m)"
+            "c: entry 0 (id 1) at line 2 has a radius \"2 parsecs\": unknown unit 'parsecs'; use mi, km, m, ft or nm (e.g. 5mi, 8km, 500m)"
         ),
         (
             #"[{"id":1,"name":"A","latitude":1,"longitude":2,"radius":true}]"#,

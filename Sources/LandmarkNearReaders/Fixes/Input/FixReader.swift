@@ -110,7 +110,9 @@ public final class FixReader {
                 FixReadIssue(
                     source: sourceName, line: 1,
                     reason: "gzip: the decompressed data is gzip again; nested compression is not read (a decompression bomb?)"))
-        } else if let what = FixReader.notText(lines.buffered) {
+        } else if gzip == nil, let what = FixReader.notText(lines.buffered) {
+            // (Inflated data is left to the readers: a gzip of zeros is the bomb the inflater
+            // stops and names.)
             source = IssueRecordSource(FixReadIssue(source: sourceName, line: 1, reason: what))
         } else {
             source = try makeSource(lines)

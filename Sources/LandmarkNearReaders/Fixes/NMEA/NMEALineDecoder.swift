@@ -32,14 +32,19 @@ package final class NMEALineDecoder: LineDecoder {
     private enum Kind { case rmc, gga, gll, gns }
 
     let noFixPrefix = "no NMEA sentence had a fix"
-    /// The kind of skipped lines that are not sentences at all (gpspipe -r's JSON headers).
+    /// The kind of skipped lines that are not sentences at all.
     package static let notNMEA = "line that is not NMEA"
+    /// gpspipe -r's JSON headers (VERSION, DEVICES, WATCH) before its sentences: expected in an
+    /// NMEA stream from gpsd, so not a sign of another format.
+    package static let gpsdReport = "gpsd report"
 
     func noFixExplanation(linesDecoded: Int) -> String? { nil }
 
+    private static let gpsdReportPrefix = Array(#"{"class":"#.utf8)
+
     func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
         guard let lead = line.first, lead == UInt8(ascii: "$") || lead == UInt8(ascii: "!") else {
-            return .skip(Self.notNMEA)
+            return .skip(line.starts(with: Self.gpsdReportPrefix) ? Self.gpsdReport : Self.notNMEA)
         }
         guard lead == UInt8(ascii: "$") else { return .skip("AIS or other ! sentence") }
         var bodyEnd = 0
