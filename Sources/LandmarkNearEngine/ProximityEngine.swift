@@ -43,7 +43,10 @@ public final class ProximityEngine {
     @exclusivity(unchecked) var candidateScratch: [Int32] = []
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     let favoriteSets: [[Bool]?]
-    let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool)]
+    let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool, quietHours: QuietHours?)]
+    /// The quiet hours of the devices seen whose profile has them, by slot (see
+    /// ProximityEngine+Quiet.swift); empty without any.
+    @exclusivity(unchecked) var quietHoursBySlot: [Int32: QuietHours] = [:]
 
     // `@exclusivity(unchecked)`: the state touched on every fix. The engine is single-threaded
     // and these are private, never accessed re-entrantly; their dynamic exclusivity checks
@@ -182,7 +185,7 @@ public final class ProximityEngine {
             return member
         }
         var sets: [[Bool]?] = [membership(defaultIndices)]
-        var slots: [DeviceKey: (UInt16, Bool)] = [:]
+        var slots: [DeviceKey: (UInt16, Bool, QuietHours?)] = [:]
         // Profiles with the same favourites share one set (a device keeps a 16-bit set number).
         var setOfIndices: [[Int]: UInt16] = [:]
         for (device, profile) in configuration.profiles.entries {
@@ -196,9 +199,9 @@ public final class ProximityEngine {
                     sets.append(membership(key))
                     setOfIndices[key] = UInt16(sets.count - 1)
                 }
-                slots[device] = (setOfIndices[key]!, profile.prefersNotifications)
+                slots[device] = (setOfIndices[key]!, profile.prefersNotifications, profile.quietHours)
             } else {
-                slots[device] = (0, profile.prefersNotifications)
+                slots[device] = (0, profile.prefersNotifications, profile.quietHours)
             }
         }
         favoriteSets = sets
@@ -480,13 +483,17 @@ public final class ProximityEngine {
     /// ever dwell); else the cooldown and the profile decide now.
     @inline(__always)
     func enterSuppression(state: inout DeviceState, slot: Int, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
-        guard dwell != nil else { return suppression(state: &state, favorite: favorite, time: time) }
+        guard dwell != nil else { return suppression(state: &state, slot: slot, favorite: favorite, time: time) }
         if let time { motions[slot].startDwell(of: favorite, at: time) }
         return .dwell
     }
 
-    func suppression(state: inout DeviceState, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
+    /// In this order (docs/reference/engine.md): the profile (`prefersNotifications: false`),
+    /// then quiet hours, then the cooldown. Only a notification starts the cooldown: an enter
+    /// suppressed by the profile or by quiet hours leaves it as it was.
+    func suppression(state: inout DeviceState, slot: Int, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
         if !state.prefersNotifications { return .profile }
+        if !quietHoursBySlot.isEmpty, isQuiet(slot: slot, at: time) { return .quiet }
         let cooldown = configuration.cooldown
         if cooldown > 0, let time {
             let last = state.lastNotification(of: favorite)
@@ -523,6 +530,7 @@ public final class ProximityEngine {
         if isNew {
             let profile = profileSlots.isEmpty ? nil : profileSlots[DeviceKey(device)]
             devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
+            if let quietHours = profile?.quietHours { quietHoursBySlot[slot] = quietHours }
             if tracksMotion { motions.append(MotionState()) }
         }
         return Int(slot)
