@@ -11,7 +11,7 @@ extension ProximityEngine {
     /// Whether `time` is in the quiet hours of the device at `slot`. An untimed fix never is:
     /// it has no local time.
     @inline(__always)
-    func isQuiet(slot: Int, at time: Timestamp?) -> Bool {
+    func inQuietHours(slot: Int, at time: Timestamp?) -> Bool {
         guard let time, let quietHours = quietHoursBySlot[Int32(slot)] else { return false }
         return quietHours.contains(time)
     }

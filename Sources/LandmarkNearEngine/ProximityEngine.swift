@@ -493,7 +493,7 @@ public final class ProximityEngine {
     /// suppressed by the profile or by quiet hours leaves it as it was.
     func suppression(state: inout DeviceState, slot: Int, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
         if !state.prefersNotifications { return .profile }
-        if !quietHoursBySlot.isEmpty, isQuiet(slot: slot, at: time) { return .quiet }
+        if !quietHoursBySlot.isEmpty, inQuietHours(slot: slot, at: time) { return .quiet }
         let cooldown = configuration.cooldown
         if cooldown > 0, let time {
             let last = state.lastNotification(of: favorite)

@@ -36,7 +36,8 @@ package struct TimeZoneDatabase: Sendable {
         else { throw TimeZoneError(zone: name, directory: directory, detail: nil) }
         let bytes: [UInt8]
         do {
-            bytes = try InputFile.read(path: directory + "/" + name, limit: TimeZoneDatabase.fileLimit, tooLarge: "too large for a zone file")
+            bytes = try InputFile.read(
+                path: directory + "/" + name, limit: TimeZoneDatabase.fileLimit, tooLarge: "too large for a zone file")
         } catch {
             // Missing, a directory (`America`), unreadable: not a zone either way.
             throw TimeZoneError(zone: name, directory: directory, detail: error.kind == .missingInput ? nil : error.reason)

@@ -18,7 +18,8 @@ package enum QuietHoursField {
         guard let value, !value.isNull else { return nil }
         guard let object = value.objectValue else {
             throw QuietHoursError(
-                field: "", reason: "must be an object such as {\"from\": \"22:00\", \"to\": \"07:00\", \"timeZone\": \"Europe/Berlin\"}, "
+                field: "",
+                reason: "must be an object such as {\"from\": \"22:00\", \"to\": \"07:00\", \"timeZone\": \"Europe/Berlin\"}, "
                     + "not \(value.typeDescription)")
         }
         let takes = "it takes \(keys.map(JSONWriter.quoted).joined(separator: ", "))"

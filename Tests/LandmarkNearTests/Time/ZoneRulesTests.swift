@@ -54,7 +54,8 @@ import Testing
             }
             let clock = fields[4].split(separator: ":").compactMap { Int64($0) }
             let seconds =
-                Timestamp.daysSinceEpoch(year: year, month: Int64(month + 1), day: day) * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2]
+                Timestamp.daysSinceEpoch(year: year, month: Int64(month + 1), day: day) * 86_400 + clock[0] * 3600 + clock[1] * 60
+                + clock[2]
             let rules = try zones.rules(named: String(fields[0]))
             checked += 1
             if rules.offset(at: seconds) != offset { disagreements.append("\(line): \(rules.offset(at: seconds))") }
@@ -109,7 +110,9 @@ import Testing
         #expect(parsed.offset(at: try #require(Timestamp(rfc3339: time)).seconds) == offset)
     }
 
-    @Test(arguments: ["", "C-1", "CET", "CET-1CEST", "CET-1CEST,M13.5.0,M10.5.0", "CET-1CEST,M3.6.0,M10.5.0", "CET-1CEST,J0,J100", "CET-1 ", "<AB>1"])
+    @Test(arguments: [
+        "", "C-1", "CET", "CET-1CEST", "CET-1CEST,M13.5.0,M10.5.0", "CET-1CEST,M3.6.0,M10.5.0", "CET-1CEST,J0,J100", "CET-1 ", "<AB>1",
+    ])
     func notPosixRules(rule: String) {
         #expect(PosixTimeZoneRule(Array(rule.utf8)) == nil)
     }

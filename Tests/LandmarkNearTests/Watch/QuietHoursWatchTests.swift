@@ -40,7 +40,8 @@ import Testing
             #expect(events[0]["payload"] == nil && events[2]["payload"] != nil && events[3]["payload"] != nil)
             #expect(
                 result.stderr.contains(
-                    #"at 2026-03-29T04:30:00Z: enter "Turtle Rock" at 100 m, suppressed: quiet hours 22:00–07:00 Europe/Berlin, local 06:30"#),
+                    #"at 2026-03-29T04:30:00Z: enter "Turtle Rock" at 100 m, suppressed: quiet hours 22:00–07:00 Europe/Berlin, local 06:30"#
+                ),
                 "\(result.stderr)")
             #expect(result.stderr.contains("2 notifications (3 enters, 1 suppressed by quiet hours; 1 exit)"), "\(result.stderr)")
         }
