@@ -60,7 +60,7 @@ complete -c landmark-near -n '__fish_seen_subcommand_from map' -l hysteresis -r 
 complete -c landmark-near -n '__fish_seen_subcommand_from map' -l landmarks -r -d 'landmark catalog (default: the tutorial\'s twelve)'
 complete -c landmark-near -n '__fish_seen_subcommand_from map' -l max-accuracy -r -d 'drop fixes with a worse known accuracy (default 1000m)'
 complete -c landmark-near -n '__fish_seen_subcommand_from map' -l out -r -d 'one self-contained HTML page (no network request, works offline, print'
-complete -c landmark-near -n '__fish_seen_subcommand_from map' -l profiles -r -d 'per-device favourites and prefersNotifications'
+complete -c landmark-near -n '__fish_seen_subcommand_from map' -l profiles -r -d 'per-device favourites, prefersNotifications and quietHours'
 complete -c landmark-near -n '__fish_seen_subcommand_from map' -l radius -r -d 'enter distance, with mi/km/m/ft (default 5mi); the circles\' radius'
 complete -c landmark-near -n '__fish_seen_subcommand_from map' -l state -r -d 'keep device state and a notification log in FILE (SQLite); the map dra'
 complete -c landmark-near -n '__fish_seen_subcommand_from map' -l strict -d 'stop at the first unreadable record (exit 65); what was read is drawn'
