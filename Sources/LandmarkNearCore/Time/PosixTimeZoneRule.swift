@@ -44,11 +44,12 @@ package struct PosixTimeZoneRule: Sendable, Hashable {
             case .zeroBased(let number): days = january + number
             case .weekday(let month, let week, let weekday):
                 let first = Timestamp.daysSinceEpoch(year: year, month: month, day: 1)
-                let lengths: [Int64] = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+                // 31 and 30 alternate, restarting at August; no array, so no allocation per call.
+                let length = month == 2 ? (isLeap ? 29 : 28) : 30 + (month + month / 8) % 2
                 // 1970-01-01 was a Thursday (weekday 4).
                 let firstWeekday = ((first + 4) % 7 + 7) % 7
                 var candidate = first + ((weekday - firstWeekday) % 7 + 7) % 7 + (week - 1) * 7
-                while candidate >= first + lengths[Int(month - 1)] { candidate -= 7 }
+                while candidate >= first + length { candidate -= 7 }
                 days = candidate
             }
             return days * 86_400 + seconds - Int64(offset)
