@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// The state machine of docs/reference/engine.md: per device and favourite landmark, `outside` -> `inside`
-/// on a fix within the radius (an `enter`, notified unless suppressed by the cooldown or the
-/// device's profile), and back to `outside` beyond radius + hysteresis (an `exit`).
+/// on a fix within the radius (an `enter`, notified unless suppressed by the device's profile,
+/// its quiet hours or the cooldown), and back to `outside` beyond radius + hysteresis (an `exit`).
 ///
 ///     let engine = try ProximityEngine(catalog: .embedded, configuration: EngineConfiguration())
 ///     var events: [ProximityEvent] = []
@@ -480,7 +480,7 @@ public final class ProximityEngine {
     }
 
     /// An enter's suppression: with `--dwell` it waits for its dwell event (timed enters only
-    /// ever dwell); else the cooldown and the profile decide now.
+    /// ever dwell); else the profile, quiet hours and the cooldown decide now.
     @inline(__always)
     func enterSuppression(state: inout DeviceState, slot: Int, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
         guard dwell != nil else { return suppression(state: &state, slot: slot, favorite: favorite, time: time) }

@@ -37,4 +37,11 @@ package enum QuietHoursField {
         }
         return try QuietHours(from: texts[0], to: texts[1], timeZone: texts[2], zones: &zones)
     }
+
+    /// The member's JSON, as `parse` reads it back (for `GET /profiles/DEVICE`):
+    /// `{"from":"22:00","to":"07:00","timeZone":"Europe/Berlin"}`.
+    package static func json(_ quietHours: QuietHours) -> String {
+        "{\"from\":\"\(QuietHours.clock(quietHours.from))\",\"to\":\"\(QuietHours.clock(quietHours.to))\",\"timeZone\":"
+            + JSONWriter.quoted(quietHours.zone) + "}"
+    }
 }

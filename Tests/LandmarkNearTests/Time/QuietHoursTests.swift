@@ -115,6 +115,13 @@ import Testing
         alice.withUnsafeBufferPointer { one in bob.withUnsafeBufferPointer { other in #expect(one.baseAddress == other.baseAddress) } }
     }
 
+    @Test func theMemberIsWrittenAsItIsRead() throws {
+        var zones = TimeZoneDatabase()
+        let text = #"{"from":"22:05","to":"07:00","timeZone":"America/New_York"}"#
+        let read = try #require(try QuietHoursField.parse(JSONParser.parse(text), zones: &zones))
+        #expect(QuietHoursField.json(read) == text)
+    }
+
     @Test(arguments: [
         (
             #"{"alice": {"quietHours": {"from": "22:00", "to": "07:00", "timeZone": "Mars/Base"}}}"#,
