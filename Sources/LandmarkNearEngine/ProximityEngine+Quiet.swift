@@ -12,12 +12,15 @@ extension ProximityEngine {
     /// it has no local time.
     @inline(__always)
     func inQuietHours(slot: Int, at time: Timestamp?) -> Bool {
-        guard let time, let quietHours = quietHoursBySlot[Int32(slot)] else { return false }
-        return quietHours.contains(time)
+        guard let time, let position = quietHoursBySlot[Int32(slot)] else { return false }
+        return quietHoursTable[Int(position)].contains(time)
     }
 
     /// For `--explain`: the quiet hours of `device`, when its profile has them.
     package func quietHours(ofDevice device: String) -> QuietHours? {
-        profileSlots.isEmpty ? nil : profileSlots[DeviceKey(device)]?.quietHours
+        guard let position = profileSlots.isEmpty ? nil : profileSlots[DeviceKey(device)]?.quietHours, position >= 0 else {
+            return nil
+        }
+        return quietHoursTable[Int(position)]
     }
 }

@@ -43,10 +43,14 @@ public final class ProximityEngine {
     @exclusivity(unchecked) var candidateScratch: [Int32] = []
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     let favoriteSets: [[Bool]?]
-    let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool, quietHours: QuietHours?)]
-    /// The quiet hours of the devices seen whose profile has them, by slot (see
-    /// ProximityEngine+Quiet.swift); empty without any.
-    @exclusivity(unchecked) var quietHoursBySlot: [Int32: QuietHours] = [:]
+    /// Per device with a profile: its favourite set, preference and quiet hours (a position in
+    /// `quietHoursTable`, -1 for none: a small entry, see ZoneRules).
+    let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool, quietHours: Int32)]
+    /// The profiles' distinct quiet hours.
+    let quietHoursTable: [QuietHours]
+    /// The quiet hours (positions in `quietHoursTable`) of the devices seen whose profile has
+    /// them, by slot (see ProximityEngine+Quiet.swift); empty without any.
+    @exclusivity(unchecked) var quietHoursBySlot: [Int32: Int32] = [:]
 
     // `@exclusivity(unchecked)`: the state touched on every fix. The engine is single-threaded
     // and these are private, never accessed re-entrantly; their dynamic exclusivity checks
@@ -185,7 +189,16 @@ public final class ProximityEngine {
             return member
         }
         var sets: [[Bool]?] = [membership(defaultIndices)]
-        var slots: [DeviceKey: (UInt16, Bool, QuietHours?)] = [:]
+        var slots: [DeviceKey: (UInt16, Bool, Int32)] = [:]
+        var quietTable: [QuietHours] = []
+        var quietPositions: [QuietHours: Int32] = [:]
+        func quietPosition(_ quietHours: QuietHours?) -> Int32 {
+            guard let quietHours else { return -1 }
+            if let position = quietPositions[quietHours] { return position }
+            quietTable.append(quietHours)
+            quietPositions[quietHours] = Int32(quietTable.count - 1)
+            return Int32(quietTable.count - 1)
+        }
         // Profiles with the same favourites share one set (a device keeps a 16-bit set number).
         var setOfIndices: [[Int]: UInt16] = [:]
         for (device, profile) in configuration.profiles.entries {
@@ -199,13 +212,14 @@ public final class ProximityEngine {
                     sets.append(membership(key))
                     setOfIndices[key] = UInt16(sets.count - 1)
                 }
-                slots[device] = (setOfIndices[key]!, profile.prefersNotifications, profile.quietHours)
+                slots[device] = (setOfIndices[key]!, profile.prefersNotifications, quietPosition(profile.quietHours))
             } else {
-                slots[device] = (0, profile.prefersNotifications, profile.quietHours)
+                slots[device] = (0, profile.prefersNotifications, quietPosition(profile.quietHours))
             }
         }
         favoriteSets = sets
         profileSlots = slots
+        quietHoursTable = quietTable
     }
 
     /// The favourite position of catalog landmark `index` (`favorites` is sorted), or nil.
@@ -530,7 +544,7 @@ public final class ProximityEngine {
         if isNew {
             let profile = profileSlots.isEmpty ? nil : profileSlots[DeviceKey(device)]
             devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
-            if let quietHours = profile?.quietHours { quietHoursBySlot[slot] = quietHours }
+            if let quietHours = profile?.quietHours, quietHours >= 0 { quietHoursBySlot[slot] = quietHours }
             if tracksMotion { motions.append(MotionState()) }
         }
         return Int(slot)

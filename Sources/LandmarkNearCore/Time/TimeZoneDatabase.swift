@@ -1,7 +1,7 @@
 /// The system's time zone database (Debian's `tzdata`: one TZif file per IANA name under
 /// /usr/share/zoneinfo), read by name, each zone once: the value keeps what it has read, so
 /// that a profiles file naming Europe/Berlin for ten thousand devices reads it once and they
-/// share one `ZoneRules` (arrays are shared on copy). It is owned by whoever reads a batch of
+/// share one `ZoneRules`. It is owned by whoever reads a batch of
 /// names (`ProfilesFile.parse`), never global.
 ///
 ///     var zones = TimeZoneDatabase()
