@@ -14,8 +14,9 @@
 ///
 /// A class, immutable: one zone's rules are shared by every profile that names it, and a
 /// `QuietHours` holds a reference (8 bytes) rather than the footer's rule inline (about 90):
-/// profiles are copied into the engine's tables, and 10,000 of them with the rules inline cost a
-/// third more to load (measured: 38 -> 51 ms of CPU for a 10k-device profiles file).
+/// profiles are copied into the engine's tables, and with the rules inline a 10k-device profiles
+/// file took a third longer to load, quiet hours or not (measured: 51 ms of CPU against 38; see
+/// Benchmarks/LOG.md, "Quiet hours").
 package final class ZoneRules: Sendable, Hashable {
     /// Transition instants (seconds since the epoch, UTC), strictly ascending.
     package let transitions: [Int64]
