@@ -45,6 +45,17 @@ import Testing
         #expect(events == ["enter 0", "enter 0"])
     }
 
+    @Test func restoredDevicesKeepTheirQuietHours() throws {
+        // `--state` and reloads make a fresh engine and restore every device into it.
+        var configuration = EngineConfiguration()
+        configuration.profiles = DeviceProfiles(["d1": .init(quietHours: try Self.noon())])
+        let engine = try ProximityEngine(catalog: .embedded, configuration: configuration)
+        engine.restore(DeviceSnapshot(device: "d1", latestTime: F.time(-60), fixCount: 3))
+        var events: [ProximityEvent] = []
+        engine.process(F.fix(near, at: 600), into: &events)
+        #expect(events.map(\.summary) == ["enter 0 quiet"])
+    }
+
     @Test func aDwellIsJudgedAtItsOwnTime() throws {
         // Entered 11:58 (before the window): the dwell fires at 12:01, in it.
         let quiet = try run([F.fix(near, at: -120), F.fix(near, at: 60)], profiles: ["d1": .init(quietHours: Self.noon())], dwell: 120)
