@@ -16,6 +16,25 @@ extension ProximityEngine {
         return quietHoursTable[Int(position)].contains(time)
     }
 
+    /// The distinct quiet hours of `profiles`, and the position among them of each device's
+    /// that has some.
+    static func quietHoursTable(of profiles: DeviceProfiles) -> (table: [QuietHours], positions: [DeviceKey: Int32]) {
+        var table: [QuietHours] = []
+        var positionOfQuietHours: [QuietHours: Int32] = [:]
+        var positions: [DeviceKey: Int32] = [:]
+        for (device, profile) in profiles.entries {
+            guard let quietHours = profile.quietHours else { continue }
+            if let position = positionOfQuietHours[quietHours] {
+                positions[device] = position
+            } else {
+                table.append(quietHours)
+                positionOfQuietHours[quietHours] = Int32(table.count - 1)
+                positions[device] = Int32(table.count - 1)
+            }
+        }
+        return (table, positions)
+    }
+
     /// For `--explain`: the quiet hours of `device`, when its profile has them.
     package func quietHours(ofDevice device: String) -> QuietHours? {
         guard let position = profileSlots.isEmpty ? nil : profileSlots[DeviceKey(device)]?.quietHours, position >= 0 else {

@@ -190,15 +190,7 @@ public final class ProximityEngine {
         }
         var sets: [[Bool]?] = [membership(defaultIndices)]
         var slots: [DeviceKey: (UInt16, Bool, Int32)] = [:]
-        var quietTable: [QuietHours] = []
-        var quietPositions: [QuietHours: Int32] = [:]
-        func quietPosition(_ quietHours: QuietHours?) -> Int32 {
-            guard let quietHours else { return -1 }
-            if let position = quietPositions[quietHours] { return position }
-            quietTable.append(quietHours)
-            quietPositions[quietHours] = Int32(quietTable.count - 1)
-            return Int32(quietTable.count - 1)
-        }
+        let quiet = Self.quietHoursTable(of: configuration.profiles)
         // Profiles with the same favourites share one set (a device keeps a 16-bit set number).
         var setOfIndices: [[Int]: UInt16] = [:]
         for (device, profile) in configuration.profiles.entries {
@@ -212,14 +204,14 @@ public final class ProximityEngine {
                     sets.append(membership(key))
                     setOfIndices[key] = UInt16(sets.count - 1)
                 }
-                slots[device] = (setOfIndices[key]!, profile.prefersNotifications, quietPosition(profile.quietHours))
+                slots[device] = (setOfIndices[key]!, profile.prefersNotifications, quiet.positions[device] ?? -1)
             } else {
-                slots[device] = (0, profile.prefersNotifications, quietPosition(profile.quietHours))
+                slots[device] = (0, profile.prefersNotifications, quiet.positions[device] ?? -1)
             }
         }
         favoriteSets = sets
         profileSlots = slots
-        quietHoursTable = quietTable
+        quietHoursTable = quiet.table
     }
 
     /// The favourite position of catalog landmark `index` (`favorites` is sorted), or nil.
