@@ -45,6 +45,24 @@ import Testing
         #expect(events == ["enter 0", "enter 0"])
     }
 
+    @Test func aPassBetweenFixesIsJudgedAtItsInterpolatedTime() throws {
+        let west = F.point(5_000, azimuth: 270)
+        let east = F.point(5_000, azimuth: 90)
+        let noon = try Self.noon()
+        func pass(from start: Int64, to end: Int64) throws -> [String] {
+            try F.run([F.fix(west, at: start), F.fix(east, at: end)]) { configuration in
+                configuration.profiles = DeviceProfiles(["d1": .init(quietHours: noon)])
+                configuration.radius = 1_000
+                configuration.crossingGap = 1_200
+            }.flatMap { $0.1.map { "\($0.summary)\($0.via == .crossing ? " via crossing" : "")" } }
+        }
+        // Passed halfway, at 12:58:20 (in the window) though the later fix is at 13:06:40.
+        // (The later fix, 5 km on, then leaves it.)
+        #expect(try pass(from: 3000, to: 4000) == ["enter 0 quiet via crossing", "exit 0"])
+        // Passed at 13:05, after the window, though the first fix was in it.
+        #expect(try pass(from: 3400, to: 4400) == ["enter 0 via crossing", "exit 0"])
+    }
+
     @Test func restoredDevicesKeepTheirQuietHours() throws {
         // `--state` and reloads make a fresh engine and restore every device into it.
         var configuration = EngineConfiguration()
