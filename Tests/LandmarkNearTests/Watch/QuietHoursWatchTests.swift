@@ -47,6 +47,27 @@ import Testing
         }
     }
 
+    /// The morning after each 2026 change: an enter at 06:30 local is quiet, one at 07:30 local
+    /// notifies; read with the offset of before the change, each would go the other way.
+    @Test(arguments: [
+        ("Europe/Berlin", "2026-03-29T04:30:00Z", "2026-03-29T05:30:00Z"),
+        ("Europe/Berlin", "2026-10-25T05:30:00Z", "2026-10-25T06:30:00Z"),
+        ("America/New_York", "2026-03-08T10:30:00Z", "2026-03-08T11:30:00Z"),
+        ("America/New_York", "2026-11-01T11:30:00Z", "2026-11-01T12:30:00Z"),
+    ])
+    func theMorningAfterEachChange(zone: String, quiet: String, notified: String) async throws {
+        let night = #"{"from": "22:00", "to": "07:00", "timeZone": "\#(zone)"}"#
+        try await withProfiles(#"{"early": {"quietHours": \#(night)}, "late": {"quietHours": \#(night)}}"#) { profiles in
+            let input = line("early", near, quiet) + line("late", near, notified)
+            let result = try await runTool(["watch", "--profiles", profiles, "--events", "all"], stdin: input)
+            #expect(result.status == 0, "\(result.stderr)")
+            let events = try result.stdout.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+            #expect(events.map { $0["device"]?.stringValue } == ["early", "late"])
+            #expect(events.map { $0["reason"]?.stringValue } == ["quiet", nil])
+            #expect(events.map { $0["notified"]?.boolValue } == [false, true])
+        }
+    }
+
     @Test func unknownZoneRefusesTheProfilesNamingTheDevice() async throws {
         try await withProfiles(#"{"alice": {"quietHours": {"from": "22:00", "to": "07:00", "timeZone": "Mars/Base"}}}"#) { profiles in
             let result = try await runTool(["watch", "--profiles", profiles], stdin: line("alice", near, "2026-03-29T04:30:00Z"))
