@@ -44,6 +44,8 @@ def commands_of(top_help):
             match = re.match(r"^  ([a-z][a-z0-9-]*)\s+(.*)$", line)
             if not match:
                 break
+            if match.group(1) == "help":  # `help COMMAND` prints a command's help: not a page of its own
+                continue
             commands.append((match.group(1), match.group(2).strip()))
     return commands
 

@@ -21,9 +21,12 @@ fi
 
 venv=.venv
 requirements=Tests/Counterparts/requirements.txt
-if [ ! -x "$venv/bin/python" ] || ! cmp -s "$requirements" "$venv/requirements.installed"; then
+# Wheels wanted only for the data they carry: installed without their dependencies.
+data_requirements=Tests/Counterparts/data-requirements.txt
+if [ ! -x "$venv/bin/python" ] || ! cat "$requirements" "$data_requirements" | cmp -s - "$venv/requirements.installed"; then
   echo "setup.sh: preparing the test venv $venv" >&2
   /usr/bin/python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
-  cp "$requirements" "$venv/requirements.installed"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$data_requirements"
+  cat "$requirements" "$data_requirements" >"$venv/requirements.installed"
 fi

@@ -21,6 +21,10 @@ package struct DeviceSnapshot: Sendable, Equatable {
     /// With `--crossing` or `--dwell`: where the latest used fix was, when it was timed (its
     /// time is `latestTime`): the start of the next pass.
     package var previousFix: Coordinate?
+    /// Who is inside now (`serve`, docs/reference/state.md): the latest used fix, timed or
+    /// not, and its time. Not the engine's: the pipeline keeps it where asked (`Whereabouts`).
+    package var latestFix: Coordinate?
+    package var latestFixTime: Timestamp?
 
     package init(
         device: String, latestTime: Timestamp? = nil, fixCount: Int = 0,
@@ -43,6 +47,11 @@ package struct FavoriteSnapshot: Sendable, Equatable {
     package var notifiedTime: Timestamp?
     /// With `--dwell`: when the device entered it, while its dwell is pending.
     package var enteredAt: Timestamp?
+    /// When the device went inside (the entering fix's time), where the pipeline keeps it.
+    package var since: Timestamp?
+    /// Its `landmarkIndex` and name when saved (for `landmark-near devices`, which has no catalog).
+    package var landmarkIndex: Int?
+    package var landmarkName: String?
 
     package init(landmarkID: Int, isInside: Bool, isNotified: Bool, notifiedTime: Timestamp? = nil) {
         self.landmarkID = landmarkID

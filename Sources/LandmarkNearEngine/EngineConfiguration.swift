@@ -87,13 +87,18 @@ public enum FavoriteSelection: Sendable, Equatable {
     package func indices(in catalog: LandmarkCatalog) throws(EngineConfigurationError) -> [Int] {
         switch self {
         case .catalogFlags: return catalog.favoriteIndices
-        case .all: return Array(catalog.landmarks.indices)
+        case .all:
+            // An empty position (a landmark deleted at run time) is nobody's favourite.
+            guard catalog.hasVacancies else { return Array(catalog.landmarks.indices) }
+            return catalog.landmarks.indices.filter { !catalog.isVacant(at: $0) }
         case .ids(let ids):
             var indices: [Int] = []
             for id in ids {
                 guard let index = catalog.index(ofID: id) else {
                     throw EngineConfigurationError("favourite id \(id) is not in the landmark catalog")
                 }
+                // Deleted at run time: forgotten, not an error (the deletion was accepted).
+                if catalog.isVacant(at: index) { continue }
                 indices.append(index)
             }
             return Array(Set(indices)).sorted()

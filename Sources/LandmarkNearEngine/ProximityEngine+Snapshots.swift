@@ -20,6 +20,26 @@ extension ProximityEngine {
         deviceTable.names.indices.map { snapshot(device: deviceTable.names[$0], slot: $0) }
     }
 
+    /// One device's state (`serve`'s `GET /devices/DEVICE`); nil for a device never seen.
+    package func snapshot(of device: String) -> DeviceSnapshot? {
+        deviceTable.existingSlot(for: device).map { snapshot(device: device, slot: Int($0)) }
+    }
+
+    /// How many devices are inside at least one favourite, and how many (device, favourite)
+    /// pairs are inside: one pass over every device's few entries, no allocation (`/metrics`
+    /// asks at most once a second).
+    package func insideCounts() -> (devices: Int, pairs: Int) {
+        var counted = (devices: 0, pairs: 0)
+        for slot in 0..<devices.count {
+            let state = devices[slot]
+            var inside = 0
+            for position in 0..<state.entryCount where state[entry: position].isInside { inside += 1 }
+            if inside > 0 { counted.devices += 1 }
+            counted.pairs += inside
+        }
+        return counted
+    }
+
     private func snapshot(device: String, slot: Int) -> DeviceSnapshot {
         let state = devices[slot]
         var favoritesOut: [FavoriteSnapshot] = []

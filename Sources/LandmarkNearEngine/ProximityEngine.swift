@@ -121,7 +121,7 @@ public final class ProximityEngine {
                     throw EngineConfigurationError(
                         "profile of device \(JSONWriter.quoted(device)): favourite id \(id) is not in the landmark catalog", kind: .badData)
                 }
-                indices.append(index)
+                if !catalog.isVacant(at: index) { indices.append(index) }  // deleted at run time: forgotten
             }
             profileIndexSets[key] = indices
         }

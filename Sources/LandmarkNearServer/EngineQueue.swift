@@ -71,12 +71,20 @@ package enum EngineWork: Sendable {
     case records([FixRecord], source: String)
     /// Reload landmarks and profiles (SIGHUP).
     case reload
+    /// A change to the catalog or profiles, or a question about them or about who is inside
+    /// (docs/reference/serve.md), by `user` (nil without `--users`): between two records,
+    /// never in the middle of one, so each fix sees the catalog before it or after it.
+    case admin(AdminRequest, user: String?)
 }
 
 /// What the engine answers: how many records it processed, or why it could not.
 package enum EngineAnswer: Sendable, Equatable {
     case processed(Int)
     case failed(String)
+    /// An admin request's answer, given once its batch is committed.
+    case answered(HTTPResponse)
+    /// `GET /landmarks`: the catalog in force, written off the engine thread.
+    case listing(LandmarkListing)
 }
 
 /// One submitted piece of work and what to do with its answer.

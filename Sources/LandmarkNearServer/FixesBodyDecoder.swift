@@ -31,7 +31,8 @@ enum FixesBodyDecoder {
                     switch decoder.decode(line) {
                     case .fix(let fix): records.append(.fix(fix, line: lineNumber))
                     case .skip: break
-                    case .invalid(let reason):
+                    // NDJSON has no header that could make the rest unusable: both are this line's.
+                    case .invalid(let reason), .unusable(let reason):
                         records.append(.invalid(FixReadIssue(source: source, line: lineNumber, reason: reason)))
                     }
                 }

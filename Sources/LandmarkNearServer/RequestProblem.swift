@@ -23,6 +23,6 @@ func record(of object: JSONObject, line: Int, source: String) -> FixRecord? {
     switch NDJSONLineDecoder.outcome(of: object, devices: DeviceNames()) {
     case .fix(let fix): return .fix(fix, line: line)
     case .skip: return nil
-    case .invalid(let reason): return .invalid(FixReadIssue(source: source, line: line, reason: reason))
+    case .invalid(let reason), .unusable(let reason): return .invalid(FixReadIssue(source: source, line: line, reason: reason))
     }
 }

@@ -17,6 +17,7 @@ package final class ServerMetrics: Sendable {
         var engine = WatchStatistics()
         var responses: [Int: Int] = [:]
         var fixesAccepted = 0
+        var admin: AdminCounts?
     }
 
     private let counters = Mutex(Counters())
@@ -38,6 +39,11 @@ package final class ServerMetrics: Sendable {
     }
 
     package var engineStatistics: WatchStatistics { counters.withLock { $0.engine } }
+
+    /// The catalog's size, the admin changes applied and who is inside (the engine thread's).
+    package func publishAdmin(_ counts: AdminCounts) {
+        counters.withLock { $0.admin = counts }
+    }
 
     package func render() -> String {
         let counters = counters.withLock { $0 }
@@ -81,6 +87,19 @@ package final class ServerMetrics: Sendable {
             "http_responses_total", "HTTP answers by status code.",
             counters.responses.sorted { $0.key < $1.key }.map { ("code=\"\($0.key)\"", $0.value) })
         text += "# HELP landmark_near_devices Devices seen.\n# TYPE landmark_near_devices gauge\nlandmark_near_devices \(engine.devices)\n"
+        if let admin = counters.admin {
+            func gauge(_ name: String, _ help: String, _ value: Int) {
+                text += "# HELP landmark_near_\(name) \(help)\n# TYPE landmark_near_\(name) gauge\nlandmark_near_\(name) \(value)\n"
+            }
+            gauge("catalog_landmarks", "Landmarks in the catalog in force (deleted positions not counted).", admin.landmarks)
+            family(
+                "admin_changes_total", "Changes to the catalog and profiles applied over the API since start.", [("", admin.changesApplied)]
+            )
+            gauge(
+                "devices_inside", "Devices inside at least one landmark now (beyond 10,000 devices, counted at most once a second).",
+                admin.devicesInside)
+            gauge("inside_pairs", "Device and landmark pairs with the device inside now.", admin.insidePairs)
+        }
         if let mqtt {
             let counts = mqtt.counts
             family(

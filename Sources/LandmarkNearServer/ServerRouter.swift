@@ -13,14 +13,15 @@ import Synchronization
 /// | `POST /fixes` | 200 `{"accepted":N,"rejected":[{"line":K,"reason":"..."}]}`, 400 when none is good |
 /// | `GET /healthz` | 200 `ok`; 503 with the reason while the MQTT broker cannot be used |
 /// | `GET /metrics` | 200, Prometheus text (with users, for any of them unless `metricsPublic`) |
+/// | `/landmarks`, `/profiles/DEVICE`, `/devices/DEVICE` | `ServerRouter+Admin.swift` |
 package final class ServerRouter: Sendable {
-    private let queue: EngineQueue
-    private let authenticator: BasicAuthenticator?
+    let queue: EngineQueue
+    let authenticator: BasicAuthenticator?
     /// `--metrics-public`: `/metrics` answers without credentials even with users.
     private let metricsPublic: Bool
     package let metrics: ServerMetrics
-    private let draining = Atomic<Bool>(false)
-    private let inFlight = Atomic<Int>(0)
+    let draining = Atomic<Bool>(false)
+    let inFlight = Atomic<Int>(0)
 
     package static let realm = "landmark-near"
 
@@ -70,16 +71,18 @@ package final class ServerRouter: Sendable {
             guard method == "POST" else { return answer(notAllowed("POST")) }
             handleFixes(request, answer, fixes)
         default:
-            answer(.problem(404, "no such endpoint (try /owntracks, /osmand, /fixes, /healthz, /metrics)"))
+            // The admin endpoints: /landmarks..., /profiles/DEVICE, /devices/DEVICE.
+            if let route = AdminRoute(path: request.path) { return handleAdmin(route, request, answer) }
+            answer(.problem(404, "no such endpoint (try /owntracks, /osmand, /fixes, /healthz, /metrics, /landmarks)"))
         }
     }
 
-    private func authenticationRequired() -> HTTPResponse {
+    func authenticationRequired() -> HTTPResponse {
         HTTPResponse.problem(401, "authentication required (HTTP basic auth with a user of --users)")
             .adding(header: "WWW-Authenticate", "Basic realm=\"\(Self.realm)\", charset=\"UTF-8\"")
     }
 
-    private func notAllowed(_ allowed: String) -> HTTPResponse {
+    func notAllowed(_ allowed: String) -> HTTPResponse {
         HTTPResponse.problem(405, "method not allowed here").adding(header: "Allow", allowed)
     }
 
@@ -109,6 +112,10 @@ package final class ServerRouter: Sendable {
                 switch outcome {
                 case .failed(let reason):
                     done(.problem(503, reason))
+                case .answered(let response):  // an admin job's kinds: not given to records
+                    done(response)
+                case .listing(let listing):
+                    listing.respond { done($0) }
                 case .processed(let count):
                     // A body with no good record is a 400 naming the first bad one. One with some
                     // is a 200: its bad records are counted and reported as in a stream, and a
@@ -134,13 +141,13 @@ package final class ServerRouter: Sendable {
     }
 
     /// Gives one answer (a closure, callable from any thread).
-    private struct Answer: Sendable {
+    struct Answer: Sendable {
         let give: @Sendable (HTTPResponse) -> Void
         init(_ give: @escaping @Sendable (HTTPResponse) -> Void) { self.give = give }
         func callAsFunction(_ response: HTTPResponse) { give(response) }
     }
 
-    private func shuttingDown() -> HTTPResponse {
+    func shuttingDown() -> HTTPResponse {
         HTTPResponse.problem(503, "the server is shutting down").adding(header: "Connection", "close")
     }
 
@@ -149,7 +156,7 @@ package final class ServerRouter: Sendable {
     private func owntracks(_ request: HTTPRequest, _ user: ServerUsers.User?) -> Reply {
         var records: [FixRecord]
         switch OwnTracksDecoder.decode(request.body) {
-        case .failure(let problem): return .now(problem.response)
+        case .failure(let problem): return unreadable(problem, source: OwnTracksDecoder.source)
         case .success(let decoded): records = decoded
         }
         let headerUser = request.header("X-Limit-U").flatMap { $0.isEmpty ? nil : $0 }
@@ -178,7 +185,7 @@ package final class ServerRouter: Sendable {
     private func osmand(_ request: HTTPRequest, _ user: ServerUsers.User?) -> Reply {
         var records: [FixRecord]
         switch OsmAndDecoder.decode(query: request.query, body: request.body, contentType: request.header("Content-Type")) {
-        case .failure(let problem): return .now(problem.response)
+        case .failure(let problem): return unreadable(problem, source: OsmAndDecoder.source)
         case .success(let decoded): records = decoded
         }
         if let problem = scope(&records, to: user) { return .now(problem.response) }
@@ -214,6 +221,16 @@ package final class ServerRouter: Sendable {
     }
 
     // MARK: helpers
+
+    /// A body that could not be read at all (400): through the engine as one unreadable record,
+    /// so that it is a stderr line and counted in `landmark_near_unreadable_records_total` as
+    /// a bad line of `/fixes` is; the answer is still the 400 naming it. Other refusals (413,
+    /// 415, ...) are about the request, not a record, and are answered at once.
+    private func unreadable(_ problem: RequestProblem, source: String) -> Reply {
+        guard problem.status == 400 else { return .now(problem.response) }
+        let record = FixRecord.invalid(FixReadIssue(source: source, line: 1, reason: problem.reason))
+        return .engine([record], source: source, fixesOnly: true) { _ in problem.response }
+    }
 
     /// `USER/DEVICE` for a device the user owns.
     private func name(_ device: String, of user: ServerUsers.User) -> Result<String, RequestProblem> {

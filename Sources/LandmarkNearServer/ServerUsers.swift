@@ -1,7 +1,9 @@
 @_spi(Inlining) import LandmarkNearCore
 
 /// The users of `serve --users FILE`: a JSON object, user -> `{"password": "<crypt(3) hash>",
-/// "devices": ["phone", ...] or "*"}`. Their devices are named `USER/DEVICE` in the engine.
+/// "devices": ["phone", ...] or "*", "admin": true}`. Their devices are named `USER/DEVICE` in
+/// the engine. Admins may change the catalog and profiles (docs/reference/serve.md); an admin
+/// needs no `devices` (none, then).
 ///
 ///     let users = try ServerUsers.load(path: "users.json")
 ///     users["alice"]?.owns("phone")   // true
@@ -11,6 +13,8 @@ package struct ServerUsers: Sendable {
         package var passwordHash: String
         /// nil: every device ("*").
         package var devices: Set<String>?
+        /// `"admin": true`: may use the endpoints that change the catalog and profiles.
+        package var isAdmin = false
 
         package func owns(_ device: String) -> Bool { devices?.contains(device) ?? true }
     }
@@ -53,8 +57,16 @@ package struct ServerUsers: Sendable {
                     "\(source): user \(shown): \"password\" must be a crypt(3) hash such as \"$y$...\" (make one with 'landmark-near hash-password')",
                     .users)
             }
+            var isAdmin = false
+            switch fields["admin"] {
+            case nil, .null?: break
+            case .bool(let flag)?: isAdmin = flag
+            case let other?:
+                throw .badData("\(source): user \(shown): \"admin\" must be true or false, not \(other.typeDescription)", .users)
+            }
             var devices: Set<String>?
             switch fields["devices"] {
+            case nil where isAdmin: devices = []
             case .string("*")?: devices = nil
             case .array(let list)?:
                 var names = Set<String>()
@@ -68,7 +80,7 @@ package struct ServerUsers: Sendable {
             default:
                 throw .badData("\(source): user \(shown): \"devices\" must be an array of names or \"*\"", .users)
             }
-            users[name] = User(name: name, passwordHash: hash, devices: devices)
+            users[name] = User(name: name, passwordHash: hash, devices: devices, isAdmin: isAdmin)
         }
         return ServerUsers(byName: users)
     }

@@ -12,7 +12,7 @@ let commands: [CommandEntry] = [
     CommandEntry(LandmarksCommand.self),
     CommandEntry(PayloadCommand.self), CommandEntry(ParseCommand.self), CommandEntry(ValidateCommand.self),
     CommandEntry(ServeCommand.self), CommandEntry(HashPasswordCommand.self), CommandEntry(DeliveriesCommand.self),
-    CommandEntry(StateCommand.self),
+    CommandEntry(StateCommand.self), CommandEntry(DevicesCommand.self),
 ]
 
 let topLevelHelp = """
@@ -23,9 +23,13 @@ let topLevelHelp = """
     Commands:
     \(commands.map { "  " + $0.name.padding(toLength: 14, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
+      help          a command's full help: 'landmark-near help watch' (or watch --help,
+                    or --help watch)
+
     Run 'landmark-near <command> --help' for a command's options, and
     'landmark-near --version' (or -V) for the version and those of GEOS, PROJ and libxml2.
-    Exit status: 0 ok, 64 usage error, 65 bad data, 66 input cannot be opened, 74 I/O error.
+    Exit status: 0 ok, 64 usage error, 65 bad data, 66 input cannot be opened, 69 deliveries
+    failed for good, 74 I/O error, 75 state file in use, 130/143 stopped by SIGINT/SIGTERM.
     """
 
 @MainActor func runMain() -> Int32 {
@@ -40,13 +44,14 @@ let topLevelHelp = """
         try? output.flush()
         return 0
     }
-    if first == "--help" || first == "-h" || (first == "help" && arguments.count == 1) {
+    let asksForHelp = first == "help" || first == "--help" || first == "-h"
+    if asksForHelp && arguments.count == 1 {
         output.writeLine(topLevelHelp)
         try? output.flush()
         return 0
     }
-    // `help COMMAND` is `COMMAND --help`.
-    let name = first == "help" ? arguments[1] : first
+    // `help COMMAND` and `--help COMMAND` are `COMMAND --help`.
+    let name = asksForHelp ? arguments[1] : first
     guard let command = commands.first(where: { $0.name == name }) else {
         let suggestion = Suggestion.suffix(for: name, among: commands.map(\.name))
         Console.error(
@@ -54,7 +59,7 @@ let topLevelHelp = """
         )
         return ExitStatus.usage.rawValue
     }
-    if first == "help" {
+    if asksForHelp {
         output.writeLine(command.help)
         try? output.flush()
         return 0

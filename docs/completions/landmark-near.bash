@@ -2,7 +2,7 @@
 _landmark_near() {
     local cur=${COMP_WORDS[COMP_CWORD]} opts
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password deliveries state help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password deliveries state devices help --help --version" -- "$cur"))
         return
     fi
     case "${COMP_WORDS[1]}" in
@@ -18,7 +18,8 @@ _landmark_near() {
         hash-password) opts="" ;;
         deliveries) opts="--help --json --state -h" ;;
         state) opts="--help -h" ;;
-        help) COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password deliveries state" -- "$cur")); return ;;
+        devices) opts="--help --inside --json --state -h" ;;
+        help) COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password deliveries state devices" -- "$cur")); return ;;
         *) opts="" ;;
     esac
     if [[ "$cur" == -* ]]; then

@@ -6,7 +6,7 @@ import LandmarkNear
 /// (`fixes.ndjson`: devices around all GeoNames places) and on a dense one (devices around the
 /// polygons themselves, so that most fixes are near or inside one); the start-up of each; and
 /// the load of a 100,000-polygon catalog of up to 10,000 vertices a polygon, with its memory per
-/// vertex. The peers (`Benchmarks/peers/places.py`: shapely STRtree + geographiclib, PostGIS
+/// vertex. The peers (`Benchmarks/peers/places_peers.py`: shapely STRtree + geographiclib, PostGIS
 /// geography `ST_DWithin`) read the same files and write `peers.json` entries beside ours.
 enum PlacesBenchmark {
     static let usage = "landmark-bench places [--reps 3] [--binary PATH] [--out Benchmarks/out]"

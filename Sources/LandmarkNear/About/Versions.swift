@@ -23,7 +23,14 @@ package struct Versions: Sendable, CustomStringConvertible {
             proj: PROJLibrary.functions.proj_info().release.map { String(cString: $0) }.map {
                 $0.hasPrefix("Rel. ") ? String($0.dropFirst(5).prefix { $0 != "," }) : $0
             } ?? "unknown",
-            libxml2: __xmlParserVersion()?.pointee.map { String(cString: $0) } ?? "unknown")
+            libxml2: __xmlParserVersion()?.pointee.map { Versions.dotted(libxml2: String(cString: $0)) } ?? "unknown")
+    }
+
+    /// libxml2 gives its version as one number, major * 10000 + minor * 100 + patch ("20914"):
+    /// written as people and `xml2-config --version` write it, "2.9.14".
+    static func dotted(libxml2 number: String) -> String {
+        guard let value = Int(number), value >= 10_000 else { return number }
+        return "\(value / 10_000).\(value / 100 % 100).\(value % 100)"
     }
 
     package var description: String {

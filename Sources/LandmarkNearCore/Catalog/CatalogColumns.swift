@@ -16,7 +16,8 @@
     @usableFromInline var ids: [Int] = []
     private var firstID = 0
     @usableFromInline var coordinates: [Coordinate] = []
-    /// Bit 0: isFavorite; bit 1: isFeatured.
+    /// Bit 0: isFavorite; bit 1: isFeatured; bit 2: vacant (a landmark deleted while `serve` ran:
+    /// its position stays, empty, so that later indexes never shift).
     @usableFromInline var flags: [UInt8] = []
     /// Where each landmark's record ends in `text` (it starts where the one before ends).
     @usableFromInline var ends: [UInt32] = []
@@ -240,6 +241,11 @@
     // MARK: Reading
 
     func isFavorite(at index: Int) -> Bool { flags[index] & 1 != 0 }
+
+    func isVacant(at index: Int) -> Bool { flags[index] & 4 != 0 }
+
+    /// Empties position `index`: no longer a favourite, featured or listed; its id stays taken.
+    mutating func vacate(_ index: Int) { flags[index] = 4 }
 
     func radius(at index: Int) -> Length? { radii.isEmpty ? nil : radii[index] }
 

@@ -147,6 +147,16 @@ public struct LandmarkCatalog: Sendable, Equatable {
         }
     }
 
+    /// Whether position `index` is empty: its landmark was deleted at run time (`serve`'s
+    /// `DELETE /landmarks/ID`). Nothing matches it and listings omit it; later indexes keep theirs.
+    package func isVacant(at index: Int) -> Bool { columns.isVacant(at: index) }
+
+    /// Whether any position is empty (a scan of the flags: once a catalog is made).
+    package var hasVacancies: Bool { columns.flags.contains { $0 & 4 != 0 } }
+
+    /// Empties position `index` (see `isVacant(at:)`); its id still finds it.
+    package mutating func vacate(_ index: Int) { columns.vacate(index) }
+
     /// Indices of the landmarks flagged `isFavorite`.
     public var favoriteIndices: [Int] {
         columns.flags.indices.filter { columns.flags[$0] & 1 != 0 }

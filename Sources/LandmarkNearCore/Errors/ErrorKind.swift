@@ -14,6 +14,9 @@ public enum ErrorKind: String, Sendable, CaseIterable {
     case missingInput
     /// Reading or writing failed midway (a read error, a full disk, an unwritable directory). 74.
     case io
+    /// A service the run depends on did not take what it was given: deliveries that failed for
+    /// good (a permanent APNs or webhook error, or retried until they expired). 69.
+    case unavailable
     /// Try again later: a resource is busy or locked by another process. 75.
     case temporaryFailure
     /// Stopped by SIGINT at a record boundary, after flushing what was decided. 130.

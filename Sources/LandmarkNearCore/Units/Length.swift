@@ -11,6 +11,8 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
         case kilometers = "km"
         case meters = "m"
         case feet = "ft"
+        /// The international nautical mile, as sailors and pilots give distances.
+        case nauticalMiles = "nm"
 
         package var meters: Double {
             switch self {
@@ -18,6 +20,7 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
             case .kilometers: return 1000
             case .meters: return 1
             case .feet: return 0.3048
+            case .nauticalMiles: return 1852
             }
         }
     }
@@ -35,9 +38,10 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
 
     public var meters: Double { value * unit.meters }
 
-    /// Parses a non-negative number followed by a unit: `mi`, `km`, `m` or `ft`, or one of
-    /// their words (`mile(s)`, `kilometre(s)`/`kilometer(s)`, `metre(s)`/`meter(s)`,
-    /// `foot`/`feet`), in any case, with or without a space: `5mi`, `5 miles`, `5MI`.
+    /// Parses a non-negative number followed by a unit: `mi`, `km`, `m`, `ft` or `nm` (nautical
+    /// miles, also `nmi`), or one of their words (`mile(s)`, `kilometre(s)`/`kilometer(s)`,
+    /// `metre(s)`/`meter(s)`, `foot`/`feet`), in any case, with or without a space: `5mi`,
+    /// `5 miles`, `5MI`, `3nm`.
     public init(parsing text: String) throws(UnitParseError) {
         guard let quantity = QuantityText(text), let value = Double(quantity.number), value.isFinite else {
             throw UnitParseError("\(TerminalText.quoted(text)) is not a non-negative number with a unit (e.g. 5mi, 8km, 500m)")
@@ -46,7 +50,7 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
             throw UnitParseError(
                 quantity.unit.isEmpty
                     ? "\(TerminalText.quoted(text)) needs a unit: mi, km, m or ft (e.g. 5mi, 8km, 500m)"
-                    : "\(TerminalText.quoted(text)): unknown unit \(TerminalText.singleQuoted(quantity.unit)); use mi, km, m or ft (e.g. 5mi, 8km, 500m)"
+                    : "\(TerminalText.quoted(text)): unknown unit \(TerminalText.singleQuoted(quantity.unit)); use mi, km, m, ft or nm (e.g. 5mi, 8km, 500m)"
             )
         }
         self.init(value: value, unit: unit)
@@ -59,6 +63,7 @@ public struct Length: Sendable, Hashable, CustomStringConvertible {
         "kilometer": .kilometers, "kilometers": .kilometers,
         "m": .meters, "metre": .meters, "metres": .meters, "meter": .meters, "meters": .meters,
         "ft": .feet, "foot": .feet, "feet": .feet,
+        "nm": .nauticalMiles, "nmi": .nauticalMiles,
     ]
 
     /// "5.0" -> "5", "2.50" -> "2.5", "007" -> "7", "00.5" -> "0.5". On a substring, whose ends

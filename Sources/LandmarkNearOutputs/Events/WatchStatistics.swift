@@ -34,6 +34,9 @@ public struct WatchStatistics: Sendable, Equatable {
     package var sameTime = 0
     /// Inputs that gave no fix and no error, each with a warning saying why.
     package var warnings = 0
+    /// Of those, inputs read with a format forced by `--format`: an error (exit 65), since the
+    /// user said what the input is and it held nothing of that format.
+    package var forcedFormatReadNothing = 0
     /// Notifications an earlier run decided and did not mark done, emitted again at start.
     package var reemitted = 0
     /// Why the run ended before the end of its input, if it did.

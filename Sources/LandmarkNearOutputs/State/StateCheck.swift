@@ -24,6 +24,8 @@ package struct StateCheck: Sendable, Equatable {
     /// What is wrong, one line each; empty when the file is whole.
     package var problems: [String] = []
 
+    /// Tables every version has; a file of an earlier version lacks the later ones until it
+    /// is upgraded (at the next start).
     static let tables = ["meta", "devices", "device_landmarks", "nmea_dates", "notifications", "deliveries"]
     /// More problems than this are counted, not listed (a badly damaged file lists thousands).
     static let listed = 20

@@ -14,7 +14,15 @@ final class StateLock {
         let path = StateLock.resolved(statePath) + "-lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw StateError(.io, path: path, reason: "cannot open the lock file: \(String(cString: strerror(errno)))")
+            let code = errno
+            // The usual cause: a directory that does not exist. Said of the state file the user
+            // named, not of the lock file beside it that they never wrote.
+            if code == ENOENT {
+                let parent = String(statePath.reversed().drop { $0 != "/" }.reversed().dropLast())
+                let directory = !statePath.contains("/") ? "." : parent.isEmpty ? "/" : parent
+                throw StateError(.io, path: statePath, reason: "the directory \(directory) does not exist (create it first)")
+            }
+            throw StateError(.io, path: path, reason: "cannot open the lock file: \(String(cString: strerror(code)))")
         }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno

@@ -2,7 +2,7 @@
 /// kept twice: exact integers for the engine (`*_seconds`, `*_nanos`) and RFC 3339 text for
 /// people (`*_time`, which SQLite's date functions read).
 enum StateSchema {
-    static let version = 2
+    static let version = 3
 
     /// What takes a database of version `v` to `v + 1` (a file written by an earlier release
     /// is upgraded when opened; a later one's is refused).
@@ -14,7 +14,19 @@ enum StateSchema {
         ALTER TABLE device_landmarks ADD COLUMN entered_seconds INTEGER;
         ALTER TABLE device_landmarks ADD COLUMN entered_nanos INTEGER;
         ALTER TABLE device_landmarks ADD COLUMN entered_time TEXT;
-        """
+        """,
+        // 3: who is inside now (the latest fix, since when inside); the changes `serve` took
+        // over its API (their tables are made by `create`).
+        2: """
+        ALTER TABLE devices ADD COLUMN fix_latitude REAL;
+        ALTER TABLE devices ADD COLUMN fix_longitude REAL;
+        ALTER TABLE devices ADD COLUMN fix_time TEXT;
+        ALTER TABLE device_landmarks ADD COLUMN since_seconds INTEGER;
+        ALTER TABLE device_landmarks ADD COLUMN since_nanos INTEGER;
+        ALTER TABLE device_landmarks ADD COLUMN since_time TEXT;
+        ALTER TABLE device_landmarks ADD COLUMN landmark_index INTEGER;
+        ALTER TABLE device_landmarks ADD COLUMN landmark_name TEXT;
+        """,
     ]
 
     static let create = """
@@ -29,7 +41,10 @@ enum StateSchema {
             latest_time TEXT,                    -- the same, RFC 3339 UTC
             fix_count INTEGER NOT NULL,          -- used fixes (names .apns files of untimed fixes)
             previous_latitude REAL,              -- with --crossing or --dwell: the latest used fix,
-            previous_longitude REAL              --   when it was timed (the start of the next pass)
+            previous_longitude REAL,             --   when it was timed (the start of the next pass)
+            fix_latitude REAL,                   -- the latest used fix (timed or not; NULL: not
+            fix_longitude REAL,                  --   known, e.g. saved by a `watch` of schema 2)
+            fix_time TEXT                        --   and its time, RFC 3339 UTC (NULL: untimed)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS device_landmarks (
             device TEXT NOT NULL,
@@ -42,7 +57,25 @@ enum StateSchema {
             entered_seconds INTEGER,             -- with --dwell: when the device entered it, while
             entered_nanos INTEGER,               --   its dwell is pending (NULL: none)
             entered_time TEXT,
+            since_seconds INTEGER,               -- when the device went inside: the time of the
+            since_nanos INTEGER,                 --   fix that entered (NULL: untimed, or unknown)
+            since_time TEXT,
+            landmark_index INTEGER,              -- its landmarkIndex and name when saved (for
+            landmark_name TEXT,                  --   `landmark-near devices`, which has no catalog)
             PRIMARY KEY (device, landmark_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS landmark_changes (
+            landmark_id INTEGER PRIMARY KEY,     -- PUT or DELETE /landmarks/ID (serve)
+            position INTEGER NOT NULL,           -- its landmarkIndex (kept: indexes never shift)
+            feature TEXT,                        -- the GeoJSON Feature in force; NULL: deleted
+            changed_by TEXT,                     -- the admin user (NULL: no --users)
+            changed_at TEXT NOT NULL             -- wall clock, RFC 3339 UTC
+        );
+        CREATE TABLE IF NOT EXISTS profile_changes (
+            device TEXT PRIMARY KEY,             -- PUT or DELETE /profiles/DEVICE (serve)
+            profile TEXT,                        -- the profile object in force; NULL: deleted
+            changed_by TEXT,
+            changed_at TEXT NOT NULL
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS nmea_dates (
             device TEXT PRIMARY KEY,             -- the device of the NMEA fixes (`default`)

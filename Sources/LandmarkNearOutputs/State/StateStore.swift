@@ -22,7 +22,7 @@ import Glibc
 public final class StateStore {
     public let path: String
     private let lock: StateLock
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     private let upsertDevice: SQLiteStatement
     private let deleteLandmarks: SQLiteStatement
     private let insertLandmark: SQLiteStatement
@@ -81,14 +81,15 @@ public final class StateStore {
         upsertDevice = try database.prepare(
             """
             INSERT OR REPLACE INTO devices (device, latest_seconds, latest_nanos, latest_time, fix_count,
-                previous_latitude, previous_longitude) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                previous_latitude, previous_longitude, fix_latitude, fix_longitude, fix_time)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             """)
         deleteLandmarks = try database.prepare("DELETE FROM device_landmarks WHERE device = ?1")
         insertLandmark = try database.prepare(
             """
             INSERT INTO device_landmarks (device, landmark_id, inside, notified, notified_seconds, notified_nanos, notified_time,
-                entered_seconds, entered_nanos, entered_time)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                entered_seconds, entered_nanos, entered_time, since_seconds, since_nanos, since_time, landmark_index, landmark_name)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
             """)
         insertNotification = try database.prepare(
             """
@@ -118,7 +119,10 @@ public final class StateStore {
         var snapshots: [DeviceSnapshot] = []
         var slotOfDevice: [String: Int] = [:]
         let devices = try database.prepare(
-            "SELECT device, latest_seconds, latest_nanos, fix_count, previous_latitude, previous_longitude FROM devices")
+            """
+            SELECT device, latest_seconds, latest_nanos, fix_count, previous_latitude, previous_longitude,
+                   fix_latitude, fix_longitude, fix_time FROM devices
+            """)
         while try devices.step() {
             let name = devices.string(0) ?? ""
             var time: Timestamp?
@@ -130,11 +134,16 @@ public final class StateStore {
             if let latitude = devices.double(4), let longitude = devices.double(5) {
                 snapshot.previousFix = Coordinate(latitude: latitude, longitude: longitude)
             }
+            if let latitude = devices.double(6), let longitude = devices.double(7) {
+                snapshot.latestFix = Coordinate(latitude: latitude, longitude: longitude)
+                snapshot.latestFixTime = devices.string(8).flatMap { Timestamp(rfc3339: $0) }
+            }
             snapshots.append(snapshot)
         }
         let landmarks = try database.prepare(
             """
-            SELECT device, landmark_id, inside, notified, notified_seconds, notified_nanos, entered_seconds, entered_nanos
+            SELECT device, landmark_id, inside, notified, notified_seconds, notified_nanos, entered_seconds, entered_nanos,
+                   since_seconds, since_nanos, landmark_index, landmark_name
             FROM device_landmarks
             """)
         while try landmarks.step() {
@@ -157,6 +166,11 @@ public final class StateStore {
             if let seconds = landmarks.int64(6), let nanos = landmarks.int64(7) {
                 favorite.enteredAt = Timestamp(seconds: seconds, nanoseconds: Int32(clamping: nanos))
             }
+            if let seconds = landmarks.int64(8), let nanos = landmarks.int64(9) {
+                favorite.since = Timestamp(seconds: seconds, nanoseconds: Int32(clamping: nanos))
+            }
+            favorite.landmarkIndex = landmarks.int64(10).map { Int($0) }
+            favorite.landmarkName = landmarks.string(11)
             snapshots[slot].favorites.append(favorite)
         }
         return snapshots
@@ -230,6 +244,9 @@ public final class StateStore {
                 upsertDevice.bind(5, change.fixCount)
                 upsertDevice.bind(6, change.previousFix?.latitude)
                 upsertDevice.bind(7, change.previousFix?.longitude)
+                upsertDevice.bind(8, change.latestFix?.latitude)
+                upsertDevice.bind(9, change.latestFix?.longitude)
+                upsertDevice.bind(10, change.latestFix == nil ? nil : change.latestFixTime?.rfc3339)
                 try upsertDevice.run()
                 guard change.favoritesChanged else { continue }
                 deleteLandmarks.bind(1, change.device)
@@ -245,6 +262,11 @@ public final class StateStore {
                     insertLandmark.bind(8, favorite.enteredAt.map(\.seconds))
                     insertLandmark.bind(9, favorite.enteredAt.map { Int64($0.nanoseconds) })
                     insertLandmark.bind(10, favorite.enteredAt?.rfc3339)
+                    insertLandmark.bind(11, favorite.since.map(\.seconds))
+                    insertLandmark.bind(12, favorite.since.map { Int64($0.nanoseconds) })
+                    insertLandmark.bind(13, favorite.since?.rfc3339)
+                    insertLandmark.bind(14, favorite.landmarkIndex.map { Int64($0) })
+                    insertLandmark.bind(15, favorite.landmarkName)
                     try insertLandmark.run()
                 }
             }

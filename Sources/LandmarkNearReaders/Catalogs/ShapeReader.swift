@@ -214,8 +214,11 @@ package final class ShapeReader {
         guard GEOSGeomGetX_r(context, point, &x) == 1, GEOSGeomGetY_r(context, point, &y) == 1 else {
             return Coordinate(latitude: .nan, longitude: .nan)
         }
-        // Longitudes beyond 180 (a ring written across the antimeridian) back into range.
-        return Coordinate(latitude: y, longitude: x > 180 ? x - 360 : x < -180 ? x + 360 : x)
+        // Longitudes beyond 180 (a ring written across the antimeridian) back into range, and
+        // both rounded to 1e-7 degrees (at most 1.1 cm): GEOS computes the point as a midpoint, so
+        // its last digits are noise that the listing would print (-113.51362499999999).
+        let longitude = x > 180 ? x - 360 : x < -180 ? x + 360 : x
+        return Coordinate(latitude: (y * 1e7).rounded() / 1e7, longitude: (longitude * 1e7).rounded() / 1e7)
     }
 
     /// A polygon's rings, the shell first, checked and validated.

@@ -33,8 +33,18 @@ package struct QueryPoint: Sendable, Equatable {
             latitudeText = QueryPoint.withDecimalPoint(latitudeText)
             longitudeText = QueryPoint.withDecimalPoint(longitudeText)
         }
-        let lat = try QueryPoint.degrees(latitudeText, name: "latitude")
-        let lon = try QueryPoint.degrees(longitudeText, name: "longitude")
+        var (latitudeNumber, latitudeLetter) = QueryPoint.hemisphere(latitudeText)
+        var (longitudeNumber, longitudeLetter) = QueryPoint.hemisphere(longitudeText)
+        // `116.0W 34.0N`: the letters say which is which.
+        if let first = latitudeLetter, let second = longitudeLetter, "EW".contains(first), "NS".contains(second) {
+            swap(&latitudeNumber, &longitudeNumber)
+            swap(&latitudeLetter, &longitudeLetter)
+            swap(&latitudeText, &longitudeText)
+        }
+        var lat = try QueryPoint.degrees(latitudeNumber, name: "latitude")
+        var lon = try QueryPoint.degrees(longitudeNumber, name: "longitude")
+        lat = try QueryPoint.signed(lat, latitudeLetter, positive: "N", negative: "S", text: latitudeText, name: "latitude")
+        lon = try QueryPoint.signed(lon, longitudeLetter, positive: "E", negative: "W", text: longitudeText, name: "longitude")
         let coordinate = Coordinate(latitude: lat, longitude: lon)
         if let reason = coordinate.invalidReason {
             throw QueryPointError(reason + QueryPoint.orderHint(coordinate, latitudeText, longitudeText, order))
@@ -56,6 +66,9 @@ package struct QueryPoint: Sendable, Equatable {
             fields = blankSeparated
         } else if text.contains(",") {
             fields = text.split(separator: ",", omittingEmptySubsequences: false)
+        } else if text.contains(";") {
+            // `34;-116`, as a spreadsheet with decimal commas exports it.
+            fields = text.split(separator: ";", omittingEmptySubsequences: false)
         } else {
             fields = blankSeparated
         }
@@ -78,6 +91,43 @@ package struct QueryPoint: Sendable, Equatable {
 
     /// The longitude for JSON output (see `jsonLatitude`).
     package var jsonLongitude: String { QueryPoint.jsonNumber(longitudeText, coordinate.longitude) }
+
+    /// The number and the hemisphere letter of `34.0N`, `N34.0`, `116.0 W` or `116.0°W`
+    /// (the letter upper-cased; nil when there is none).
+    static func hemisphere(_ text: String) -> (number: String, letter: Character?) {
+        var rest = Substring(text)
+        var letter: Character?
+        if let last = rest.last, "NSEWnsew".contains(last) {
+            letter = Character(last.uppercased())
+            rest = rest.dropLast()
+        } else if let first = rest.first, "NSEWnsew".contains(first) {
+            letter = Character(first.uppercased())
+            rest = rest.dropFirst()
+        }
+        guard letter != nil else { return (text, nil) }
+        rest = ASCIIBlanks.whitespace.trimming(rest)
+        if rest.hasSuffix("°") { rest = rest.dropLast() }
+        rest = ASCIIBlanks.whitespace.trimming(rest)
+        // A letter beside a number only: `not` is a word, not N and "ot".
+        guard !rest.isEmpty, rest.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.,".contains($0)) }) else { return (text, nil) }
+        return (String(rest), letter)
+    }
+
+    /// The value with the sign its hemisphere letter gives: N and E positive, S and W negative;
+    /// a letter of the other axis, or a sign beside a letter, is refused.
+    private static func signed(
+        _ value: Double, _ letter: Character?, positive: Character, negative: Character, text: String, name: String
+    ) throws(QueryPointError) -> Double {
+        guard let letter else { return value }
+        let shown = TerminalText.singleQuoted(text.count > 40 ? String(text.prefix(40)) + "…" : text)
+        guard letter == positive || letter == negative else {
+            throw QueryPointError("\(name) \(shown): \(letter) is not a hemisphere of a \(name) (\(positive) or \(negative))")
+        }
+        guard value >= 0, !text.contains("-"), !text.contains("+") else {
+            throw QueryPointError("\(name) \(shown): a sign and a hemisphere letter together; write one of them")
+        }
+        return letter == negative ? -value : value
+    }
 
     private static func degrees(_ text: String, name: String) throws(QueryPointError) -> Double {
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text

@@ -138,7 +138,7 @@ final class MQTTReceiverRole: MQTTLinkRole {
         // is a server that failed).
         guard queue.submit(job) else { return .abandon }
         switch waiter.wait(control) {
-        case .processed?: return nil
+        case .processed?, .answered?, .listing?: return nil
         case .failed(let reason)?: return .uncommitted("the engine could not commit the messages (\(reason))")
         case nil: return .abandon
         }

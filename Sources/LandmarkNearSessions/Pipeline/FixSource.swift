@@ -18,6 +18,9 @@ package enum SourceStep {
     case idle
     /// Read the catalog and profiles again (`serve`'s SIGHUP).
     case reload
+    /// Run this between two records (`serve`'s admin requests: a change to the catalog or
+    /// profiles, or a question about who is inside).
+    case apply((Pipeline) -> Void)
     /// The records handed out since the last batch end are one batch: commit them (with
     /// `--state`, durably), then tell the source (`FixSource.committed`), which may now
     /// acknowledge them to whoever sent them.

@@ -31,7 +31,7 @@ extension Pipeline {
                         )
                     } else {
                         parts.append(
-                            "no alert, nearest favourite \(JSONWriter.quoted(name)) is \(distance) m away (radius \(JSONWriter.number(options.engine.radius)) m\(policyNote(fix)))"
+                            "no alert, nearest favourite \(JSONWriter.quoted(name)) is \(Self.spoken(nearest.distance)) away (radius \(JSONWriter.number(options.engine.radius)) m\(policyNote(fix)))"
                         )
                     }
                 } else {
@@ -44,6 +44,14 @@ extension Pipeline {
             line += parts.joined(separator: "; ")
         }
         diagnostics.writeLine(TerminalText.safe(line))
+    }
+
+    /// A distance as a person says it: metres to the millimetre up to 10 km ("650.259 m"),
+    /// kilometres to the metre beyond ("3282.833 km"), as `nearest` prints them.
+    static func spoken(_ meters: Double) -> String {
+        let millimetres = ReportedDistance.millimetres(meters)
+        guard millimetres >= 10_000 else { return "\(JSONWriter.number(millimetres)) m" }
+        return "\(JSONWriter.number(millimetres.rounded() / 1_000)) km"
     }
 
     private func describe(_ event: ProximityEvent, of fix: Fix) -> String {

@@ -17,7 +17,7 @@ extension Pipeline {
         let fresh = try Pipeline.makeEngine(catalog: newCatalog, configuration: configuration)
         fresh.tracksChanges = commits != nil
         fresh.explainsMotion = options.explain
-        commits?.carry(engine.takeChanges())
+        commits?.carry(takeChanges())
         for device in engine.snapshots() { fresh.restore(device) }
         engine = fresh
         engineGeneration &+= 1
@@ -50,6 +50,16 @@ extension Pipeline {
         } catch {
             diagnostics.writeLine(TerminalText.safe(prefix + error.description + keeping))
             return
+        }
+        if let overlay {
+            // Idempotent over the catalog in force: its ids are found where the changes put them.
+            do {
+                newCatalog = try overlay.catalog(over: newCatalog)
+            } catch {
+                diagnostics.writeLine(TerminalText.safe(prefix + error.description + keeping))
+                return
+            }
+            newProfiles = overlay.profiles(over: newProfiles)
         }
         do {
             try reload(catalog: newCatalog, profiles: newProfiles)

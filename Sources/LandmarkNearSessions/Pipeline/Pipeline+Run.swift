@@ -134,6 +134,8 @@ extension Pipeline {
                 } else {
                     reloadFromFiles()
                 }
+            case .apply(let change):
+                change(self)
             case .batchEnd:
                 do {
                     try commit()
@@ -160,8 +162,15 @@ extension Pipeline {
             statistics.sentencesWithoutFix += end.skipped.count(where: { $0 != NMEALineDecoder.notNMEA })
         }
         if recordsOfThisSource == 0, let why = end.noFixExplanation {
-            statistics.warnings += 1
-            diagnostics.writeLine(TerminalText.safe("\(sourceName): warning: \(why)"))
+            if let forced = options.format, !end.skipped.isEmpty {
+                // The user said what the input is, and it held lines of something else: an
+                // error, not a note. (Nothing but blanks or comments stays a warning.)
+                statistics.forcedFormatReadNothing += 1
+                diagnostics.writeLine(TerminalText.safe("\(sourceName): --format \(forced.rawValue) read no fix: \(why)"))
+            } else {
+                statistics.warnings += 1
+                diagnostics.writeLine(TerminalText.safe("\(sourceName): warning: \(why)"))
+            }
         }
     }
 }

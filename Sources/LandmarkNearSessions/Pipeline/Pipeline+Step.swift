@@ -43,6 +43,7 @@ extension Pipeline {
         }
         if options.explain { explain(fix, disposition: disposition, location: location()) }
         fixObserver?(fix, disposition, events)
+        if disposition == .used { whereabouts?.record(fix, events: events, catalog: catalog) }
         guard !events.isEmpty else { return }
         let fixNumber = engine.lastFixNumber
         var printed = false

@@ -40,6 +40,11 @@ public final class Pipeline {
     @exclusivity(unchecked) public internal(set) var statistics = WatchStatistics()
     @exclusivity(unchecked) var events: [ProximityEvent] = []
     @exclusivity(unchecked) var stage = PipelineStage.created
+    /// With `serve`: each device's latest fix and since when it is inside (`keepWhereabouts()`).
+    @exclusivity(unchecked) var whereabouts: Whereabouts?
+    /// `watch --state`: the changes a `serve` took over its API and kept in the file, applied
+    /// again over the files at each SIGHUP (`serve` keeps its own, in `AdminDesk`).
+    package var overlay: CatalogOverlay?
     /// Told of every fix after the engine decided it, with the events it caused (in engine
     /// order, whatever `--events` prints). `map` and `watch --geojson` draw the run from it.
     ///
@@ -159,7 +164,7 @@ public final class Pipeline {
         let pending = plan.takePending()
         statistics.unemitted += Pipeline.notificationCount(pending)
         if var commits {
-            try? commits.saveWithoutEmitting(changes: engine.takeChanges(), decided: pending, nmeaDates: changedNMEADate(&commits))
+            try? commits.saveWithoutEmitting(changes: takeChanges(), decided: pending, nmeaDates: changedNMEADate(&commits))
             self.commits = commits
         }
         stage.move(to: .failed, by: "fail()")
@@ -190,7 +195,7 @@ public final class Pipeline {
         if let eventPublisher { commits.acknowledged(eventPublisher.takeAcknowledged()) }
         let batch = plan.takePending()
         do {
-            let decided = try commits.commit(changes: engine.takeChanges(), outputs: batch, nmeaDates: changedNMEADate(&commits))
+            let decided = try commits.commit(changes: takeChanges(), outputs: batch, nmeaDates: changedNMEADate(&commits))
             try emitters.emit(batch, durable: true, live: currentInputIsLive, statistics: &statistics)
             // Published: marked done once acknowledged, not with the next commit.
             if !publish(batch) { commits.emitted(decided) }

@@ -70,17 +70,20 @@ package struct ServeOutcome: Sendable {
 /// is read again, and `reload` is called on the engine thread (landmarks and profiles read
 /// again; the pipeline keeps every device's state).
 ///
-///     let server = try FixServer(configuration: configuration, pipeline: pipeline) { pipeline in
-///         try pipeline.reload(catalog: CatalogLoader.load(path: path), profiles: profiles)
+///     let admin = AdminDesk(pipeline: pipeline, files: catalog, profiles: profiles, overlay: overlay)
+///     let server = try FixServer(configuration: configuration, pipeline: pipeline, admin: admin) { _ in
+///         try admin.reload(files: CatalogLoader.load(path: path), profiles: profiles)
 ///     }
 ///     let outcome = try server.run()
 package final class FixServer {
     private let configuration: ServeConfiguration
     private let reload: (Pipeline) throws(ServerError) -> Void
     private let pipeline: Pipeline
+    private let admin: AdminDesk
 
+    /// `admin` answers the admin endpoints on the engine thread (made over the same pipeline).
     package init(
-        configuration: ServeConfiguration, pipeline: Pipeline,
+        configuration: ServeConfiguration, pipeline: Pipeline, admin: AdminDesk,
         reload: @escaping (Pipeline) throws(ServerError) -> Void
     ) throws(ServerError) {
         if let address = configuration.address, configuration.usersPath == nil, !address.isLoopback {
@@ -90,6 +93,7 @@ package final class FixServer {
         }
         self.configuration = configuration
         self.pipeline = pipeline
+        self.admin = admin
         self.reload = reload
     }
 
@@ -182,14 +186,17 @@ package final class FixServer {
         }
 
         let answering = DispatchQueue(label: "landmark-near.serve.answers")
-        var source = QueueSource(queue: queue, answering: answering, metrics: metrics) {
+        admin.metrics = metrics
+        var source = QueueSource(queue: queue, answering: answering, metrics: metrics, admin: admin) {
             if stopSignal.compareExchange(expected: 0, desired: SIGTERM, ordering: .acquiringAndReleasing).exchanged {
                 DispatchQueue.global().async { stopper.stop() }
             }
         }
         pipeline.onReload = { [reload] pipeline in FixServer.reload(pipeline, with: reload) }
         do {
+            try pipeline.keepWhereabouts()
             try pipeline.resume()
+            admin.publish(force: true)
         } catch {
             source.failure = ServerError(kind: error.kind, message: error.description)
             stopSignal.store(SIGTERM, ordering: .releasing)

@@ -16,6 +16,10 @@ struct QueueSource: FixSource {
     private let metrics: ServerMetrics
     /// Called when the outputs cannot be written any more: the server stops.
     private let stopServing: @Sendable () -> Void
+    /// Answers the admin requests (between two records, on this thread).
+    private let admin: AdminDesk
+    /// The admin answer of the job being handled (set by its `.apply` step).
+    private let adminAnswer = AdminAnswerSlot()
     /// The first failure, reported when the server has stopped.
     var failure: ServerError?
 
@@ -34,8 +38,12 @@ struct QueueSource: FixSource {
     var isLive: Bool { true }
     var format: FixFormat? { nil }
 
-    init(queue: EngineQueue, answering: DispatchQueue, metrics: ServerMetrics, stopServing: @escaping @Sendable () -> Void) {
+    init(
+        queue: EngineQueue, answering: DispatchQueue, metrics: ServerMetrics, admin: AdminDesk,
+        stopServing: @escaping @Sendable () -> Void
+    ) {
         self.queue = queue
+        self.admin = admin
         self.answering = answering
         self.metrics = metrics
         self.stopServing = stopServing
@@ -61,6 +69,14 @@ struct QueueSource: FixSource {
                     answers.append(.processed(0))
                     nextJob()
                     return .reload
+                case .admin(let request, let user):
+                    if !jobStarted {
+                        jobStarted = true
+                        let (desk, slot) = (admin, adminAnswer)
+                        return .apply { _ in slot.response = desk.handle(request, user: user) }
+                    }
+                    answers.append(adminAnswer.take())
+                    nextJob()
                 }
                 continue
             }
@@ -96,6 +112,7 @@ struct QueueSource: FixSource {
     mutating func committed(_ statistics: WatchStatistics) {
         guard !idled else { return }
         metrics.publish(statistics)
+        admin.publish()
         answer(answers)
     }
 
@@ -116,5 +133,15 @@ struct QueueSource: FixSource {
     private func answer(_ given: [EngineAnswer]) {
         let jobs = batch
         answering.async { for (job, answer) in zip(jobs, given) { job.finish(answer) } }
+    }
+}
+
+/// The answer an admin request got on its `.apply` step, until the source collects it.
+private final class AdminAnswerSlot {
+    var response: EngineAnswer?
+
+    func take() -> EngineAnswer {
+        defer { response = nil }
+        return response ?? .answered(.problem(500, "the request was not applied"))
     }
 }

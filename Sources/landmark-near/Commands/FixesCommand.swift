@@ -31,12 +31,17 @@ enum FixesCommand: Command {
 
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
         At the end a summary line goes to stderr: records read, fixes, unreadable.
+        On a live stream (a pipe from gpspipe, a phone log being written) every fix is out as
+        soon as the input pauses; SIGINT or SIGTERM stop it at a record boundary with what was
+        read printed and the summary written.
         Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input file does not exist; 74 I/O error.
+        64 usage error; 66 an input file does not exist; 74 I/O error; 130 SIGINT; 143 SIGTERM.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near fixes"
+        // First, before anything may start a thread: signals become data on a descriptor.
+        let signals = try WatchCommand.signalInbox(command: command)
         let args = try ArgumentScanner(arguments, command: command, valued: ["format", "source-name"], flags: ["strict"])
         var format: FixFormat?
         if let text = args.value("format") {
@@ -53,6 +58,7 @@ enum FixesCommand: Command {
             throw CommandFailure(.missingInput, "\(command): \(TerminalText.safe(path)): no such file")
         }
         let diagnostics = OutputWriter(descriptor: 2)
+        let pause = LiveOutputPause(output: output, signals: signals)
         var read = 0
         var fixes = 0
         var unreadable = 0
@@ -62,9 +68,10 @@ enum FixesCommand: Command {
                 let reader: FixReader
                 switch input {
                 case .standardInput:
-                    reader = try FixReader(descriptor: 0, ownsDescriptor: false, sourceName: standardInputName, format: format)
+                    reader = try FixReader(
+                        descriptor: 0, ownsDescriptor: false, sourceName: standardInputName, format: format, pauseHandler: pause)
                 case .file:
-                    reader = try FixReader(input: input, format: format)
+                    reader = try FixReader(input: input, format: format, pauseHandler: pause)
                 }
                 while let record = try reader.next() {
                     read += 1
@@ -82,13 +89,17 @@ enum FixesCommand: Command {
                     }
                 }
             } catch {
+                // Stopped by a signal or a closed stdout at a pause: not a failure of the input.
+                if error.isInterrupted || pause.outputClosed { break reading }
                 failure = CommandFailure(error, context: "\(command): ")
                 break reading
             }
         }
         try? diagnostics.flush()
-        Console.error("\(command): \(read) records read, \(fixes) fixes, \(unreadable) unreadable")
+        let stopped = pause.stoppedBy.map { $0 == SIGINT ? " (interrupted by SIGINT)" : " (stopped by SIGTERM)" } ?? ""
+        Console.error("\(command): \(read) records read, \(fixes) fixes, \(unreadable) unreadable\(stopped)")
         if let failure { throw failure }
+        if let signal = pause.stoppedBy { return signal == SIGINT ? .interrupted : .terminated }
         return unreadable > 0 ? .badData : nil
     }
 }

@@ -1,5 +1,9 @@
 import LandmarkNear
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 enum NearestCommand: Command {
     static let name = "nearest"
     static let summary = "the k nearest landmarks to a position (or to each lat,lon line of stdin)"
@@ -25,15 +29,19 @@ enum NearestCommand: Command {
                              34.5,-116.2; on stdin too: '34,5 -116,2'); '34,5,-116,2' is
                              refused with a hint. A latitude out of range next to a longitude
                              that would be one gets a hint at the order (nearest -116 34:
-                             did you mean 34,-116?). Instead of LAT LON, '-' reads stdin.
+                             did you mean 34,-116?). Hemisphere letters: 34.0N 116.0W (S and
+                             W negative; then either order); '34;-116' is 34,-116. Instead
+                             of LAT LON, '-' reads stdin.
 
         Options:
           -k N               how many landmarks (default 1)
           --within LENGTH    only landmarks at most this far: a number with mi, km, m or ft
                              (5mi, 8km, 500m); a landmark with its own catalog radius
                              counts as within at that radius
-          --landmarks FILE   catalog: tutorial JSON array, GeoJSON points or CSV with a header
-                             (default: the twelve landmarks of the SwiftUI tutorial)
+          --landmarks FILE   catalog: tutorial JSON array, GeoJSON or CSV with a header
+                             (default: the twelve landmarks of the SwiftUI tutorial); an
+                             area is at 0 m from a position inside it, else (and a line)
+                             at the geodesic distance to its nearest edge
           --json             one object a query:
                              {"lat":34.0,"lon":-116.0,"nearest":[{"index":0,"id":1001,
                              "name":"Turtle Rock","distanceMeters":15465.793}]}
@@ -41,7 +49,8 @@ enum NearestCommand: Command {
           -h, --help         show this help
 
         Exit status: 0 ok, 64 usage error, 65 unreadable stdin lines, 66 catalog cannot be opened,
-        74 stdin or stdout failed (the reader of stdout went away, say).
+        74 stdin or stdout failed (a reader of stdout that went away, as with
+        '| head -1', is not a failure: the command stops quietly with 0).
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
@@ -89,8 +98,14 @@ enum NearestCommand: Command {
             output.write(bytes: writer.bytes)
             return nil
         }
-        // The stream writes to stdout from a thread of its own: the header goes first.
-        do { try output.flush() } catch { throw CommandFailure(error, context: "\(command): stdout: ") }
+        // The stream writes to stdout from a thread of its own: the header goes first. A reader
+        // that went away (`| head -1`) ends the command quietly with 0, as it does `watch`.
+        do {
+            try output.flush()
+        } catch {
+            if error.code == EPIPE { return nil }
+            throw CommandFailure(error, context: "\(command): stdout: ")
+        }
         let badLines: Int
         do {
             badLines = try NearestStream.run(input: 0, output: 1, index: index, catalog: catalog, query: query, json: json) {
@@ -98,6 +113,7 @@ enum NearestCommand: Command {
                 Console.error("<stdin>:\(line): \(reason)")
             }
         } catch {
+            if case .output(let failure) = error, failure.code == EPIPE { return nil }
             throw CommandFailure(error, context: "\(command): ")
         }
         if badLines > 0 {
@@ -114,7 +130,7 @@ enum NearestCommand: Command {
             return nil
         case 1 where positionals[0] == "-":
             return nil
-        case 1 where !positionals[0].contains(where: { $0 == "," || $0 == " " || $0 == "\t" }):
+        case 1 where !positionals[0].contains(where: { $0 == "," || $0 == ";" || $0 == " " || $0 == "\t" }):
             throw QueryPointError("expected LAT LON (two numbers), or none (or '-') to read stdin, got 1 argument")
         case 1:
             guard let point = try QueryPoint(line: positionals[0]) else { throw QueryPointError("expected LAT LON, or 'LAT,LON'") }

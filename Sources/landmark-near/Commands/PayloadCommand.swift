@@ -21,7 +21,7 @@ enum PayloadCommand: Command {
           --bundle-id ID    adds "Simulator Target Bundle" as the first key, for
                             `xcrun simctl push booted FILE.apns`
           --landmarks FILE  catalog (default: the twelve landmarks of the SwiftUI tutorial)
-          --out FILE        write the payload to FILE instead (atomically, directories created);
+          --out FILE        write the payload to FILE instead (atomically; its directory must exist);
                             the file holds exactly the payload bytes, with no trailing newline
                             ('-' means stdout, as without --out)
           -h, --help        show this help
@@ -83,6 +83,8 @@ enum PayloadCommand: Command {
     }
 
     private static func write(_ payload: String, to given: String, command: String) throws(CommandFailure) {
+        // The directory must be there: a typo in it should not become a new tree of directories.
+        try MapCommand.checkWritable(given, option: "--out", command: command)
         let path: String
         switch OutputFile.target(of: given) {
         case .inPlace(let device):

@@ -36,6 +36,21 @@ enum ServeCommand: Command {
           GET /metrics         Prometheus text: fixes, notifications, unreadable records,
                                deliveries by status, HTTP answers by status; with --users,
                                for a user's credentials only (unless --metrics-public)
+        Changing it while it runs (with --users, for users with "admin": true only: 401/403):
+          PUT /landmarks/ID    a GeoJSON Feature (geometry, name, isFavorite, radius, other
+                               properties kept), checked as a catalog entry (400
+                               {"errors":[...]}); added ones take the next free index
+          DELETE /landmarks/ID its index stays empty; devices inside forget it (no exit)
+          GET /landmarks[/ID]  the catalog in force (GeoJSON), or one landmark
+          PUT|DELETE|GET /profiles/DEVICE
+                               a profile object as in --profiles (DEVICE percent-encoded:
+                               /profiles/alice%2Fphone)
+          GET /devices/DEVICE  {"device","latestFix","inside":[{"index","id","name","since"}]}
+          GET /landmarks/ID/inside
+                               the devices inside it
+                               A change applies from the next fix after its 200; with --state
+                               it is kept and applied over the files at each start and SIGHUP.
+                               One audit line on stderr per change.
         A 200 means the fixes were processed and their output written (deliveries go on
         beside the engine: a 200 does not wait for APNs or a webhook).
 
@@ -45,9 +60,10 @@ enum ServeCommand: Command {
                                addresses are allowed. Required without --mqtt; --users,
                                --threads, --max-connections and --idle-timeout need it.
           --users FILE         JSON: {"USER": {"password": "<crypt(3) hash>", "devices": ["phone"]
-                               or "*"}}. Every fix request then needs HTTP basic auth (401
-                               otherwise, 403 for a device the user does not own) and devices
-                               are named USER/DEVICE. Make hashes with 'landmark-near hash-password'.
+                               or "*", "admin": true}}. Every fix request then needs HTTP basic
+                               auth (401 otherwise, 403 for a device the user does not own) and
+                               devices are named USER/DEVICE; admins may change landmarks and
+                               profiles. Make hashes with 'landmark-near hash-password'.
           --tls-cert FILE      speak HTTPS (TLS 1.2 and 1.3) with this PEM certificate (then its
                                intermediates); read again on SIGHUP: new connections get the
                                renewed certificate, open ones keep theirs, nothing restarts
@@ -60,7 +76,8 @@ enum ServeCommand: Command {
                                connections open at once from one IP address (default 64);
                                further ones from it are closed at once
           --idle-timeout DUR   close a connection that makes no progress for this long, or
-                               whose headers (or body) are not whole after it (default 30s)
+                               whose headers (or body) are not whole after it (default 30s;
+                               at least 1s)
         MQTT:
           --mqtt URL           subscribe to a broker with QoS 1:
                                mqtt://[USER[:PASSWORD]@]HOST[:PORT][/TOPIC-FILTER], or mqtts://
@@ -118,8 +135,8 @@ enum ServeCommand: Command {
         for the outstanding deliveries and exits 0; SIGINT does the same
         and exits 130. A second SIGTERM or SIGINT ends the wait for deliveries (exit 143 or 130;
         with --state the next run sends what was left). SIGHUP reloads the landmarks, the
-        profiles (with their APNs tokens), the users and the TLS certificate; every device's
-        state is kept. MQTT connections reconnect with backoff (0.25 s doubling to 30 s), one
+        profiles (with their APNs tokens), the users and the TLS certificate, and applies the
+        API's changes over them; every device's state is kept. MQTT connections reconnect with backoff (0.25 s doubling to 30 s), one
         stderr line per change of their state.
         Exit status: 0 stopped by SIGTERM; 130 stopped by SIGINT (or a second SIGINT ended the
         wait for deliveries); 143 a second SIGTERM ended it; 64 usage error; 65 bad users,
@@ -171,7 +188,10 @@ enum ServeCommand: Command {
         configuration.limits.connectionLimit = try count(args, "max-connections", default: 1024, command: command)
         configuration.limits.perClientLimit = try count(args, "max-connections-per-client", default: 64, command: command)
         let idle = try args.timeSpan("idle-timeout", default: TimeSpan(seconds: 30)).seconds
-        guard idle >= 1 else { throw .usage("\(command): --idle-timeout must be at least 1s") }
+        guard idle >= 1 else {
+            throw .usage(
+                "\(command): --idle-timeout must be at least 1s (a connection that never times out would let idle clients hold every slot)")
+        }
         configuration.limits.timeoutSeconds = Int(idle.rounded(.up))
         var options = try WatchOptionsParsing.options(from: args, command: command)
         // The server flushes once per batch of requests, before it answers them.
@@ -184,9 +204,7 @@ enum ServeCommand: Command {
 
         let diagnostics = OutputWriter(descriptor: 2)
         let catalog = try args.catalog(command: command)
-        if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
-            options.engine.profiles = profiles
-        }
+        let fileProfiles = try WatchOptionsParsing.profiles(from: args, command: command) ?? DeviceProfiles()
         var store: StateStore?
         if let path = args.value("state") {
             do {
@@ -196,18 +214,30 @@ enum ServeCommand: Command {
             }
         }
         let pipeline: Pipeline
-        do {
-            pipeline = try Pipeline(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
+        let admin: AdminDesk
+        do throws(WatchError) {
+            // The changes taken over the API and kept in --state, over the files.
+            var overlay = CatalogOverlay()
+            if let store { overlay = try CatalogOverlay(store: store) }
+            options.engine.profiles = overlay.profiles(over: fileProfiles)
+            let inForce: LandmarkCatalog
+            do {
+                inForce = try overlay.catalog(over: catalog)
+            } catch {
+                throw WatchError(kind: error.kind, origin: .state, message: error.description)
+            }
+            pipeline = try Pipeline(catalog: inForce, options: options, output: output, diagnostics: diagnostics, store: store)
+            admin = AdminDesk(pipeline: pipeline, files: catalog, profiles: fileProfiles, overlay: overlay)
         } catch {
             throw WatchCommand.failure(error, command: command)
         }
-        // SIGHUP: the files again, every device's state kept.
+        // SIGHUP: the files again, the API's changes over them, every device's state kept.
         let reload = { (pipeline: Pipeline) throws(ServerError) -> Void in
             do throws(CommandFailure) {
                 let catalog = try args.catalog(command: command)
                 let profiles = try WatchOptionsParsing.profiles(from: args, command: command) ?? DeviceProfiles()
                 do throws(WatchError) {
-                    try pipeline.reload(catalog: catalog, profiles: profiles)
+                    try admin.reload(files: catalog, profiles: profiles)
                 } catch {
                     throw WatchCommand.failure(error, command: command)
                 }
@@ -217,7 +247,7 @@ enum ServeCommand: Command {
         }
         let outcome: ServeOutcome
         do throws(ServerError) {
-            let server = try FixServer(configuration: configuration, pipeline: pipeline, reload: reload)
+            let server = try FixServer(configuration: configuration, pipeline: pipeline, admin: admin, reload: reload)
             outcome = try server.run()
         } catch {
             throw failure(error, command)

@@ -25,7 +25,9 @@ enum WatchCommand: Command {
         Options:
           --landmarks FILE     landmark catalog (default: the tutorial's twelve; favourites
                                1001, 1003, 1004); a file, a pipe, a FIFO or /dev/stdin. An
-                               entry's own "radius" replaces --radius for it
+                               entry's own "radius" replaces --radius for it. Areas and lines
+                               (GeoJSON Polygon, LineString, ...; CSV wkt) are measured from
+                               their edges, 0 inside an area (radius 0: inside)
           --favorites LIST     favourite ids for every device, e.g. 1001,1003, or 'all'
                                (default: the catalog's isFavorite flags)
           --profiles FILE      per-device JSON: {"dev": {"favorites": [ids],
@@ -91,15 +93,18 @@ enum WatchCommand: Command {
             landmark-near watch --profiles p.json --push apns --apns-key AuthKey_ABC123DEFG.p8 \\
               --apns-key-id ABC123DEFG --apns-team-id DEF123GHIJ --apns-topic com.example.Landmarks
 
-        Exit status: 0 all records read; 65 some were unreadable (or --strict stopped);
-        64 usage error; 66 an input cannot be opened (missing, a directory); 74 I/O error;
-        75 the --state file is in use by another process; 130 SIGINT; 143 SIGTERM.
+        Exit status: 0 all records read; 65 some were unreadable (or --strict stopped, or an
+        input read with --format held no fix of that format); 64 usage error; 66 an input
+        cannot be opened (missing, a directory); 69 a delivery failed for good (--push,
+        --webhook); 74 I/O error (an output that cannot be written is found before the
+        first fix); 75 the --state file is in use by another process; 130 SIGINT; 143 SIGTERM.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near watch"
         let signals = try signalInbox(command: command)
         let args = try ArgumentScanner(arguments, command: command, valued: valuedOptions.union(["geojson"]), flags: flagOptions)
+        if let path = args.value("geojson") { try MapCommand.checkWritable(path, option: "--geojson", command: command) }
         // Reading a file starts before the catalog loads (they overlap on the second core).
         let readingAhead = readAhead(args)
         let (pipeline, inputs) = try startPipeline(args, command: command, output: output)
@@ -174,13 +179,34 @@ enum WatchCommand: Command {
         }
         let diagnostics = OutputWriter(descriptor: 2)
         let pipeline: Pipeline
-        do {
-            pipeline = try Pipeline(catalog: catalog, options: options, output: output, diagnostics: diagnostics, store: store)
+        do throws(WatchError) {
+            // The changes a serve took over its API and kept in the file apply here too, so a
+            // replay over its state sees the catalog it had (docs/reference/state.md).
+            var inForce = catalog
+            var overlay: CatalogOverlay?
+            if let store {
+                let kept = try CatalogOverlay(store: store)
+                do {
+                    inForce = try kept.catalog(over: catalog)
+                } catch {
+                    throw WatchError(kind: error.kind, origin: .state, message: error.description)
+                }
+                options.engine.profiles = kept.profiles(over: options.engine.profiles)
+                overlay = kept
+            }
+            pipeline = try Pipeline(catalog: inForce, options: options, output: output, diagnostics: diagnostics, store: store)
+            pipeline.overlay = overlay
         } catch {
             throw failure(error, command: command)
         }
+        if pipeline.favoriteIndices.isEmpty { Console.error("\(command): warning: \(noFavoritesWarning)") }
         return (pipeline, inputs)
     }
+
+    /// Said at start when no device can have a favourite: a run that cannot notify at all
+    /// otherwise ends with a silent "0 notifications".
+    static let noFavoritesWarning =
+        "no favourite landmarks: nothing can notify (the catalog marks none isFavorite; choose some with --favorites IDS or 'all', or per device with --profiles)"
 
     /// Runs the pipeline to its end and prints the summary. An input that cannot be opened is
     /// thrown at once; any other failure comes back as `stopped` (what was decided can still be
@@ -194,18 +220,21 @@ enum WatchCommand: Command {
         } catch {
             // An input that cannot be opened ends the run before anything was read from it.
             if error.origin == .input && error.kind == .missingInput { throw failure(error, command: command) }
-            let (summary, _) = finishDeliveries(pipeline, output: output, signals: signals)
+            let (summary, _, _) = finishDeliveries(pipeline, output: output, signals: signals)
             Console.error("\(command): \(summary)")
             return (failure(error, command: command), nil)
         }
-        let (summary, signal) = finishDeliveries(pipeline, output: output, signals: signals)
+        let (summary, signal, failedForGood) = finishDeliveries(pipeline, output: output, signals: signals)
         Console.error("\(command): \(summary)")
         switch pipeline.statistics.stoppedBy {
         case .signal(let number)?: return (nil, number == SIGTERM ? .terminated : .interrupted)
         case .outputClosed?: return (nil, nil)
         case nil:
             if let signal { return (nil, signal == SIGTERM ? .terminated : .interrupted) }
-            return (nil, pipeline.statistics.unreadable > 0 ? .badData : nil)
+            let statistics = pipeline.statistics
+            if statistics.unreadable > 0 || statistics.forcedFormatReadNothing > 0 { return (nil, .badData) }
+            // Notifications that never reached APNs or the webhook: the run did not do its job.
+            return (nil, failedForGood > 0 ? .unavailable : nil)
         }
     }
 
@@ -213,7 +242,7 @@ enum WatchCommand: Command {
     /// and the signal that ended the wait. A run already stopped by a signal does not wait
     /// (with --state, what was not delivered is sent by the next run).
     private static func finishDeliveries(_ pipeline: Pipeline, output: OutputWriter, signals: SignalInbox) -> (
-        summary: String, signal: Int32?
+        summary: String, signal: Int32?, failedForGood: Int
     ) {
         var summary = pipeline.statistics.summary
         // What was printed is flushed before the wait: deliveries may take a while.
@@ -228,10 +257,10 @@ enum WatchCommand: Command {
             }
             return received != nil
         })
-        guard let (deliveries, interrupted) = outcome else { return (summary, nil) }
+        guard let (deliveries, interrupted) = outcome else { return (summary, nil, 0) }
         summary += "; " + deliveries.summary
-        guard interrupted else { return (summary, nil) }
-        return (summary + (stoppedBySignal ? "" : " (interrupted while waiting for deliveries)"), received)
+        guard interrupted else { return (summary, nil, deliveries.failed) }
+        return (summary + (stoppedBySignal ? "" : " (interrupted while waiting for deliveries)"), received, deliveries.failed)
     }
 
     /// The pipeline's error with the option it concerns.

@@ -1,6 +1,6 @@
 import LandmarkNear
 
-/// A small command-line scanner: `--name value`, `--name=value`, short aliases (`-k 3`),
+/// A small command-line scanner: `--name value`, `--name=value`, short aliases (`-k 3`, `-k3`, `-k=3`),
 /// boolean flags, positionals (negative numbers and positions such as `-33.9,151.2` among
 /// them), and `--` to end options. Each command declares what it takes,
 /// so unknown options are usage errors (exit 64) with a one-line reason.
@@ -45,7 +45,16 @@ struct ArgumentScanner {
                     name = String(name[..<eq])
                 }
             } else {
-                let short = String(argument.dropFirst())
+                var short = String(argument.dropFirst())
+                // `-k3` and `-k=3`, as getopt(3) takes them: a one-letter alias of a valued
+                // option with its value attached.
+                if aliases[short] == nil, let letter = short.first, let long = aliases[String(letter)], valued.contains(long),
+                    short.count > 1
+                {
+                    let rest = short.dropFirst()
+                    inlineValue = String(rest.hasPrefix("=") ? rest.dropFirst() : rest)
+                    short = String(letter)
+                }
                 guard let long = aliases[short] else {
                     let known = Array(valued) + Array(allFlags)
                     throw .usage(

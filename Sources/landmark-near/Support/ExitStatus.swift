@@ -6,6 +6,7 @@ enum ExitStatus: Int32 {
     case usage = 64
     case dataError = 65
     case noInput = 66
+    case unavailable = 69
     case ioError = 74
     case temporaryFailure = 75
     /// Stopped by SIGINT (128 + 2) or SIGTERM (128 + 15), as shells report it.
@@ -20,6 +21,7 @@ enum ExitStatus: Int32 {
         case .badData?: self = .dataError
         case .missingInput?: self = .noInput
         case .io?: self = .ioError
+        case .unavailable?: self = .unavailable
         case .temporaryFailure?: self = .temporaryFailure
         case .interrupted?: self = .interrupted
         case .terminated?: self = .terminated

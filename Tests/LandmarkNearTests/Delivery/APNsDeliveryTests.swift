@@ -167,7 +167,8 @@ struct APNsDeliveryTests {
         let result = try await runTool(
             ["watch", "--profiles", profiles, "--apns-topic", FakeAPNs.topic, "--push-ttl", "4s"] + apns.watchArguments,
             stdin: fixes.text, timeout: 30)
-        #expect(result.status == 0, "\(result.stderr)")
+        // A delivery that failed for good: the run did not do its job (69, EX_UNAVAILABLE).
+        #expect(result.status == 69, "\(result.stderr)")
         let requests = try apns.requests()
         #expect(requests.count >= 2, "retried at least once before the expiration")
         let expiration = Double(requests.first?.header["apns-expiration"] ?? "") ?? 0

@@ -40,7 +40,8 @@ struct WebhookDeliveryTests {
         var fixes = FixScript()
         fixes.add("d1", FixScript.turtleRock)
         let result = try await runTool(["watch", "--webhook", webhook.url], stdin: fixes.text, timeout: 30)
-        #expect(result.status == 0)
+        // Failed for good: exit 69 (EX_UNAVAILABLE), after everything else was done.
+        #expect(result.status == 69, "\(result.stderr)")
         #expect(try webhook.requests().count == 1)
         #expect(result.stderr.contains("404, failed"))
         #expect(result.stderr.contains("0 delivered, 0 retried, 1 failed"), "\(result.stderr)")
@@ -58,7 +59,7 @@ struct WebhookDeliveryTests {
         let started = Date()
         let result = try await runTool(["watch", "--webhook", closedURL, "--push-ttl", "3s"], stdin: fixes.text, timeout: 30)
         #expect(Date().timeIntervalSince(started) < 10)
-        #expect(result.status == 0)
+        #expect(result.status == 69, "\(result.stderr)")
         #expect(result.stderr.contains("expired after"), "\(result.stderr)")
         #expect(result.stderr.contains("1 failed"))
     }

@@ -12,7 +12,7 @@ struct InstallTests {
         let line = result.stdout.trimmingCharacters(in: .newlines)
         #expect(
             line.range(
-                of: #"^landmark-near \d+\.\d+\.\d+ \(GEOS \d+\.\d+[^,]*, PROJ \d+\.\d+[^,]*, libxml2 \d+\)$"#,
+                of: #"^landmark-near \d+\.\d+\.\d+ \(GEOS \d+\.\d+[^,]*, PROJ \d+\.\d+[^,]*, libxml2 \d+\.\d+\.\d+\)$"#,
                 options: .regularExpression) != nil, "\(line)")
     }
 

@@ -72,15 +72,23 @@ import Testing
         #expect(result.lines == [2, 4])
     }
 
-    /// Every data row under an unusable header is reported and counted: none vanishes.
-    @Test func headerWithoutCoordinatesReportsEachRow() throws {
+    /// An unusable header is one issue that says so, and the rest is not read (a line per
+    /// row buried the reason under thousands of copies of it).
+    @Test func headerWithoutCoordinatesIsOneIssue() throws {
         let result = try FixReading.read("name,city\nTurtle Rock,Twentynine Palms\nx,y\n")
         #expect(
-            result.issues == [
-                "<source>:1: the CSV header names no latitude column (lat, latitude)",
-                "<source>:2: not read: the CSV header names no latitude column (lat, latitude)",
-                "<source>:3: not read: the CSV header names no latitude column (lat, latitude)",
-            ])
+            result.issues == ["<source>:1: the CSV header names no latitude column (lat, latitude); the rest of the input is not read"])
         #expect(result.fixes.isEmpty)
+    }
+
+    /// A CSV without its header, or with semicolons: the advice says which, and what to do.
+    @Test(arguments: [
+        ("34.01,-116.16,2026-05-01T12:00:00Z\n34.02,-116.16,2026-05-01T12:01:00Z\n", "the first line looks like data, not a header"),
+        ("lat;lon\n34,01;-116,16\n", "the columns are separated by ';'"),
+    ])
+    func aHeaderThatIsNotOneSaysWhatItIs(_ text: String, _ advice: String) throws {
+        let result = try FixReading.read(text, format: .csv)
+        #expect(result.issues.count == 1)
+        #expect(result.issues.first?.contains(advice) == true, "\(result.issues)")
     }
 }

@@ -101,7 +101,7 @@ import Testing
         let result = try FixReading.read("{\"lat\":1,\"lon\":2}\n", format: .csv)
         #expect(result.format == .csv)
         #expect(result.fixes.isEmpty)
-        #expect(result.issues == ["<source>:1: the CSV header names no latitude column (lat, latitude)"])
+        #expect(result.issues == ["<source>:1: the CSV header names no latitude column (lat, latitude); the rest of the input is not read"])
     }
 
     @Test func everyFormatHasItsName() {

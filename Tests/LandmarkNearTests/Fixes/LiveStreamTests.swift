@@ -46,7 +46,7 @@ import Testing
                 == .invalid(
                     FixReadIssue(
                         source: "<stdin>", line: 1,
-                        reason: "the CSV header names no latitude column (lat, latitude)")))
+                        reason: "the CSV header names no latitude column (lat, latitude); the rest of the input is not read")))
         try writer.close()
         #expect(try reader.next() == nil)
     }

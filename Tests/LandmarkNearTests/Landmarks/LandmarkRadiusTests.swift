@@ -154,4 +154,16 @@ import Testing
         #expect(result.stdout.contains("\"name\":\"Own\""))
         #expect(!result.stdout.contains("\"name\":\"Plain\""))
     }
+
+    /// A nearer landmark that is not within at its own (smaller) radius does not hide a farther
+    /// one that is within: -k 1 --within 2km answers the farther one.
+    @Test func nearestWithinLooksPastALandmarkOutsideItsOwnRadius() async throws {
+        let directory = try makeTemporaryDirectory("radius")
+        let path = directory.appendingPathComponent("r.csv").path
+        try "id,name,lat,lon,radius\n1,Tiny,34.0,-116.0,10\n2,Plain,34.0,-116.01,\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try await runTool(["nearest", "34.0005", "-116.0", "-k", "1", "--within", "2km", "--json", "--landmarks", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"name\":\"Plain\""), "\(result.stdout)")
+        #expect(!result.stdout.contains("\"name\":\"Tiny\""))
+    }
 }

@@ -40,6 +40,8 @@ import Testing
         let directory = try PayloadFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("sub/PushNotificationPayload.apns")
+        // The directory must exist: --out never makes one (a typo would become a new tree).
+        try FileManager.default.createDirectory(at: out.deletingLastPathComponent(), withIntermediateDirectories: false)
         let result = try await runTool(["payload", "--id", "1002", "--out", out.path])
         #expect(result.status == 0)
         #expect(result.stdout.isEmpty)

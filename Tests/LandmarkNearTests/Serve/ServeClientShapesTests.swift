@@ -116,6 +116,24 @@ struct ServeClientShapesTests {
         #expect(result.stderr.contains("2 unreadable"), "\(result.stderr)")
     }
 
+    /// A body that is not JSON at all, to /owntracks or /osmand: 400 naming the fault, and, as a
+    /// bad line of /fixes is, a stderr line and a count in landmark_near_unreadable_records_total.
+    @Test(arguments: ["/owntracks", "/osmand"])
+    func aBodyThatIsNotJSONIsAnsweredLoggedAndCounted(path: String) async throws {
+        let server = try ServeProcess([])
+        defer { server.kill() }
+        let reply = try await curl([
+            "-H", "Content-Type: application/json", "--data-binary", #"{"_type":"location","lat":"#, url(server, path),
+        ])
+        #expect(reply.status == 400, "\(reply.body)")
+        #expect(reply.body.contains("not JSON"), "\(reply.body)")
+        let metrics = try await curl([url(server, "/metrics")])
+        #expect(metrics.body.contains("landmark_near_unreadable_records_total 1\n"), "\(metrics.body)")
+        let result = try server.stop()
+        #expect(result.stderr.contains("\(path):1: the body is not JSON"), "\(result.stderr)")
+        #expect(result.stderr.contains("1 unreadable"), "\(result.stderr)")
+    }
+
     @Test(arguments: ["GET", "POST"])
     func traccarAndroidQueryString(method: String) async throws {
         let server = try ServeProcess([])

@@ -40,16 +40,34 @@ final class CSVLineDecoder: LineDecoder {
                 header = Array(line)
                 return .skip(nil)
             case .failure(let error):
-                state = .unusable(line: lineNumber, reason: error.message)
-                return .invalid(error.message)
+                let reason = CSVLineDecoder.advice(forHeader: line, error.message)
+                state = .unusable(line: lineNumber, reason: reason)
+                return .unusable(reason)
             }
         case .unusable(_, let reason):
-            // Each row is reported and counted: none of them can be read.
+            // Not reached: the source stops reading after an unusable header.
             return .invalid("not read: \(reason)")
         case .reading(let columns):
             if line.count == header.count, line.elementsEqual(header) { return .skip(nil) }
             return decodeRow(line, columns)
         }
+    }
+
+    /// What a header without coordinate columns most likely is, and what to do about it: a
+    /// first line of numbers is data (the header is missing), a line with semicolons is
+    /// another separator; else the columns the reader looks for.
+    static func advice(forHeader line: UnsafeBufferPointer<UInt8>, _ message: String) -> String {
+        let text = String(decoding: line, as: UTF8.self)
+        let fields = CSVLine.fields(of: text)
+        let numeric = fields.filter { Double(String(ASCIIBlanks.whitespace.trimming($0))) != nil }.count
+        if fields.count >= 2, numeric >= 2 {
+            return "\(message); the first line looks like data, not a header: add a header line naming the columns, e.g. lat,lon,time"
+        }
+        if text.contains(";"), case .success = CSVColumns.read(header: text.split(separator: ";").map(String.init)) {
+            return
+                "\(message); the columns are separated by ';', and this reads ',' only: convert it (e.g. tr ';' ',', with decimal points)"
+        }
+        return "\(message); the rest of the input is not read"
     }
 
     private func decodeRow(_ line: UnsafeBufferPointer<UInt8>, _ columns: CSVColumns) -> LineOutcome {

@@ -110,6 +110,8 @@ public final class FixReader {
                 FixReadIssue(
                     source: sourceName, line: 1,
                     reason: "gzip: the decompressed data is gzip again; nested compression is not read (a decompression bomb?)"))
+        } else if let what = FixReader.notText(lines.buffered) {
+            source = IssueRecordSource(FixReadIssue(source: sourceName, line: 1, reason: what))
         } else {
             source = try makeSource(lines)
         }
@@ -220,6 +222,29 @@ public final class FixReader {
 
     /// Bytes inflated from a gzip input so far (0 when it is not compressed).
     package var inflatedBytes: Int { opened?.gzip?.inflatedBytes ?? 0 }
+
+    /// What an input that no text reader can read is, and what to do, from its first bytes:
+    /// another compression (gzip is read), an archive, UTF-16 text, or binary data (a NUL byte
+    /// in the first line, within the first 4 KiB, which no text format holds). nil for anything else. One issue then
+    /// stands for the whole input, instead of a line of nonsense per "line" of a binary.
+    static func notText(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        func starts(_ magic: [UInt8]) -> Bool { bytes.count >= magic.count && zip(bytes, magic).allSatisfy { $0 == $1 } }
+        if starts([0x42, 0x5A, 0x68]) { return "bzip2-compressed: decompress it first (bzcat FILE | landmark-near ...)" }
+        if starts([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return "xz-compressed: decompress it first (xzcat FILE | landmark-near ...)" }
+        if starts([0x28, 0xB5, 0x2F, 0xFD]) { return "zstd-compressed: decompress it first (zstdcat FILE | landmark-near ...)" }
+        if starts([0x50, 0x4B, 0x03, 0x04]) { return "a zip archive (KMZ too): unpack it first (unzip -p FILE | landmark-near ...)" }
+        if starts([0xFF, 0xFE]) || starts([0xFE, 0xFF]) {
+            return "UTF-16 text: convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8 FILE | landmark-near ...)"
+        }
+        // In the first line only: a text stream with a corrupt line later (noise on a serial
+        // GPS) keeps its good lines, while a binary has a NUL long before any line break.
+        let firstLine = bytes.prefix(4096).prefix { $0 != 0x0A }
+        if let nul = firstLine.firstIndex(of: 0) {
+            return
+                "binary data (a NUL byte at byte \(nul + 1)), not a text format this reads (NDJSON, CSV, NMEA, GPX, KML, TCX, GeoJSON, gzip of them)"
+        }
+        return nil
+    }
 
     private static func isGzip(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B

@@ -28,7 +28,11 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
         self.decoder = decoder
     }
 
+    /// The decoder found the input unusable: nothing more is read.
+    private var abandoned = false
+
     func next() throws(InputError) -> FixRecord? {
+        if abandoned { return nil }
         while let line = try lines.nextLine() {
             switch line {
             case .overlong(let number):
@@ -48,6 +52,9 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
                     if let kind { skipped.add(kind) }
                     continue
                 case .invalid(let reason): return .invalid(FixReadIssue(source: sourceName, line: number, reason: reason))
+                case .unusable(let reason):
+                    abandoned = true
+                    return .invalid(FixReadIssue(source: sourceName, line: number, reason: reason))
                 }
             }
         }

@@ -18,6 +18,10 @@ package enum LineOutcome {
     case skip(String?)
     /// A record that cannot be read, and why.
     case invalid(String)
+    /// The input cannot be read as this format at all (a CSV whose header names no coordinate
+    /// columns): one issue saying why and what to do, and the rest of the input is not read —
+    /// a line per row would bury the reason under thousands of copies of it.
+    case unusable(String)
 }
 
 extension LineOutcome {
