@@ -447,44 +447,6 @@ public final class ProximityEngine {
         state.setQuiet(around: coordinate, cosine: cos(coordinate.latitude * .pi / 180), budget: budget - 1)
     }
 
-    /// The fix's distance to `favorite` by `ShortGeodesic`, with its error bound (the
-    /// geodesic distance lies within `bound` of `distance`); nil for a chord too long for it.
-    /// Where the bound settles a decision (surely beyond or surely within a limit) it spares a
-    /// `geod_inverse` (measured: with every landmark a favourite, a tenth of `watch`; see
-    /// Benchmarks/LOG.md); every decision the bound leaves open is made with `geod_inverse`'s
-    /// distance.
-    @inline(__always)
-    func shortMeasure(_ fixPoint: EarthCenteredPoint, _ favorite: Int) -> (distance: Double, bound: Double)? {
-        let other = favoritePoints[favorite]
-        let chord = fixPoint.chordSquared(to: other).squareRoot()
-        guard chord <= ShortGeodesic.longestChord else { return nil }
-        return (ShortGeodesic.distance(from: fixPoint, to: other), ShortGeodesic.errorBound(chord: chord))
-    }
-
-    /// The distance an event may report from a short-line measure: `distance` where it and
-    /// `geod_inverse`'s distance print alike (`distanceMeters` is rounded to the millimetre:
-    /// every value within twice the bound rounds to the same millimetre, and rounding is
-    /// monotone, so `geod_inverse`'s does too), nil where they might not (then `geod_inverse`
-    /// is asked; asking it for every event is measured to matter, see Benchmarks/LOG.md).
-    /// Several events on one fix are measured again exactly before they are ordered.
-    @inline(__always)
-    static func reportable(_ measured: (distance: Double, bound: Double)) -> Double? {
-        let margin = 2 * measured.bound
-        let low = ReportedDistance.millimetres(measured.distance - margin)
-        return low == ReportedDistance.millimetres(measured.distance + margin) ? measured.distance : nil
-    }
-
-    /// Decides whether an enter notifies, and records it when it does.
-    /// Favourite `favorite`'s place, nil for a point.
-    @inline(__always)
-    func place(of favorite: Int) -> GeodesicShape? { favoriteShapes.isEmpty ? nil : favoriteShapes[favorite] }
-
-    /// The exact distance from `coordinate` to favourite `favorite`: to its place, or its point.
-    func exactDistance(from coordinate: Coordinate, to favorite: Int) -> Double {
-        if let shape = place(of: favorite) { return shape.distance(from: coordinate) }
-        return Geodesic.wgs84.distance(from: coordinate, to: favoriteCoordinates[favorite])
-    }
-
     /// An enter's suppression: with `--dwell` it waits for its dwell event (timed enters only
     /// ever dwell); else the profile, quiet hours and the cooldown decide now.
     @inline(__always)
@@ -511,26 +473,6 @@ public final class ProximityEngine {
         return nil
     }
 
-    func refreshCandidates(state: inout DeviceState, around coordinate: Coordinate, point: UnitVector) {
-        candidateScratch.removeAll(keepingCapacity: true)
-        let membership = favoriteSets[Int(state.favoriteSet)]
-        if favoriteGrid.isUsable {
-            favoriteGrid.candidates(near: coordinate, point: point, vectors: favoriteVectors, into: &candidateScratch)
-            if let membership { candidateScratch.removeAll { !membership[Int($0)] } }
-            // The grid reaches the largest radius; a favourite with a smaller one is a
-            // candidate only within its own (+ slack).
-            if !candidateChords.isEmpty {
-                candidateScratch.removeAll { point.squaredChord(to: favoriteVectors[Int($0)]) > candidateChords[Int($0)] }
-            }
-        } else {
-            for neighbor in favoriteIndex.within(largestRadius + slack, of: coordinate)
-            where (membership?[neighbor.index] ?? true) && neighbor.distance <= favoriteSpans[neighbor.index] + slack {
-                candidateScratch.append(Int32(neighbor.index))
-            }
-        }
-        state.setCandidates(candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
-    }
-
     func deviceSlot(for device: String, hash: UInt64) -> Int {
         let (slot, isNew) = deviceTable.slot(for: device, hash: hash)
         if isNew {
@@ -540,43 +482,5 @@ public final class ProximityEngine {
             if tracksMotion { motions.append(MotionState()) }
         }
         return Int(slot)
-    }
-
-    /// For `--explain`: the device's nearest favourite to `coordinate`, and whether the
-    /// device is inside it.
-    package func nearestFavorite(of device: String, to coordinate: Coordinate) -> (landmarkIndex: Int, distance: Double, isInside: Bool)? {
-        guard !favorites.isEmpty, coordinate.isValid else { return nil }
-        let slot = deviceTable.existingSlot(for: device).map(Int.init)
-        let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[DeviceKey(device)]?.set ?? 0)]
-        func inside(_ position: Int) -> Bool {
-            slot.map { slot in devices[slot].position(of: Int32(position)).map { devices[slot][entry: $0].isInside } ?? false } ?? false
-        }
-        var limit = 1
-        if favoriteShapes.isEmpty {
-            while true {
-                let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
-                if let hit = nearest.first(where: { membership?[$0.index] ?? true }) {
-                    return (favorites[hit.index], hit.distance, inside(hit.index))
-                }
-                if nearest.count < limit { return nil }
-                limit *= 4
-            }
-        }
-        // With places: their points (cap centres) in order of distance, each place measured;
-        // none farther than the best found plus the largest reach can be nearer.
-        let largestReach = favoriteShapes.reduce(0) { max($0, $1?.reach ?? 0) }
-        var best: (position: Int, distance: Double)?
-        while true {
-            let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
-            for hit in nearest where membership?[hit.index] ?? true {
-                let reach = place(of: hit.index)?.reach ?? 0
-                if let best, hit.distance - reach >= best.distance { continue }
-                let distance = place(of: hit.index).map { $0.distance(from: coordinate) } ?? hit.distance
-                if best == nil || distance < best!.distance { best = (hit.index, distance) }
-            }
-            if nearest.count < limit || (best != nil && nearest.last!.distance - largestReach > best!.distance) { break }
-            limit *= 4
-        }
-        return best.map { (favorites[$0.position], $0.distance, inside($0.position)) }
     }
 }

@@ -129,7 +129,7 @@ complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l mqtt-client-
 complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l mqtt-password-file -r -d 'the password of the URL\'s user, on the file\'s first line'
 complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l mqtt-publish -r -d 'publish every event line (QoS 1, not retained) on this topic, {device}'
 complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l mqtt-receive-maximum -r -d 'unacknowledged messages the broker may send at once (default 4096): th'
-complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l profiles -r -d 'per-device favourites and prefersNotifications'
+complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l profiles -r -d 'per-device favourites, prefersNotifications, quietHours'
 complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l push -r -d '\'apns\': send each notification to every APNs token of its device ("apn'
 complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l push-queue -r -d 'deliveries outstanding before reading waits (default 10000)'
 complete -c landmark-near -n '__fish_seen_subcommand_from serve' -l push-ttl -r -d 'apns-expiration = fix time (or now) + DUR; retries end then (default 1'
