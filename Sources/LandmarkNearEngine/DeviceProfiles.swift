@@ -1,7 +1,8 @@
 @_spi(Inlining) import LandmarkNearCore
 
 /// Per-device settings from `--profiles FILE`: a JSON object mapping a device to
-/// `{"favorites": [ids], "prefersNotifications": bool, "apnsTokens": ["<hex>", ...]}`, all optional.
+/// `{"favorites": [ids], "prefersNotifications": bool, "apnsTokens": ["<hex>", ...],
+/// "quietHours": {"from": "22:00", "to": "07:00", "timeZone": "Europe/Berlin"}}`, all optional.
 ///
 ///     let profiles = DeviceProfiles(["d1": .init(favorites: [1002], prefersNotifications: false)])
 ///     profiles["d1"]?.prefersNotifications   // false
@@ -14,11 +15,16 @@ public struct DeviceProfiles: Sendable, Equatable {
         public var prefersNotifications: Bool
         /// APNs device tokens, lower-case hex (`--push apns` sends to each of them).
         public var apnsTokens: [String]
+        /// Notifications in this daily window of local time are suppressed (`quiet`).
+        public var quietHours: QuietHours?
 
-        public init(favorites: [Int]? = nil, prefersNotifications: Bool = true, apnsTokens: [String] = []) {
+        public init(
+            favorites: [Int]? = nil, prefersNotifications: Bool = true, apnsTokens: [String] = [], quietHours: QuietHours? = nil
+        ) {
             self.favorites = favorites
             self.prefersNotifications = prefersNotifications
             self.apnsTokens = apnsTokens
+            self.quietHours = quietHours
         }
     }
 
@@ -29,7 +35,7 @@ public struct DeviceProfiles: Sendable, Equatable {
     package internal(set) var warnings: [String] = []
 
     /// The keys a profile may have.
-    package static let knownKeys = ["favorites", "prefersNotifications", "apnsTokens"]
+    package static let knownKeys = ["favorites", "prefersNotifications", "apnsTokens", "quietHours"]
 
     public init(_ byDevice: [String: Profile] = [:], warnings: [String] = []) {
         for (device, profile) in byDevice { entries[DeviceKey(device)] = profile }

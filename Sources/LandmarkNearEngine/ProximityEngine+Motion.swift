@@ -143,7 +143,7 @@ extension ProximityEngine {
                 var event = ProximityEvent(
                     kind: .dwell, landmarkIndex: favorites[index],
                     distance: exactDistance(from: fix.coordinate, to: index),
-                    suppression: suppression(state: &state, favorite: pending.favorite, time: time))
+                    suppression: suppression(state: &state, slot: slot, favorite: pending.favorite, time: time))
                 event.enteredAt = pending.enteredAt
                 events.append(event)
             }

@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// The state machine of docs/reference/engine.md: per device and favourite landmark, `outside` -> `inside`
-/// on a fix within the radius (an `enter`, notified unless suppressed by the cooldown or the
-/// device's profile), and back to `outside` beyond radius + hysteresis (an `exit`).
+/// on a fix within the radius (an `enter`, notified unless suppressed by the device's profile,
+/// its quiet hours or the cooldown), and back to `outside` beyond radius + hysteresis (an `exit`).
 ///
 ///     let engine = try ProximityEngine(catalog: .embedded, configuration: EngineConfiguration())
 ///     var events: [ProximityEvent] = []
@@ -43,7 +43,14 @@ public final class ProximityEngine {
     @exclusivity(unchecked) var candidateScratch: [Int32] = []
     /// Membership per favourite set; set 0 is the default, nil means "every favourite".
     let favoriteSets: [[Bool]?]
-    let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool)]
+    /// Per device with a profile: its favourite set, preference and quiet hours (a position in
+    /// `quietHoursTable`, -1 for none: a small entry, see ZoneRules).
+    let profileSlots: [DeviceKey: (set: UInt16, prefersNotifications: Bool, quietHours: Int32)]
+    /// The profiles' distinct quiet hours.
+    let quietHoursTable: [QuietHours]
+    /// The quiet hours (positions in `quietHoursTable`) of the devices seen whose profile has
+    /// them, by slot (see ProximityEngine+Quiet.swift); empty without any.
+    @exclusivity(unchecked) var quietHoursBySlot: [Int32: Int32] = [:]
 
     // `@exclusivity(unchecked)`: the state touched on every fix. The engine is single-threaded
     // and these are private, never accessed re-entrantly; their dynamic exclusivity checks
@@ -182,7 +189,8 @@ public final class ProximityEngine {
             return member
         }
         var sets: [[Bool]?] = [membership(defaultIndices)]
-        var slots: [DeviceKey: (UInt16, Bool)] = [:]
+        var slots: [DeviceKey: (UInt16, Bool, Int32)] = [:]
+        let quiet = Self.quietHoursTable(of: configuration.profiles)
         // Profiles with the same favourites share one set (a device keeps a 16-bit set number).
         var setOfIndices: [[Int]: UInt16] = [:]
         for (device, profile) in configuration.profiles.entries {
@@ -196,13 +204,14 @@ public final class ProximityEngine {
                     sets.append(membership(key))
                     setOfIndices[key] = UInt16(sets.count - 1)
                 }
-                slots[device] = (setOfIndices[key]!, profile.prefersNotifications)
+                slots[device] = (setOfIndices[key]!, profile.prefersNotifications, quiet.positions[device] ?? -1)
             } else {
-                slots[device] = (0, profile.prefersNotifications)
+                slots[device] = (0, profile.prefersNotifications, quiet.positions[device] ?? -1)
             }
         }
         favoriteSets = sets
         profileSlots = slots
+        quietHoursTable = quiet.table
     }
 
     /// The favourite position of catalog landmark `index` (`favorites` is sorted), or nil.
@@ -438,55 +447,21 @@ public final class ProximityEngine {
         state.setQuiet(around: coordinate, cosine: cos(coordinate.latitude * .pi / 180), budget: budget - 1)
     }
 
-    /// The fix's distance to `favorite` by `ShortGeodesic`, with its error bound (the
-    /// geodesic distance lies within `bound` of `distance`); nil for a chord too long for it.
-    /// Where the bound settles a decision (surely beyond or surely within a limit) it spares a
-    /// `geod_inverse` (measured: with every landmark a favourite, a tenth of `watch`; see
-    /// Benchmarks/LOG.md); every decision the bound leaves open is made with `geod_inverse`'s
-    /// distance.
-    @inline(__always)
-    func shortMeasure(_ fixPoint: EarthCenteredPoint, _ favorite: Int) -> (distance: Double, bound: Double)? {
-        let other = favoritePoints[favorite]
-        let chord = fixPoint.chordSquared(to: other).squareRoot()
-        guard chord <= ShortGeodesic.longestChord else { return nil }
-        return (ShortGeodesic.distance(from: fixPoint, to: other), ShortGeodesic.errorBound(chord: chord))
-    }
-
-    /// The distance an event may report from a short-line measure: `distance` where it and
-    /// `geod_inverse`'s distance print alike (`distanceMeters` is rounded to the millimetre:
-    /// every value within twice the bound rounds to the same millimetre, and rounding is
-    /// monotone, so `geod_inverse`'s does too), nil where they might not (then `geod_inverse`
-    /// is asked; asking it for every event is measured to matter, see Benchmarks/LOG.md).
-    /// Several events on one fix are measured again exactly before they are ordered.
-    @inline(__always)
-    static func reportable(_ measured: (distance: Double, bound: Double)) -> Double? {
-        let margin = 2 * measured.bound
-        let low = ReportedDistance.millimetres(measured.distance - margin)
-        return low == ReportedDistance.millimetres(measured.distance + margin) ? measured.distance : nil
-    }
-
-    /// Decides whether an enter notifies, and records it when it does.
-    /// Favourite `favorite`'s place, nil for a point.
-    @inline(__always)
-    func place(of favorite: Int) -> GeodesicShape? { favoriteShapes.isEmpty ? nil : favoriteShapes[favorite] }
-
-    /// The exact distance from `coordinate` to favourite `favorite`: to its place, or its point.
-    func exactDistance(from coordinate: Coordinate, to favorite: Int) -> Double {
-        if let shape = place(of: favorite) { return shape.distance(from: coordinate) }
-        return Geodesic.wgs84.distance(from: coordinate, to: favoriteCoordinates[favorite])
-    }
-
     /// An enter's suppression: with `--dwell` it waits for its dwell event (timed enters only
-    /// ever dwell); else the cooldown and the profile decide now.
+    /// ever dwell); else the profile, quiet hours and the cooldown decide now.
     @inline(__always)
     func enterSuppression(state: inout DeviceState, slot: Int, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
-        guard dwell != nil else { return suppression(state: &state, favorite: favorite, time: time) }
+        guard dwell != nil else { return suppression(state: &state, slot: slot, favorite: favorite, time: time) }
         if let time { motions[slot].startDwell(of: favorite, at: time) }
         return .dwell
     }
 
-    func suppression(state: inout DeviceState, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
+    /// In this order (docs/reference/engine.md): the profile (`prefersNotifications: false`),
+    /// then quiet hours, then the cooldown. Only a notification starts the cooldown: an enter
+    /// suppressed by the profile or by quiet hours leaves it as it was.
+    func suppression(state: inout DeviceState, slot: Int, favorite: Int32, time: Timestamp?) -> ProximityEvent.Suppression? {
         if !state.prefersNotifications { return .profile }
+        if !quietHoursBySlot.isEmpty, inQuietHours(slot: slot, at: time) { return .quiet }
         let cooldown = configuration.cooldown
         if cooldown > 0, let time {
             let last = state.lastNotification(of: favorite)
@@ -498,71 +473,14 @@ public final class ProximityEngine {
         return nil
     }
 
-    func refreshCandidates(state: inout DeviceState, around coordinate: Coordinate, point: UnitVector) {
-        candidateScratch.removeAll(keepingCapacity: true)
-        let membership = favoriteSets[Int(state.favoriteSet)]
-        if favoriteGrid.isUsable {
-            favoriteGrid.candidates(near: coordinate, point: point, vectors: favoriteVectors, into: &candidateScratch)
-            if let membership { candidateScratch.removeAll { !membership[Int($0)] } }
-            // The grid reaches the largest radius; a favourite with a smaller one is a
-            // candidate only within its own (+ slack).
-            if !candidateChords.isEmpty {
-                candidateScratch.removeAll { point.squaredChord(to: favoriteVectors[Int($0)]) > candidateChords[Int($0)] }
-            }
-        } else {
-            for neighbor in favoriteIndex.within(largestRadius + slack, of: coordinate)
-            where (membership?[neighbor.index] ?? true) && neighbor.distance <= favoriteSpans[neighbor.index] + slack {
-                candidateScratch.append(Int32(neighbor.index))
-            }
-        }
-        state.setCandidates(candidateScratch, center: coordinate, cosine: cos(coordinate.latitude * .pi / 180))
-    }
-
     func deviceSlot(for device: String, hash: UInt64) -> Int {
         let (slot, isNew) = deviceTable.slot(for: device, hash: hash)
         if isNew {
             let profile = profileSlots.isEmpty ? nil : profileSlots[DeviceKey(device)]
             devices.append(DeviceState(favoriteSet: profile?.set ?? 0, prefersNotifications: profile?.prefersNotifications ?? true))
+            if let quietHours = profile?.quietHours, quietHours >= 0 { quietHoursBySlot[slot] = quietHours }
             if tracksMotion { motions.append(MotionState()) }
         }
         return Int(slot)
-    }
-
-    /// For `--explain`: the device's nearest favourite to `coordinate`, and whether the
-    /// device is inside it.
-    package func nearestFavorite(of device: String, to coordinate: Coordinate) -> (landmarkIndex: Int, distance: Double, isInside: Bool)? {
-        guard !favorites.isEmpty, coordinate.isValid else { return nil }
-        let slot = deviceTable.existingSlot(for: device).map(Int.init)
-        let membership = favoriteSets[Int(slot.map { devices[$0].favoriteSet } ?? profileSlots[DeviceKey(device)]?.set ?? 0)]
-        func inside(_ position: Int) -> Bool {
-            slot.map { slot in devices[slot].position(of: Int32(position)).map { devices[slot][entry: $0].isInside } ?? false } ?? false
-        }
-        var limit = 1
-        if favoriteShapes.isEmpty {
-            while true {
-                let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
-                if let hit = nearest.first(where: { membership?[$0.index] ?? true }) {
-                    return (favorites[hit.index], hit.distance, inside(hit.index))
-                }
-                if nearest.count < limit { return nil }
-                limit *= 4
-            }
-        }
-        // With places: their points (cap centres) in order of distance, each place measured;
-        // none farther than the best found plus the largest reach can be nearer.
-        let largestReach = favoriteShapes.reduce(0) { max($0, $1?.reach ?? 0) }
-        var best: (position: Int, distance: Double)?
-        while true {
-            let nearest = favoriteIndex.nearest(to: coordinate, limit: limit)
-            for hit in nearest where membership?[hit.index] ?? true {
-                let reach = place(of: hit.index)?.reach ?? 0
-                if let best, hit.distance - reach >= best.distance { continue }
-                let distance = place(of: hit.index).map { $0.distance(from: coordinate) } ?? hit.distance
-                if best == nil || distance < best!.distance { best = (hit.index, distance) }
-            }
-            if nearest.count < limit || (best != nil && nearest.last!.distance - largestReach > best!.distance) { break }
-            limit *= 4
-        }
-        return best.map { (favorites[$0.position], $0.distance, inside($0.position)) }
     }
 }

@@ -13,6 +13,8 @@ public struct ProximityEvent: Sendable, Equatable {
         case profile
         /// With `--dwell`, an enter waits for its `dwell` event to notify.
         case dwell
+        /// The fix time falls in the device's quiet hours (its profile's `quietHours`).
+        case quiet
     }
 
     /// How an enter was found: `crossing`, on the geodesic between two fixes (`--crossing`).

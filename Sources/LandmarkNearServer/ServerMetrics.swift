@@ -67,7 +67,7 @@ package final class ServerMetrics: Sendable {
         family(
             "enters_total", "Enter events, by suppression.",
             [("suppressed=\"none\"", engine.notifications)]
-                + [ProximityEvent.Suppression.cooldown, .profile].map {
+                + [ProximityEvent.Suppression.cooldown, .profile, .quiet].map {
                     ("suppressed=\"\($0.rawValue)\"", engine.suppressed[$0, default: 0])
                 })
         family("exits_total", "Exit events.", [("", engine.exits)])

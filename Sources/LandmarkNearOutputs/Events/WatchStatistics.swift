@@ -73,11 +73,12 @@ public struct WatchStatistics: Sendable, Equatable {
         text += " (\(enters) enter\(enters == 1 ? "" : "s")"
         if crossings > 0 { text += ", \(crossings) of them passed between fixes" }
         if dwells > 0 { text += ", \(dwells) dwell\(dwells == 1 ? "" : "s")" }
-        for reason in [ProximityEvent.Suppression.dwell, .cooldown, .profile] where suppressed[reason, default: 0] > 0 {
-            text +=
-                reason == .dwell
-                ? ", \(suppressed[reason, default: 0]) waiting to dwell"
-                : ", \(suppressed[reason, default: 0]) suppressed by \(reason.rawValue)"
+        for reason in [ProximityEvent.Suppression.dwell, .cooldown, .profile, .quiet] where suppressed[reason, default: 0] > 0 {
+            switch reason {
+            case .dwell: text += ", \(suppressed[reason, default: 0]) waiting to dwell"
+            case .quiet: text += ", \(suppressed[reason, default: 0]) suppressed by quiet hours"
+            default: text += ", \(suppressed[reason, default: 0]) suppressed by \(reason.rawValue)"
+            }
         }
         text += "; \(exits) exit\(exits == 1 ? "" : "s")); \(devices) device\(devices == 1 ? "" : "s")"
         if nmeaSameSecond > 0 {

@@ -38,6 +38,17 @@ package enum ProfileObject {
         if let favorites = profile.favorites { members.append(("favorites", .array(favorites.map { .number(Double($0)) }))) }
         members.append(("prefersNotifications", .bool(profile.prefersNotifications)))
         if !profile.apnsTokens.isEmpty { members.append(("apnsTokens", .array(profile.apnsTokens.map(JSONValue.string)))) }
+        if let quiet = profile.quietHours {
+            members.append(
+                (
+                    "quietHours",
+                    .object(
+                        JSONObject([
+                            ("from", .string(QuietHours.clock(quiet.from))), ("to", .string(QuietHours.clock(quiet.to))),
+                            ("timeZone", .string(quiet.zone)),
+                        ]))
+                ))
+        }
         return .object(JSONObject(members))
     }
 }

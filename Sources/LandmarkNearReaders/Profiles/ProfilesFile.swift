@@ -2,8 +2,9 @@
 import LandmarkNearEngine
 
 /// Reads `--profiles FILE`: a JSON object mapping a device to `{"favorites": [ids],
-/// "prefersNotifications": bool, "apnsTokens": ["<hex>", ...]}`, all optional
-/// (docs/reference/engine.md). Unknown keys are kept as warnings, with the closest known key.
+/// "prefersNotifications": bool, "apnsTokens": ["<hex>", ...], "quietHours": {"from": "22:00",
+/// "to": "07:00", "timeZone": "Europe/Berlin"}}`, all optional (docs/reference/engine.md). Unknown
+/// keys are kept as warnings, with the closest known key; a bad value refuses the whole file.
 ///
 ///     let profiles = try ProfilesFile.parse(
 ///         Array(#"{"d1": {"favorites": [1002], "prefersNotifications": false}}"#.utf8),
@@ -34,61 +35,77 @@ public enum ProfilesFile {
         }
         var entries: [DeviceKey: DeviceProfiles.Profile] = [:]
         var warnings: [String] = []
+        // Owned by this parse: each zone file is read once, and its profiles share the rules.
+        var zones = TimeZoneDatabase()
         for (device, value) in root.members {
-            let label = "device \(TerminalText.quoted(device))"
-            guard let object = value.objectValue else {
-                throw ProfilesError(source: source, reason: "\(label): profile must be an object, not \(value.typeDescription)")
-            }
-            for key in object.keys where !DeviceProfiles.knownKeys.contains(key) {
-                let hint =
-                    Suggestion.closest(to: key, among: DeviceProfiles.knownKeys).map { " (did you mean \(JSONWriter.quoted($0))?)" } ?? ""
-                warnings.append(
-                    "\(source): \(label): unknown key \(TerminalText.quoted(key)) ignored\(hint); "
-                        + "a profile takes \(DeviceProfiles.knownKeys.map(JSONWriter.quoted).joined(separator: ", "))")
-            }
-            var profile = DeviceProfiles.Profile()
-            switch object["favorites"] {
-            case nil, .null?: break
-            case .array(let elements)?:
-                var ids: [Int] = []
-                for element in elements {
-                    guard let id = element.integer else {
-                        throw ProfilesError(
-                            source: source, reason: "\(label): favorites must hold integer landmark ids, found \(element.typeDescription)")
-                    }
-                    ids.append(id)
-                }
-                profile.favorites = ids
-            case let other?:
-                throw ProfilesError(
-                    source: source, reason: "\(label): favorites must be an array of landmark ids, not \(other.typeDescription)")
-            }
-            switch object["prefersNotifications"] {
-            case nil, .null?: break
-            case .bool(let flag)?: profile.prefersNotifications = flag
-            case let other?:
-                throw ProfilesError(
-                    source: source, reason: "\(label): prefersNotifications must be true or false, not \(other.typeDescription)")
-            }
-            switch object["apnsTokens"] {
-            case nil, .null?: break
-            case .array(let elements)?:
-                for (position, element) in elements.enumerated() {
-                    // The token itself is a secret: the message names its position only.
-                    guard case .string(let text) = element, let token = DeviceToken.normalized(text) else {
-                        throw ProfilesError(
-                            source: source,
-                            reason: "\(label): apnsTokens[\(position)] is not a device token (an even number of hex digits, at most 200)")
-                    }
-                    if !profile.apnsTokens.contains(token) { profile.apnsTokens.append(token) }
-                }
-            case let other?:
-                throw ProfilesError(
-                    source: source, reason: "\(label): apnsTokens must be an array of hex strings, not \(other.typeDescription)")
-            }
-            entries[DeviceKey(device)] = profile
+            entries[DeviceKey(device)] = try profile(value, device: device, source: source, zones: &zones, warnings: &warnings)
         }
         return DeviceProfiles(entries: entries, warnings: warnings)
+    }
+
+    /// One profile (the value of one device's member), as `parse` reads each: the admin API
+    /// takes profiles one at a time. Unknown keys are appended to `warnings`; `zones` reads
+    /// each time zone once across calls.
+    package static func profile(
+        _ value: JSONValue, device: String, source: String, zones: inout TimeZoneDatabase, warnings: inout [String]
+    ) throws(ProfilesError) -> DeviceProfiles.Profile {
+        let label = "device \(TerminalText.quoted(device))"
+        guard let object = value.objectValue else {
+            throw ProfilesError(source: source, reason: "\(label): profile must be an object, not \(value.typeDescription)")
+        }
+        for key in object.keys where !DeviceProfiles.knownKeys.contains(key) {
+            let hint =
+                Suggestion.closest(to: key, among: DeviceProfiles.knownKeys).map { " (did you mean \(JSONWriter.quoted($0))?)" } ?? ""
+            warnings.append(
+                "\(source): \(label): unknown key \(TerminalText.quoted(key)) ignored\(hint); "
+                    + "a profile takes \(DeviceProfiles.knownKeys.map(JSONWriter.quoted).joined(separator: ", "))")
+        }
+        var profile = DeviceProfiles.Profile()
+        switch object["favorites"] {
+        case nil, .null?: break
+        case .array(let elements)?:
+            var ids: [Int] = []
+            for element in elements {
+                guard let id = element.integer else {
+                    throw ProfilesError(
+                        source: source, reason: "\(label): favorites must hold integer landmark ids, found \(element.typeDescription)")
+                }
+                ids.append(id)
+            }
+            profile.favorites = ids
+        case let other?:
+            throw ProfilesError(
+                source: source, reason: "\(label): favorites must be an array of landmark ids, not \(other.typeDescription)")
+        }
+        switch object["prefersNotifications"] {
+        case nil, .null?: break
+        case .bool(let flag)?: profile.prefersNotifications = flag
+        case let other?:
+            throw ProfilesError(
+                source: source, reason: "\(label): prefersNotifications must be true or false, not \(other.typeDescription)")
+        }
+        switch object["apnsTokens"] {
+        case nil, .null?: break
+        case .array(let elements)?:
+            for (position, element) in elements.enumerated() {
+                // The token itself is a secret: the message names its position only.
+                guard case .string(let text) = element, let token = DeviceToken.normalized(text) else {
+                    throw ProfilesError(
+                        source: source,
+                        reason: "\(label): apnsTokens[\(position)] is not a device token (an even number of hex digits, at most 200)")
+                }
+                if !profile.apnsTokens.contains(token) { profile.apnsTokens.append(token) }
+            }
+        case let other?:
+            throw ProfilesError(
+                source: source, reason: "\(label): apnsTokens must be an array of hex strings, not \(other.typeDescription)")
+        }
+        do {
+            profile.quietHours = try QuietHoursField.parse(object["quietHours"], zones: &zones)
+        } catch {
+            throw ProfilesError(source: source, reason: "\(label): \(error.description)")
+        }
+        return profile
     }
 }
 

@@ -68,6 +68,13 @@ extension Pipeline {
         case (_, .cooldown?):
             return what + ", suppressed: notified for it less than the cooldown \(JSONWriter.number(options.engine.cooldown)) s ago"
         case (_, .profile?): return what + ", suppressed: the device's profile has prefersNotifications false"
+        case (_, .quiet?):
+            // The instant the decision was made at: a crossing's interpolated time, else the fix's.
+            guard let quietHours = engine.quietHours(ofDevice: fix.device), let time = event.time ?? fix.time else {
+                return what + ", suppressed: quiet hours"
+            }
+            let local = QuietHours.clock(quietHours.localMinuteOfDay(utcSeconds: time.seconds))
+            return what + ", suppressed: quiet hours \(quietHours), local \(local)"
         case (_, .dwell?):
             return (event.time ?? fix.time) == nil
                 ? what + ", not notified: an untimed enter never dwells (--dwell)"

@@ -34,7 +34,7 @@ enum MapCommand: Command {
         Watch options (see 'landmark-near watch --help'):
           --landmarks FILE     landmark catalog (default: the tutorial's twelve)
           --favorites LIST     favourite ids for every device, or 'all'
-          --profiles FILE      per-device favourites and prefersNotifications
+          --profiles FILE      per-device favourites, prefersNotifications and quietHours
           --radius LEN         enter distance, with mi/km/m/ft (default 5mi); the circles' radius
           --hysteresis LEN     exit beyond radius + this (default 0.25mi)
           --cooldown DUR       s/m/h/d, 0 disables (default 1h)

@@ -102,7 +102,7 @@ enum ServeCommand: Command {
         As for `watch` (see 'landmark-near watch --help'):
           --landmarks FILE     landmark catalog (default: the tutorial's twelve)
           --favorites LIST     favourite ids for every device, or 'all'
-          --profiles FILE      per-device favourites and prefersNotifications
+          --profiles FILE      per-device favourites, prefersNotifications, quietHours
           --radius LEN         enter distance (default 5mi)
           --hysteresis LEN     exit beyond radius + this (default 0.25mi)
           --cooldown DUR       no second notification within this span (default 1h)

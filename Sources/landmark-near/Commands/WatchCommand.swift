@@ -31,7 +31,9 @@ enum WatchCommand: Command {
           --favorites LIST     favourite ids for every device, e.g. 1001,1003, or 'all'
                                (default: the catalog's isFavorite flags)
           --profiles FILE      per-device JSON: {"dev": {"favorites": [ids],
-                               "prefersNotifications": bool}} (both optional)
+                               "prefersNotifications": bool, "quietHours": {"from": "22:00",
+                               "to": "07:00", "timeZone": "Europe/Berlin"}}} (all optional;
+                               quiet hours in local wall time, zones of /usr/share/zoneinfo)
           --radius LEN         enter distance, with mi/km/m/ft (default 5mi)
           --hysteresis LEN     exit beyond radius + this (default 0.25mi)
           --cooldown DUR       no second notification for the same device and landmark within
@@ -47,7 +49,8 @@ enum WatchCommand: Command {
                                whole accuracy circle is within the radius) or possible (enter
                                when any of it is); both exit only when all of it is beyond
           --events KIND        'notifications' (default) or 'all': also exits and suppressed
-                               enters ("notified":false, "reason":"cooldown"|"profile"|"dwell")
+                               enters ("notified":false, "reason":"cooldown"|"profile"|"quiet"|
+                               "dwell")
           --format FMT         ndjson, csv, nmea, gpx, kml, tcx or geojson (default: detected;
                                gzip is always detected)
           --apns-dir DIR       also write each notification's payload to DIR as a .apns file
