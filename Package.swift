@@ -127,7 +127,9 @@ let package = Package(
         // buffers places for their radius outlines and cuts them at ±180°.
         layer(
             "LandmarkNearOutputs", ["LandmarkNearReaders", "CGEOS", "CSQLite", "CLinux"],
-            resources: ["map.html", "map.css", "map-places.js", "map-basemap.js", "map-labels.js", "map.js", "basemap.json"].map { .embedInCode("Map/Page/\($0)") }),
+            resources: ["map.html", "map.css", "map-places.js", "map-basemap.js", "map-labels.js", "map.js", "basemap.json"].map {
+                .embedInCode("Map/Page/\($0)")
+            }),
         // APNs over HTTP/2 and webhooks (libcurl, OpenSSL), on a thread of their own.
         layer("LandmarkNearDelivery", ["LandmarkNearOutputs", "CCurl", "COpenSSL"]),
         // The inputs of `serve`: HTTP (libmicrohttpd: routes, client decoders, users, metrics) and MQTT

@@ -9,7 +9,9 @@ request and dialog of the page, not just its final DOM. Prints one JSON report o
 
 The report holds: consoleErrors, exceptions, logErrors, requests (every URL other than the
 page's own), dialogs, ready (the page's script finished), counts of the SVG's tracks, circles,
-places and their outlines (with their sizes and hover titles), markers and list entries, the legend's device names (as text), and with --interact what
+places and their outlines (with their sizes and hover titles), markers and list entries, the legend's device names (as text),
+the basemap (its land and border paths, whether each landmark lies on land), each landmark
+name's box and whether it is hidden, and with --interact what
 hovering a marker, the wheel, a drag, the buttons, a notification link and print media did.
 """
 import argparse
@@ -123,6 +125,23 @@ COUNTS = r"""(() => {
     scripts: q('script'),
     images: q('img, iframe, object, embed, link'),
     tooltipHidden: hidden,
+    basemap: (() => {
+      const land = document.querySelector('#basemap path.land'), borders = document.querySelector('#basemap path.borders');
+      if (!land || !borders) { return null; }
+      const box = land.getBoundingClientRect(), map = document.getElementById('map').getBoundingClientRect();
+      return { landSubpaths: (land.getAttribute('d').match(/M/g) || []).length, borderSubpaths: (borders.getAttribute('d').match(/M/g) || []).length,
+               landBox: [box.left - map.left, box.top - map.top, box.right - map.left, box.bottom - map.top], dataBytes: document.getElementById('basemap-data').textContent.length };
+    })(),
+    landmarksOnLand: Array.from(document.querySelectorAll('#landmarks g.landmark')).map(g => {
+      const m = /translate\(([-\d.e]+) ([-\d.e]+)\)/.exec(g.getAttribute('transform') || ''), land = document.querySelector('#basemap path.land');
+      return m && land ? land.isPointInFill(new DOMPoint(+m[1], +m[2])) : null;
+    }),
+    labels: Array.from(document.querySelectorAll('#landmarks g.landmark')).map(g => {
+      const t = g.querySelector('text'), b = t.getBoundingClientRect(), map = document.getElementById('map').getBoundingClientRect();
+      return { name: t.textContent, hidden: g.classList.contains('label-hidden') && getComputedStyle(t).visibility === 'hidden',
+               box: [b.left - map.left, b.top - map.top, b.right - map.left, b.bottom - map.top] };
+    }),
+    mapSize: (() => { const b = document.getElementById('map').getBoundingClientRect(); return [b.width, b.height]; })(),
     markersOnScreen: Array.from(document.querySelectorAll('#markers g.marker')).filter(m => {
       const b = m.getBoundingClientRect(), s = document.getElementById('map').getBoundingClientRect();
       return b.right > s.left && b.left < s.right && b.bottom > s.top && b.top < s.bottom;
