@@ -7,7 +7,7 @@ import Testing
 /// conffile and `Depends` (which must name exactly the packages of
 /// `Scripts/debian-runtime-packages.txt`: the runtime list is what the binary really loads), and,
 /// when `LANDMARK_NEAR_DEB_INSTALL=1`, `apt-get install` of it on this machine, the README's quick
-/// start against `/usr/bin/landmark-near`, and `apt-get remove`.
+/// start against `/usr/bin/landmark-near`, `apt-get remove` (the conffile stays) and `dpkg --purge`.
 ///
 /// The package is made of the binary `LANDMARK_NEAR_TOOL` names (CI's release pass, .ci/run):
 /// without it the suite is skipped, since a debug build cannot be packaged (its Swift runtime is
@@ -83,6 +83,9 @@ struct DebianPackageTests {
             installed, ["watch"], stdin: try Data(contentsOf: repositoryRoot.appendingPathComponent("Samples/road-trip.nmea")))
         let removal = try await runProcess(
             "/usr/bin/apt-get", ["remove", "-y", "landmark-near"], environment: ["DEBIAN_FRONTEND": "noninteractive"], timeout: 300)
+        // remove keeps the conffile, as it should; purging it leaves the machine as it was.
+        let conffileKept = FileManager.default.fileExists(atPath: "/etc/default/landmark-near")
+        let purge = try await runProcess("/usr/bin/dpkg", ["--purge", "landmark-near"], timeout: 120)
 
         #expect(quickStart.status == 0, "\(quickStart.stderr)")
         let names = quickStart.stdout.split(separator: "\n").map { line in
@@ -92,6 +95,8 @@ struct DebianPackageTests {
         #expect(quickStart.stderr.contains("2 notifications"))
         #expect(removal.status == 0, "\(removal.stderr)")
         #expect(!FileManager.default.fileExists(atPath: installed))
+        #expect(conffileKept && purge.status == 0, "\(purge.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/etc/default/landmark-near"))
     }
 
     /// Package names of a `Depends` field, alternatives and versions dropped.
