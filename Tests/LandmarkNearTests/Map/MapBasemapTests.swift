@@ -40,6 +40,15 @@ import Testing
         #expect(report["landmarksOnLand"]?.arrayValue?.compactMap(\.boolValue) == [true, true, true])
     }
 
+    /// `basemap.json` is what Scripts/make-basemap.py makes of Natural Earth's shapefile (in the
+    /// geopandas wheel of .venv): nobody edited it by hand, and its figures are the documented ones.
+    @Test func theCommittedBasemapIsWhatTheDataGives() async throws {
+        let result = try await runProcess(
+            try Counterparts.python().path, [repositoryRoot.appendingPathComponent("Scripts/make-basemap.py").path, "--check"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains(#"{"rings": 287, "holesLeftOut": 1, "vertices": 10631, "bytes": 38548}"#), "\(result.stderr)")
+    }
+
     @Test func aReefOnTheAntimeridianIsAtSea() async throws {
         let directory = try makeTemporaryDirectory("map-basemap")
         defer { try? FileManager.default.removeItem(at: directory) }
