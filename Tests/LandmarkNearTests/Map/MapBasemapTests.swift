@@ -36,6 +36,8 @@ import Testing
         if size.count == 2 && box.count == 4 {
             #expect(box[0] >= -4.5 && box[1] >= -4.5 && box[2] <= size[0] + 4.5 && box[3] <= size[1] + 4.5, "\(box) in \(size)")
         }
+        // Zooming draws the outlines again for the new view.
+        #expect(report["interaction"]?["basemapRedrawn"]?.boolValue == true)
         // Turtle Rock, Chilkoot Trail and St. Mary Lake are on land.
         #expect(report["landmarksOnLand"]?.arrayValue?.compactMap(\.boolValue) == [true, true, true])
     }
@@ -107,6 +109,9 @@ import Testing
             #expect(shown.count == landmarks.count, "eight names have room at this scale")
         } else {
             #expect(shown.count >= 8 && shown.count < landmarks.count, "\(shown.count) of \(landmarks.count) shown")
+            // A hidden name shows while its symbol is hovered.
+            #expect(report["interaction"]?["hiddenNameBeforeHover"]?.stringValue == "hidden")
+            #expect(report["interaction"]?["hiddenNameOnHover"]?.stringValue == "visible")
         }
     }
 }
