@@ -5,6 +5,8 @@
 #     bash Scripts/make-deb.sh                   # -> .build/deb/landmark-near_VERSION_ARCH.deb
 #     BINARY=path/to/landmark-near OUT=dir bash Scripts/make-deb.sh
 #     XZ_LEVEL=1 bash Scripts/make-deb.sh        # faster: 17.6 MB instead of 15.4 MB (the tests)
+#     MAINTAINER='Name <address>' bash Scripts/make-deb.sh   # the Maintainer field (lintian
+#                                                # reports the default's localhost address)
 #
 # Prints the package's path on stdout. It does not build (a release build takes ten minutes
 # and more). The package holds:
@@ -16,7 +18,7 @@
 #   /usr/share/fish/vendor_completions.d/landmark-near.fish
 #   /lib/systemd/system/landmark-near.service            `serve`, installed disabled
 #   /etc/default/landmark-near                           its options (a conffile)
-#   /usr/share/doc/landmark-near/copyright
+#   /usr/share/doc/landmark-near/copyright, CHANGELOG.md.gz, changelog.gz (a Debian one)
 #
 # Depends: the packages of the libraries the binary links (dpkg-shlibdeps when dpkg-dev is
 # installed, else `dpkg -S` on what ldd finds), and of those it opens with dlopen (the versioned
@@ -45,7 +47,7 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" \
 install -m 755 "$binary" "$root/usr/bin/landmark-near"
 # Debian ships binaries stripped (80 MB -> 60 MB); the Swift runtime's metadata is in sections
 # of their own, which strip keeps.
-strip --strip-unneeded "$root/usr/bin/landmark-near"
+strip --strip-unneeded --remove-section=.comment "$root/usr/bin/landmark-near"
 gzip -9n <docs/man/landmark-near.1 >"$root/usr/share/man/man1/landmark-near.1.gz"
 chmod 644 "$root/usr/share/man/man1/landmark-near.1.gz"
 install -m 644 docs/completions/landmark-near.bash "$root/usr/share/bash-completion/completions/landmark-near"
@@ -54,6 +56,13 @@ install -m 644 docs/completions/landmark-near.fish "$root/usr/share/fish/vendor_
 install -m 644 Scripts/debian/landmark-near.service "$root/lib/systemd/system/landmark-near.service"
 install -m 644 Scripts/debian/landmark-near.default "$root/etc/default/landmark-near"
 install -m 644 Scripts/debian/copyright "$root/usr/share/doc/landmark-near/copyright"
+# A native package's changelog.gz is read as a Debian changelog: one entry pointing at ours.
+maintainer=${MAINTAINER:-LandmarkNear developers <landmark-near@localhost>}
+released=$(git log -1 --format=%aD 2>/dev/null || date -R)
+gzip -9n <CHANGELOG.md >"$root/usr/share/doc/landmark-near/CHANGELOG.md.gz"
+printf 'landmark-near (%s) unstable; urgency=medium\n\n  * Version %s: what changed is in CHANGELOG.md.gz, next to this file.\n\n -- %s  %s\n' \
+  "$version" "$version" "$maintainer" "$released" | gzip -9n >"$root/usr/share/doc/landmark-near/changelog.gz"
+chmod 644 "$root/usr/share/doc/landmark-near/"*.gz
 echo "/etc/default/landmark-near" >"$root/DEBIAN/conffiles"
 
 # The libraries it links, by package.
@@ -93,12 +102,14 @@ while read -r file; do
 done < <(find Sources -name '*Library.swift' | sort)
 dlopened=$(printf '%s\n' "${opened[@]}" | sort -u | paste -sd, | sed 's/,/, /g')
 
+# dpkg --verify's checksums, of every file but the conffile.
+(cd "$root" && find usr lib -type f -print0 | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat >"$root/DEBIAN/control" <<CONTROL
 Package: landmark-near
 Version: $version
 Architecture: $arch
-Maintainer: LandmarkNear developers <landmark-near@localhost>
+Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $linked, $dlopened
 Suggests: gpsd, gpsd-clients, mosquitto
