@@ -20,10 +20,12 @@ var MapLabels = (function () {
   function within(a, size) { return a[0] >= 0 && a[1] >= 0 && a[2] <= size.w && a[3] <= size.h; }
 
   // labels: [{node (the landmark's <g>), text (its <text>), sx, sy (its screen position)}];
-  // markers: the events' screen positions [x, y] (symbols at most 8 px from their centre).
+  // markers: the events' screen positions [x, y]. A marker (8 px in radius) often sits on its
+  // landmark's symbol: only its core (6 px) is kept clear, which every position around the
+  // symbol leaves free, so that a name may touch the rim but never hide the marker.
   function place(labels, size, markers) {
     var taken = [], placed = 0;
-    markers.forEach(function (m) { taken.push([m[0] - 8, m[1] - 8, m[0] + 8, m[1] + 8]); });
+    markers.forEach(function (m) { taken.push([m[0] - 6, m[1] - 6, m[0] + 6, m[1] + 6]); });
     labels.forEach(function (l) {
       if (l.width === undefined || l.width === 0) {
         l.width = l.text.getComputedTextLength() || l.text.textContent.length * 7;
