@@ -65,7 +65,10 @@ printf 'landmark-near (%s) unstable; urgency=medium\n\n  * Version %s: what chan
 chmod 644 "$root/usr/share/doc/landmark-near/"*.gz
 echo "/etc/default/landmark-near" >"$root/DEBIAN/conffiles"
 
-# The libraries it links, by package.
+# The libraries it links, by package: all must be found here.
+if ldd "$root/usr/bin/landmark-near" | grep -q 'not found'; then
+  die "the binary links libraries not installed here: $(ldd "$root/usr/bin/landmark-near" | grep 'not found' | awk '{print $1}' | paste -sd' ') (Scripts/setup.sh)"
+fi
 linked=""
 if command -v dpkg-shlibdeps >/dev/null; then
   mkdir -p "$stage/shlibs/debian"
