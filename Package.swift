@@ -123,11 +123,13 @@ let package = Package(
         // Everything read: fixes in every format, catalogs (geometries with GEOS), profiles, nearest queries.
         layer("LandmarkNearReaders", ["LandmarkNearEngine", "CGEOS", "CLibXML2", "CZlib"]),
         // Everything written: event lines, payloads and .apns files, the state database, maps, answers.
-        // The map page's HTML, CSS and script are files of their own, embedded in the binary. GEOS
+        // The map page's HTML, CSS, scripts and basemap are files of their own, embedded in the binary. GEOS
         // buffers places for their radius outlines and cuts them at ±180°.
         layer(
             "LandmarkNearOutputs", ["LandmarkNearReaders", "CGEOS", "CSQLite", "CLinux"],
-            resources: ["map.html", "map.css", "map-places.js", "map.js"].map { .embedInCode("Map/Page/\($0)") }),
+            resources: ["map.html", "map.css", "map-places.js", "map-basemap.js", "map-labels.js", "map.js", "basemap.json"].map {
+                .embedInCode("Map/Page/\($0)")
+            }),
         // APNs over HTTP/2 and webhooks (libcurl, OpenSSL), on a thread of their own.
         layer("LandmarkNearDelivery", ["LandmarkNearOutputs", "CCurl", "COpenSSL"]),
         // The inputs of `serve`: HTTP (libmicrohttpd: routes, client decoders, users, metrics) and MQTT

@@ -8,14 +8,20 @@
 #
 # Installs PREFIX/bin/landmark-near, PREFIX/share/man/man1/landmark-near.1 and the bash, zsh and
 # fish completions under PREFIX/share/{bash-completion/completions,zsh/site-functions,
-# fish/vendor_completions.d}. Run Scripts/setup.sh first on a fresh machine.
+# fish/vendor_completions.d}. Needs a Swift 6.2+ toolchain to build; installs first what is
+# missing of the Debian packages of Scripts/debian-runtime-packages.txt (the libraries the
+# binary loads) and, when it builds, Scripts/debian-build-packages.txt (their headers) — not
+# the tests' (Scripts/setup.sh). A Debian package instead: Scripts/make-deb.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${PREFIX:-/usr/local}
 root=${DESTDIR:-}${prefix}
 
 binary=${BINARY:-}
-if [ -z "$binary" ]; then
+if [ -n "$binary" ]; then
+  bash Scripts/apt-packages.sh Scripts/debian-runtime-packages.txt
+else
+  bash Scripts/apt-packages.sh Scripts/debian-runtime-packages.txt Scripts/debian-build-packages.txt
   swift build -c release --product landmark-near >&2
   binary=$(swift build -c release --show-bin-path)/landmark-near
 fi

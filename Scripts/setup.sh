@@ -1,23 +1,20 @@
 #!/usr/bin/env bash
-# Installs what LandmarkNear builds and tests against, when it is missing (Debian/Ubuntu):
-# the Debian packages of Scripts/debian-packages.txt, and a Python venv at .venv with the test
-# counterparts' PyPI packages (Tests/Counterparts/requirements.txt). Safe to run again: it only
-# installs what is missing or changed. It does not build; `swift build` / `swift test` do.
+# Installs what LandmarkNear builds, runs and tests against, when it is missing (Debian/Ubuntu):
+# the Debian packages of three lists, and a Python venv at .venv with the test counterparts'
+# PyPI packages (Tests/Counterparts/requirements.txt). The one command for developers and CI.
+# Safe to run again: it only installs what is missing or changed. It does not build;
+# `swift build` / `swift test` do.
+#
+#   Scripts/debian-runtime-packages.txt  the libraries the binary loads (all a user needs)
+#   Scripts/debian-build-packages.txt    the headers `swift build` compiles against
+#   Scripts/debian-packages.txt          the tests' and tools' counterparts (gpsd, chromium, ...)
+#
+# To install the tool only, Scripts/install.sh installs the first two lists and nothing else.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mapfile -t packages < <(grep -v '^[[:space:]]*\(#\|$\)' Scripts/debian-packages.txt)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "setup.sh: installing ${missing[*]}" >&2
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash Scripts/apt-packages.sh Scripts/debian-runtime-packages.txt Scripts/debian-build-packages.txt \
+  Scripts/debian-packages.txt
 
 venv=.venv
 requirements=Tests/Counterparts/requirements.txt

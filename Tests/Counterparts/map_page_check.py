@@ -9,8 +9,10 @@ request and dialog of the page, not just its final DOM. Prints one JSON report o
 
 The report holds: consoleErrors, exceptions, logErrors, requests (every URL other than the
 page's own), dialogs, ready (the page's script finished), counts of the SVG's tracks, circles,
-places and their outlines (with their sizes and hover titles), markers and list entries, the legend's device names (as text), and with --interact what
-hovering a marker, the wheel, a drag, the buttons, a notification link and print media did.
+places and their outlines (with their sizes and hover titles), markers and list entries, the legend's device names (as text),
+the basemap (its land and border paths, whether each landmark lies on land), each landmark
+name's box and whether it is hidden, and with --interact what
+hovering a marker and a hidden name, the wheel, a drag, the buttons, a notification link and print media did.
 """
 import argparse
 import asyncio
@@ -123,6 +125,23 @@ COUNTS = r"""(() => {
     scripts: q('script'),
     images: q('img, iframe, object, embed, link'),
     tooltipHidden: hidden,
+    basemap: (() => {
+      const land = document.querySelector('#basemap path.land'), borders = document.querySelector('#basemap path.borders');
+      if (!land || !borders) { return null; }
+      const box = land.getBoundingClientRect(), map = document.getElementById('map').getBoundingClientRect();
+      return { landSubpaths: (land.getAttribute('d').match(/M/g) || []).length, borderSubpaths: (borders.getAttribute('d').match(/M/g) || []).length,
+               landBox: [box.left - map.left, box.top - map.top, box.right - map.left, box.bottom - map.top], dataBytes: document.getElementById('basemap-data').textContent.length };
+    })(),
+    landmarksOnLand: Array.from(document.querySelectorAll('#landmarks g.landmark')).map(g => {
+      const m = /translate\(([-\d.e]+) ([-\d.e]+)\)/.exec(g.getAttribute('transform') || ''), land = document.querySelector('#basemap path.land');
+      return m && land ? land.isPointInFill(new DOMPoint(+m[1], +m[2])) : null;
+    }),
+    labels: Array.from(document.querySelectorAll('#landmarks g.landmark')).map(g => {
+      const t = g.querySelector('text'), b = t.getBoundingClientRect(), map = document.getElementById('map').getBoundingClientRect();
+      return { name: t.textContent, hidden: g.classList.contains('label-hidden') && getComputedStyle(t).visibility === 'hidden',
+               box: [b.left - map.left, b.top - map.top, b.right - map.left, b.bottom - map.top] };
+    }),
+    mapSize: (() => { const b = document.getElementById('map').getBoundingClientRect(); return [b.width, b.height]; })(),
     markersOnScreen: Array.from(document.querySelectorAll('#markers g.marker')).filter(m => {
       const b = m.getBoundingClientRect(), s = document.getElementById('map').getBoundingClientRect();
       return b.right > s.left && b.left < s.right && b.bottom > s.top && b.top < s.bottom;
@@ -212,7 +231,20 @@ async def interactions(tools, width, height):
         result["tooltipVisible"] = await tools.evaluate("!document.getElementById('tooltip').hidden")
         result["tooltipText"] = await tools.evaluate("document.getElementById('tooltip').textContent")
         await tools.mouse("mouseMoved", 5, height - 5)
-    # The wheel zooms about the pointer.
+    # Hover a landmark whose name had no room (if any): the name shows.
+    hidden = await tools.evaluate("""(() => { const g = document.querySelector('#landmarks g.landmark.label-hidden');
+        if (!g) return null; const b = g.querySelector('path').getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; })()""")
+    if hidden:
+        result["hiddenNameBeforeHover"] = await tools.evaluate(
+            "getComputedStyle(document.querySelector('#landmarks g.landmark.label-hidden text')).visibility")
+        await tools.mouse("mouseMoved", hidden[0], hidden[1])
+        await asyncio.sleep(0.1)
+        result["hiddenNameOnHover"] = await tools.evaluate(
+            "(() => { const g = document.querySelector('#landmarks g.landmark.label-hidden:hover'); return g ? getComputedStyle(g.querySelector('text')).visibility : null; })()")
+        await tools.mouse("mouseMoved", 5, height - 5)
+    # The wheel zooms about the pointer (and the basemap is drawn again for the new view).
+    basemap = "(document.querySelector('#basemap path.borders') || {getAttribute: () => null}).getAttribute('d')"
+    basemap_before = await tools.evaluate(basemap)
     before = await tools.evaluate(transform)
     map_box = await tools.evaluate("(() => { const b = document.getElementById('map').getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; })()")
     cx, cy = map_box[0] + map_box[2] / 2, map_box[1] + map_box[3] / 2
@@ -220,6 +252,7 @@ async def interactions(tools, width, height):
     await asyncio.sleep(0.15)
     after_wheel = await tools.evaluate(transform)
     result["wheelZoomed"] = scale_of(after_wheel) > scale_of(before) * 1.5
+    result["basemapRedrawn"] = basemap_before is not None and await tools.evaluate(basemap) != basemap_before
     # A drag pans.
     await tools.mouse("mousePressed", cx, cy, button="left", buttons=1, clickCount=1)
     await tools.mouse("mouseMoved", cx + 60, cy + 40, button="left", buttons=1)

@@ -54,4 +54,32 @@ struct InstallTests {
             ])
         #expect(completion.stdout.contains("--radius"), "\(completion.stdout) \(completion.stderr)")
     }
+
+    /// Installing asks only for the libraries the binary loads (and, when it builds, their
+    /// headers): never for the tests' chromium, Java, gpsd or broker. A `dpkg-query` first on
+    /// PATH records what install.sh asks about (and says each is installed, so nothing is).
+    @Test func installScriptAsksOnlyForTheRuntimePackages() async throws {
+        let directory = try makeTemporaryDirectory("install-packages")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("asked")
+        let fake = directory.appendingPathComponent("dpkg-query")
+        let script = "#!/bin/sh\nfor a; do last=$a; done\necho \"$last\" >> '\(log.path)'\nprintf 'install ok installed'\n"
+        try Data(script.utf8).write(to: fake)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        let result = try await runProcess(
+            "/bin/bash", [repositoryRoot.appendingPathComponent("Scripts/install.sh").path],
+            environment: [
+                "PREFIX": directory.appendingPathComponent("prefix").path, "BINARY": try toolExecutableURL().path,
+                "PATH": directory.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let asked = Set(try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init))
+        #expect(asked == Self.packages(in: "Scripts/debian-runtime-packages.txt"))
+        #expect(asked.isDisjoint(with: Self.packages(in: "Scripts/debian-packages.txt")))
+    }
+
+    static func packages(in list: String) -> Set<String> {
+        let text = (try? String(contentsOf: repositoryRoot.appendingPathComponent(list), encoding: .utf8)) ?? ""
+        return Set(text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") })
+    }
 }

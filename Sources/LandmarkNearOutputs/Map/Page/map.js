@@ -155,6 +155,9 @@
     }
     return p;
   }
+  // The basemap (map-basemap.js): country outlines in the same projection, redrawn by draw().
+  var basemap = MapBasemap.prepare(JSON.parse(document.getElementById('basemap-data').textContent), { project: projectLine,
+    local: local, closeAtPole: closeAtPole, polar: polar, worldSize: WORLD, worldWidth: WORLD * unit }, document.getElementById('basemap'), el);
   // Circles and places first (under the tracks).
   var placeTools = { el: el, pathData: pathData, closeAtPole: closeAtPole, metres: metres,
     outlines: document.getElementById('circles'), places: document.getElementById('places') };
@@ -175,8 +178,10 @@
     var p = local(forward(f.lon, f.lat));
     var group = el('g', { 'class': 'landmark' }, landmarkLayer);
     el('path', { d: 'M0 -7 L6 0 L0 7 L-6 0 Z' }, group);
-    el('text', { x: 9, y: 4 }, group).textContent = f.name;
-    return { node: group, x: p[0], y: p[1] };
+    el('title', {}, group).textContent = f.name;
+    var text = el('text', { x: 9, y: 4 }, group);
+    text.textContent = f.name;
+    return { node: group, text: text, x: p[0], y: p[1] };
   });
   function eventClass(e) { return e.event === 'exit' ? 'exit' : e.notified ? 'notified' : 'suppressed'; }
   // The shape tells the kind: a circle an enter, a diamond an enter passed between two fixes
@@ -247,7 +252,9 @@
 
   function draw() {
     worldLayer.setAttribute('transform', 'translate(' + view.tx + ' ' + view.ty + ') scale(' + view.scale + ')');
-    landmarkNodes.forEach(function (l) { var p = screen(l.x, l.y); l.node.setAttribute('transform', 'translate(' + p[0].toFixed(1) + ' ' + p[1].toFixed(1) + ')'); });
+    MapBasemap.draw(basemap, view, size);
+    landmarkNodes.forEach(function (l) { var p = screen(l.x, l.y); l.sx = p[0]; l.sy = p[1]; l.node.setAttribute('transform', 'translate(' + p[0].toFixed(1) + ' ' + p[1].toFixed(1) + ')'); });
+    MapLabels.place(landmarkNodes, size, markers.map(function (m) { return screen(m.x, m.y); }));   // map-labels.js
     markers.forEach(function (m) { var p = screen(m.x, m.y); m.node.setAttribute('transform', 'translate(' + p[0].toFixed(1) + ' ' + p[1].toFixed(1) + ')'); });
     drawGraticule();
     drawScale();
