@@ -6,7 +6,7 @@ _landmark_near() {
         return
     fi
     case "${COMP_WORDS[1]}" in
-        watch) opts="--accuracy-policy --apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --crossing --dwell --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --profiles --push --push-queue --push-ttl --radius --state --strict --thread-id --webhook --webhook-header -h" ;;
+        watch) opts="--accuracy-policy --apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --crossing --dwell --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --profiles --push --push-queue --push-ttl --radius --state --strict --thread-id --webhook --webhook-header --webhook-ttl -h" ;;
         map) opts="--accuracy-policy --apns-dir --bundle-id --cooldown --crossing --dwell --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --out --profiles --radius --state --strict --thread-id -h" ;;
         fixes) opts="--format --help --source-name --strict -h" ;;
         nearest) opts="--help --json --landmarks --within -h -k" ;;
@@ -14,7 +14,7 @@ _landmark_near() {
         payload) opts="--bundle-id --help --id --index --landmarks --out --radius --thread-id -h" ;;
         parse) opts="--help --json --landmarks --ndjson --strings -h" ;;
         validate) opts="--help --ndjson -h" ;;
-        serve) opts="--accuracy-policy --apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --crossing --dwell --events --explain --favorites --help --hysteresis --landmarks --listen --max-accuracy --max-connections --metrics-public --mqtt --mqtt-ca --mqtt-client-id --mqtt-password-file --mqtt-publish --mqtt-receive-maximum --profiles --push --push-queue --push-ttl --radius --state --thread-id --threads --tls-cert --tls-key --users --webhook --webhook-header -h" ;;
+        serve) opts="--accuracy-policy --apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --crossing --dwell --events --explain --favorites --help --hysteresis --landmarks --listen --max-accuracy --max-connections --metrics-public --mqtt --mqtt-ca --mqtt-client-id --mqtt-password-file --mqtt-publish --mqtt-receive-maximum --profiles --push --push-queue --push-ttl --radius --state --thread-id --threads --tls-cert --tls-key --users --webhook --webhook-header --webhook-ttl -h" ;;
         hash-password) opts="" ;;
         deliveries) opts="--help --json --state -h" ;;
         state) opts="--help -h" ;;
