@@ -6,9 +6,9 @@ _landmark_near() {
         return
     fi
     case "${COMP_WORDS[1]}" in
-        watch) opts="--accuracy-policy --apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --crossing --dwell --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --profiles --push --push-queue --push-ttl --radius --state --strict --thread-id --webhook --webhook-header --webhook-ttl -h" ;;
-        map) opts="--accuracy-policy --apns-dir --bundle-id --cooldown --crossing --dwell --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --out --profiles --radius --state --strict --thread-id -h" ;;
-        fixes) opts="--format --help --source-name --strict -h" ;;
+        watch) opts="--accuracy-policy --apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --crossing --dwell --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --profiles --push --push-queue --push-ttl --quiet --radius --state --strict --thread-id --webhook --webhook-header --webhook-ttl -h -q" ;;
+        map) opts="--accuracy-policy --apns-dir --bundle-id --cooldown --crossing --dwell --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --out --profiles --quiet --radius --state --strict --thread-id -h -q" ;;
+        fixes) opts="--format --help --quiet --source-name --strict -h -q" ;;
         nearest) opts="--help --json --landmarks --within -h -k" ;;
         landmarks) opts="--help --json --landmarks -h" ;;
         payload) opts="--bundle-id --help --id --index --landmarks --out --radius --thread-id -h" ;;

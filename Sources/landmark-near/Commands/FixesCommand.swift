@@ -27,6 +27,7 @@ enum FixesCommand: Command {
           --format FMT         ndjson, csv, nmea, gpx, kml, tcx or geojson (default: detected)
           --source-name NAME   the name stdin goes by in messages (default <stdin>)
           --strict             stop at the first unreadable record (exit 65)
+          -q, --quiet          no summary line at the end
           -h, --help           show this help
 
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
@@ -42,7 +43,8 @@ enum FixesCommand: Command {
         let command = "landmark-near fixes"
         // First, before anything may start a thread: signals become data on a descriptor.
         let signals = try WatchCommand.signalInbox(command: command)
-        let args = try ArgumentScanner(arguments, command: command, valued: ["format", "source-name"], flags: ["strict"])
+        let args = try ArgumentScanner(
+            arguments, command: command, valued: ["format", "source-name"], flags: ["strict", "quiet"], aliases: ["q": "quiet"])
         var format: FixFormat?
         if let text = args.value("format") {
             guard let chosen = FixFormat(rawValue: text.lowercased()) else {
@@ -97,7 +99,7 @@ enum FixesCommand: Command {
         }
         try? diagnostics.flush()
         let stopped = pause.stoppedBy.map { $0 == SIGINT ? " (interrupted by SIGINT)" : " (stopped by SIGTERM)" } ?? ""
-        Console.error("\(command): \(read) records read, \(fixes) fixes, \(unreadable) unreadable\(stopped)")
+        if !args.has("quiet") { Console.error("\(command): \(read) records read, \(fixes) fixes, \(unreadable) unreadable\(stopped)") }
         if let failure { throw failure }
         if let signal = pause.stoppedBy { return signal == SIGINT ? .interrupted : .terminated }
         return unreadable > 0 ? .badData : nil

@@ -53,6 +53,8 @@ enum MapCommand: Command {
                                map draws this run's fixes
           --strict             stop at the first unreadable record (exit 65); what was read is drawn
           --explain            tell on stderr, for each fix, why it did or did not notify
+          -q, --quiet          no summary and no "drew" line at the end (errors and
+                               warnings still go to stderr)
           -h, --help           show this help
 
         SIGINT and SIGTERM stop reading; what was decided is drawn, then the status is 130 or 143.
@@ -65,7 +67,7 @@ enum MapCommand: Command {
         let args = try ArgumentScanner(
             arguments, command: command,
             valued: WatchCommand.valuedOptions.union(["out", "geojson"]),
-            flags: WatchCommand.flagOptions)
+            flags: WatchCommand.flagOptions, aliases: ["q": "quiet"])
         let htmlPath = args.value("out")
         let geoJSONPath = args.value("geojson")
         guard htmlPath != nil || geoJSONPath != nil else {
@@ -77,7 +79,8 @@ enum MapCommand: Command {
         let (pipeline, inputs) = try WatchCommand.startPipeline(args, command: command, output: output)
         let recorder = RunRecorder()
         pipeline.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
-        let (stopped, outcome) = try WatchCommand.finish(pipeline, inputs: inputs, signals: signals, output: output, command: command)
+        let (stopped, outcome) = try WatchCommand.finish(
+            pipeline, inputs: inputs, signals: signals, output: output, command: command, quiet: args.has("quiet"))
         // What was decided is drawn even when reading stopped early.
         let drawing = self.drawing(recorder, pipeline)
         if let geoJSONPath {
@@ -98,7 +101,7 @@ enum MapCommand: Command {
         note += ", \(circles) favourite circle\(circles == 1 ? "" : "s")"
         if outlines > 0 { note += ", \(outlines) place outline\(outlines == 1 ? "" : "s")" }
         note += ", \(drawing.events.count) event\(drawing.events.count == 1 ? "" : "s")"
-        Console.error(note)
+        if !args.has("quiet") { Console.error(note) }
         if let stopped { throw stopped }
         return outcome
     }

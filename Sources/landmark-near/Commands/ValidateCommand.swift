@@ -1,10 +1,12 @@
+import Foundation
 import LandmarkNear
 
 enum ValidateCommand: Command {
     static let name = "validate"
     static let summary = "check payload files against APNs and simctl push rules"
     static let help = """
-        Usage: landmark-near validate FILE... [--ndjson] ('-' reads stdin)
+        Usage: landmark-near validate [FILE|DIR...] [--ndjson] (no file or '-' reads stdin;
+               a directory: its .apns files, in name order)
 
         Checks each payload: a JSON object with an "aps" dictionary, at most 4096 bytes
         (whitespace around the document not counted), the standard aps keys well typed (alert,
@@ -27,18 +29,34 @@ enum ValidateCommand: Command {
         without one (exits, suppressed enters) are skipped.
 
         Exit status: 0 all files valid, 65 some file invalid (not JSON, bad types, too large),
-        66 some file cannot be opened (missing, a directory) and none invalid (65 takes
-        precedence), 64 usage error.
+        66 some file cannot be opened (missing) and none invalid (65 takes precedence), 64
+        usage error.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near validate"
         let args = try ArgumentScanner(arguments, command: command, valued: [], flags: ["ndjson"])
-        guard !args.positionals.isEmpty else {
-            throw .usage("\(command): name at least one payload file (or '-' for stdin)")
-        }
         var run = ValidationRun(output: output)
-        for argument in args.positionals {
+        // No file: stdin, as `parse` reads it. A directory: its .apns files, in name order (what
+        // `watch --apns-dir` wrote).
+        var arguments: [String] = []
+        for argument in args.positionals.isEmpty ? ["-"] : args.positionals {
+            var isDirectory: ObjCBool = false
+            if argument != "-", FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? []
+                let payloads = names.filter { $0.hasSuffix(".apns") && !$0.hasPrefix(".") }.sorted()
+                if payloads.isEmpty {
+                    // Nothing to check is no input, as a directory is everywhere else (66).
+                    run.report(
+                        InputError(source: argument, reason: "is a directory with no .apns files in it", kind: .missingInput),
+                        source: argument)
+                }
+                arguments += payloads.map { (argument.hasSuffix("/") ? argument : argument + "/") + $0 }
+            } else {
+                arguments.append(argument)
+            }
+        }
+        for argument in arguments {
             let input = InputSource(argument: argument)
             do {
                 if args.has("ndjson") {

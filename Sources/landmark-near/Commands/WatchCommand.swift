@@ -66,6 +66,8 @@ enum WatchCommand: Command {
                                or written; one process per FILE
           --strict             stop at the first unreadable record (exit 65)
           --explain            tell on stderr, for each fix, why it did or did not notify
+          -q, --quiet          no summary line at the end (errors and warnings still go
+                               to stderr)
           -h, --help           show this help
 
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
@@ -103,7 +105,8 @@ enum WatchCommand: Command {
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
         let command = "landmark-near watch"
         let signals = try signalInbox(command: command)
-        let args = try ArgumentScanner(arguments, command: command, valued: valuedOptions.union(["geojson"]), flags: flagOptions)
+        let args = try ArgumentScanner(
+            arguments, command: command, valued: valuedOptions.union(["geojson"]), flags: flagOptions, aliases: ["q": "quiet"])
         if let path = args.value("geojson") { try MapCommand.checkWritable(path, option: "--geojson", command: command) }
         // Reading a file starts before the catalog loads (they overlap on the second core).
         let readingAhead = readAhead(args)
@@ -113,7 +116,8 @@ enum WatchCommand: Command {
             pipeline.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
         }
         let (stopped, outcome) = try finish(
-            pipeline, inputs: inputs, signals: signals, output: output, command: command, readingAhead: readingAhead)
+            pipeline, inputs: inputs, signals: signals, output: output, command: command, readingAhead: readingAhead,
+            quiet: args.has("quiet"))
         // What was decided is drawn even when reading stopped early.
         if let recorder, let path = args.value("geojson") {
             try MapCommand.write(
@@ -213,7 +217,7 @@ enum WatchCommand: Command {
     /// drawn), else the outcome's kind (nil for success).
     static func finish(
         _ pipeline: Pipeline, inputs: [InputSource], signals: SignalInbox, output: OutputWriter,
-        command: String, readingAhead: FixReadAhead? = nil
+        command: String, readingAhead: FixReadAhead? = nil, quiet: Bool = false
     ) throws(CommandFailure) -> (stopped: CommandFailure?, outcome: ErrorKind?) {
         do {
             try pipeline.run(inputs: inputs, signals: signals, readingAhead: readingAhead)
@@ -221,11 +225,11 @@ enum WatchCommand: Command {
             // An input that cannot be opened ends the run before anything was read from it.
             if error.origin == .input && error.kind == .missingInput { throw failure(error, command: command) }
             let (summary, _, _) = finishDeliveries(pipeline, output: output, signals: signals)
-            Console.error("\(command): \(summary)")
+            if !quiet { Console.error("\(command): \(summary)") }
             return (failure(error, command: command), nil)
         }
         let (summary, signal, failedForGood) = finishDeliveries(pipeline, output: output, signals: signals)
-        Console.error("\(command): \(summary)")
+        if !quiet { Console.error("\(command): \(summary)") }
         switch pipeline.statistics.stoppedBy {
         case .signal(let number)?: return (nil, number == SIGTERM ? .terminated : .interrupted)
         case .outputClosed?: return (nil, nil)

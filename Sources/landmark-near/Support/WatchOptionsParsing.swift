@@ -7,7 +7,7 @@ enum WatchOptionsParsing {
         "max-accuracy", "events", "format", "apns-dir", "thread-id", "bundle-id", "state",
         "dwell", "crossing", "accuracy-policy",
     ]
-    static let flags: Set<String> = ["strict", "explain"]
+    static let flags: Set<String> = ["strict", "explain", "quiet"]
 
     /// Everything but the profiles file (see `profiles`), which a reload reads again.
     static func options(from args: ArgumentScanner, command: String) throws(CommandFailure) -> WatchOptions {

@@ -190,4 +190,29 @@ import Testing
         #expect(out.stderr.contains("does not exist"), "\(out.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("no").path))
     }
+
+    /// `validate` reads stdin when given no file, and a directory's .apns files in name order.
+    @Test func validateReadsStdinAndDirectories() async throws {
+        let payload = try await runTool(["payload", "--id", "1001"])
+        let stdin = try await runTool(["validate"], stdin: payload.stdout)
+        #expect(stdin.status == 0 && stdin.stdout == "<stdin>: ok\n", "\(stdin.stdout) \(stdin.stderr)")
+        let directory = try makeTemporaryDirectory("edges")
+        for name in ["b.apns", "a.apns"] {
+            try payload.stdout.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try "not a payload".write(to: directory.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let listed = try await runTool(["validate", directory.path])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout == "\(directory.path)/a.apns: ok\n\(directory.path)/b.apns: ok\n", "\(listed.stdout)")
+    }
+
+    /// `-q` leaves the summary out; errors and warnings still come.
+    @Test func quietLeavesOutTheSummary() async throws {
+        let quiet = try await runTool(["watch", "-q"], stdin: Self.turtleRock)
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+        #expect(quiet.stdout.contains(#""event":"enter""#))
+        let fixes = try await runTool(["fixes", "--quiet"], stdin: Self.turtleRock + "{bad\n")
+        #expect(fixes.status == 65)
+        #expect(fixes.stderr.contains("<stdin>:2:") && !fixes.stderr.contains("records read"), "\(fixes.stderr)")
+    }
 }

@@ -59,7 +59,7 @@ import Testing
         ["payload", "--id", "1002", "--thread-id", String(repeating: "t", count: 5000)],
         ["payload", "--id", "1002", "--bundle-id", String(repeating: "b", count: 4100)],
         ["payload", "--id", "1002", "--colour", "red"], ["payload", "--id", "1002", "extra"],
-        ["parse", "--nope"], ["validate"], ["validate", "--json", "a.apns"],
+        ["parse", "--nope"], ["validate", "--json", "a.apns"],
     ])
     func usageErrorsExit64(arguments: [String]) async throws {
         let result = try await runTool(arguments)
