@@ -193,6 +193,9 @@ package final class FixServer {
             }
         }
         pipeline.onReload = { [reload] pipeline in FixServer.reload(pipeline, with: reload) }
+        // The reload closure holds the admin desk, which holds the pipeline: let go of it when
+        // the server stops, or the pipeline (engine, store, writers) would never be freed.
+        defer { pipeline.onReload = nil }
         do {
             try pipeline.keepWhereabouts()
             try pipeline.resume()
