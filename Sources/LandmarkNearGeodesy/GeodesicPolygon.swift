@@ -65,6 +65,18 @@
         self.polygons = polygons
     }
 
+    /// The areas of a shape, each its rings with the shell first; nil when a ring is not a
+    /// ring (the catalog readers refuse those first).
+    public init?(areas: [[[Coordinate]]], geodesic: Geodesic = .wgs84) {
+        var made: [GeodesicPolygon] = []
+        for rings in areas {
+            guard let shell = rings.first, let polygon = GeodesicPolygon(shell: shell, holes: Array(rings.dropFirst()), geodesic: geodesic)
+            else { return nil }
+            made.append(polygon)
+        }
+        self.init(made)
+    }
+
     public func contains(_ p: Coordinate) -> Bool {
         polygons.contains { $0.contains(p) }
     }

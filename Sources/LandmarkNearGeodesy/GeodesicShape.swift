@@ -31,14 +31,8 @@ import Glibc
     public init?(_ shape: LandmarkShape, geodesic: Geodesic = .wgs84) {
         switch shape {
         case .areas(let polygons):
-            var made: [GeodesicPolygon] = []
-            for rings in polygons {
-                guard let shell = rings.first,
-                    let polygon = GeodesicPolygon(shell: shell, holes: Array(rings.dropFirst()), geodesic: geodesic)
-                else { return nil }
-                made.append(polygon)
-            }
-            body = .areas(GeodesicMultiPolygon(made))
+            guard let made = GeodesicMultiPolygon(areas: polygons, geodesic: geodesic) else { return nil }
+            body = .areas(made)
         case .lines(let paths):
             var made: [GeodesicLineString] = []
             for path in paths {

@@ -29,14 +29,8 @@ struct PlaceDistance: Sendable {
         let paths: [[Coordinate]]
         switch shape {
         case .areas(let polygons):
-            var made: [GeodesicPolygon] = []
-            for rings in polygons {
-                guard let shell = rings.first,
-                    let polygon = GeodesicPolygon(shell: shell, holes: Array(rings.dropFirst()), geodesic: geodesic)
-                else { return nil }
-                made.append(polygon)
-            }
-            areas = GeodesicMultiPolygon(made)
+            guard let made = GeodesicMultiPolygon(areas: polygons, geodesic: geodesic) else { return nil }
+            areas = made
             paths = polygons.flatMap { $0 }
         case .lines(let lines):
             areas = nil

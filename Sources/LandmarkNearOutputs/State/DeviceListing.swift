@@ -12,19 +12,7 @@ package enum DeviceListing {
     /// Every saved device, by name bytes; a file of schema 2 has no latest fix or since times
     /// (they read as unknown).
     package static func devices(path: String) throws(StateError) -> [DeviceSnapshot] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw StateError(.missingInput, path: path, reason: "no such file")
-        }
-        let database: SQLiteDatabase
-        do {
-            // At rest (no run has it open), immutable: reading leaves no -wal or -shm behind.
-            let atRest = !FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-shm")
-            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-            database = try SQLiteDatabase(path: path, readOnly: true, uri: atRest ? "file:\(encoded)?immutable=1" : nil)
-        } catch {
-            throw StateError(.missingInput, path: path, reason: error.reason)
-        }
+        let database = try StateFileReading.open(path)
         do {
             try database.execute("PRAGMA busy_timeout = 2000")
             try database.execute("BEGIN")  // one snapshot for both queries

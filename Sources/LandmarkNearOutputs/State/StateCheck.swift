@@ -34,25 +34,7 @@ package struct StateCheck: Sendable, Equatable {
     /// be opened), `.badData` when it is not an SQLite database at all. Damage found inside one
     /// is in `problems`.
     package static func run(path: String) throws(StateError) -> StateCheck {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw StateError(.missingInput, path: path, reason: "no such file")
-        }
-        guard !isDirectory.boolValue else { throw StateError(.missingInput, path: path, reason: "is a directory") }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw StateError(.missingInput, path: path, reason: "cannot be opened: permission denied")
-        }
-        let database: SQLiteDatabase
-        do {
-            // A file at rest (no WAL beside it: no run has it open) is opened immutable, so
-            // that reading it leaves nothing behind; a read-only connection to a database in
-            // WAL mode would make its -wal and -shm files and leave them there.
-            let atRest = !FileManager.default.fileExists(atPath: path + "-wal") && !FileManager.default.fileExists(atPath: path + "-shm")
-            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-            database = try SQLiteDatabase(path: path, readOnly: true, uri: atRest ? "file:\(encoded)?immutable=1" : nil)
-        } catch {
-            throw StateError(.missingInput, path: path, reason: error.reason)
-        }
+        let database = try StateFileReading.open(path)
         var check = StateCheck()
         do {
             try database.execute("PRAGMA busy_timeout = 2000")
