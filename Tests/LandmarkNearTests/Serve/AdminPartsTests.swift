@@ -82,4 +82,14 @@ struct AdminPartsTests {
         let engine = try ProximityEngine(catalog: catalog, configuration: configuration)
         #expect(engine.favoriteIndices == [0, 3, 12])
     }
+
+    /// A profile from a `--profiles` file, shown by `GET /profiles/DEVICE`, keeps its quiet hours.
+    @Test func aFileProfileShowsItsQuietHours() throws {
+        let profiles = try ProfilesFile.parse(
+            Array(#"{"d":{"favorites":[1001],"quietHours":{"from":"22:00","to":"07:00","timeZone":"Europe/Berlin"}}}"#.utf8),
+            source: "p.json")
+        let profile = try #require(profiles["d"])
+        let shown = JSONWriter.serialize(ProfileObject.object(of: profile))
+        #expect(shown.contains(#""quietHours":{"from":"22:00","to":"07:00","timeZone":"Europe/Berlin"}"#), "\(shown)")
+    }
 }
