@@ -5,6 +5,13 @@ _landmark_near() {
         COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password deliveries state devices help --help --version" -- "$cur"))
         return
     fi
+    case "${COMP_WORDS[COMP_CWORD-1]}" in
+        --format) COMPREPLY=($(compgen -W "ndjson csv nmea gpx kml tcx geojson" -- "$cur")); return ;;
+        --events) COMPREPLY=($(compgen -W "notifications all" -- "$cur")); return ;;
+        --push) COMPREPLY=($(compgen -W "apns" -- "$cur")); return ;;
+        --apns-environment) COMPREPLY=($(compgen -W "sandbox production" -- "$cur")); return ;;
+        --accuracy-policy) COMPREPLY=($(compgen -W "center sure possible" -- "$cur")); return ;;
+    esac
     case "${COMP_WORDS[1]}" in
         watch) opts="--accuracy-policy --apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --crossing --dwell --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --profiles --push --push-queue --push-ttl --quiet --radius --state --strict --thread-id --webhook --webhook-header --webhook-ttl -h -q" ;;
         map) opts="--accuracy-policy --apns-dir --bundle-id --cooldown --crossing --dwell --events --explain --favorites --format --geojson --help --hysteresis --landmarks --max-accuracy --out --profiles --quiet --radius --state --strict --thread-id -h -q" ;;

@@ -215,4 +215,17 @@ import Testing
         #expect(fixes.status == 65)
         #expect(fixes.stderr.contains("<stdin>:2:") && !fixes.stderr.contains("records read"), "\(fixes.stderr)")
     }
+
+    /// The bash completion offers an option's values (`--format n` → ndjson, nmea), and options.
+    @Test func bashCompletionOffersValues() async throws {
+        let script = repositoryRoot.appendingPathComponent("docs/completions/landmark-near.bash").path
+        let result = try await runProcess(
+            "/bin/bash",
+            [
+                "-c",
+                #"source "$0"; COMP_WORDS=(landmark-near watch --format n); COMP_CWORD=3; _landmark_near; echo "${COMPREPLY[@]}"; COMP_WORDS=(landmark-near watch --events ""); COMP_CWORD=3; _landmark_near; echo "${COMPREPLY[@]}""#,
+                script,
+            ])
+        #expect(result.stdout == "ndjson nmea\nnotifications all\n", "\(result.stdout) \(result.stderr)")
+    }
 }
