@@ -12,27 +12,9 @@ import Testing
         FileManager.default.isExecutableFile(atPath: gpsfake)
         && FileManager.default.isExecutableFile(atPath: gpspipe)
 
-    /// A TCP port nothing listens on now (bound to port 0, then released).
-    static func freePort() throws -> UInt16 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        return UInt16(bigEndian: address.sin_port)
-    }
-
     @Test(.enabled(if: installed, "gpsd is not installed (Debian gpsd, gpsd-clients): run bash Scripts/setup.sh"))
     func gpspipeIntoWatch() throws {
-        let port = try Self.freePort()
+        let port = try freePort()
         let fake = ChildProcess()
         fake.executableURL = URL(fileURLWithPath: Self.gpsfake)
         fake.arguments = ["-P", String(port), "-1", "-q", "-c", "0.05", FixReading.fixture("gpsd/gpsfake-drive.nmea")]

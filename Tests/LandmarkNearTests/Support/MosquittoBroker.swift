@@ -113,25 +113,6 @@ final class MosquittoBroker: Sendable {
     var url: String { "mqtt://127.0.0.1:\(port)" }
 }
 
-/// A port nobody listens on now (the system's choice for a socket bound to port 0).
-func freePort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw CounterpartError("socket: \(String(cString: strerror(errno)))") }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-        }
-    }
-    guard bound else { throw CounterpartError("bind: \(String(cString: strerror(errno)))") }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// Whether something accepts TCP connections on 127.0.0.1:`port`.
 func canConnect(port: Int) -> Bool {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
