@@ -33,6 +33,27 @@ package enum OutputFile: Equatable, Sendable {
         return (info.st_mode & S_IFMT) == S_IFREG ? .replace(resolved) : .inPlace(resolved)
     }
 
+    /// Why a file could not be written at `path`, found before a command reads its first input
+    /// (a live stream may run for hours before its `--out` or `--geojson` is written); nil when
+    /// it can be: the path is not a directory, and the directory it goes in exists, is a
+    /// directory and takes new files. Nothing is created.
+    package static func problemCreating(_ path: String) -> String? {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return "is a directory; give a file name" }
+        guard case .replace(let file) = target(of: path) else { return nil }
+        let directory: String
+        if let slash = file.lastIndex(of: "/") {
+            directory = slash == file.startIndex ? "/" : String(file[..<slash])
+        } else {
+            directory = "."
+        }
+        let shown = TerminalText.safe(directory)
+        guard stat(directory, &status) == 0 else { return "the directory \(shown) does not exist (create it first)" }
+        guard status.st_mode & S_IFMT == S_IFDIR else { return "\(shown) is not a directory" }
+        guard access(directory, W_OK | X_OK) == 0 else { return "cannot create files in \(shown): \(String(cString: strerror(errno)))" }
+        return nil
+    }
+
     /// Writes `bytes` to a target that is not a regular file, in place; nil when it worked,
     /// else the reason.
     package static func writeInPlace(_ bytes: [UInt8], to path: String) -> String? {

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 @_spi(Inlining) import LandmarkNearCore
 
 /// Writes a map file (HTML or GeoJSON) atomically: a temporary file beside it, renamed over it
@@ -21,28 +20,6 @@ package enum MapFile {
         } catch {
             let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
             throw MapFileError(path: path, reason: reason)
-        }
-    }
-}
-
-extension MapFile {
-    /// Whether a map file could be written at `path`, checked before a run reads its first fix
-    /// (a live stream may run for hours before the file is written): the directory exists, is
-    /// a directory and takes new files, and the path is not a directory itself.
-    package static func checkWritable(_ path: String) throws(MapFileError) {
-        var status = stat()
-        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            throw MapFileError(path: path, reason: "is a directory; give a file name")
-        }
-        guard case .replace(let file) = OutputFile.target(of: path) else { return }
-        let directory = (file as NSString).deletingLastPathComponent.isEmpty ? "." : (file as NSString).deletingLastPathComponent
-        let shown = TerminalText.safe(directory)
-        guard stat(directory, &status) == 0 else {
-            throw MapFileError(path: path, reason: "the directory \(shown) does not exist (create it first)")
-        }
-        guard status.st_mode & S_IFMT == S_IFDIR else { throw MapFileError(path: path, reason: "\(shown) is not a directory") }
-        guard access(directory, W_OK | X_OK) == 0 else {
-            throw MapFileError(path: path, reason: "cannot create files in \(shown): \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -74,8 +74,8 @@ enum MapCommand: Command {
             throw .usage("\(command): say where to draw the run: --out FILE (HTML) and/or --geojson FILE")
         }
         // Before the first fix: a live stream may run for hours before the files are written.
-        if let geoJSONPath { try checkWritable(geoJSONPath, option: "--geojson", command: command) }
-        if let htmlPath { try checkWritable(htmlPath, option: "--out", command: command) }
+        if let geoJSONPath { try OutputPaths.requireWritable(geoJSONPath, option: "--geojson", command: command) }
+        if let htmlPath { try OutputPaths.requireWritable(htmlPath, option: "--out", command: command) }
         let (pipeline, inputs) = try WatchCommand.startPipeline(args, command: command, output: output)
         let recorder = RunRecorder()
         pipeline.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
@@ -113,15 +113,6 @@ enum MapCommand: Command {
         return MapDrawing(
             recorder: recorder, catalog: catalog, favoriteIndices: pipeline.favoriteIndices,
             radius: { index in catalog[index].radius?.meters ?? radius })
-    }
-
-    /// Fails at once when a map file could not be written at `path` (`MapFile.checkWritable`).
-    static func checkWritable(_ path: String, option: String, command: String) throws(CommandFailure) {
-        do {
-            try MapFile.checkWritable(path)
-        } catch {
-            throw CommandFailure(error, context: "\(command): \(option) ")
-        }
     }
 
     /// Writes a map file atomically (a reader never sees half of it); when reading had stopped

@@ -84,7 +84,7 @@ enum PayloadCommand: Command {
 
     private static func write(_ payload: String, to given: String, command: String) throws(CommandFailure) {
         // The directory must be there: a typo in it should not become a new tree of directories.
-        try MapCommand.checkWritable(given, option: "--out", command: command)
+        try OutputPaths.requireWritable(given, option: "--out", command: command)
         let path: String
         switch OutputFile.target(of: given) {
         case .inPlace(let device):

@@ -107,7 +107,7 @@ enum WatchCommand: Command {
         let signals = try signalInbox(command: command)
         let args = try ArgumentScanner(
             arguments, command: command, valued: valuedOptions.union(["geojson"]), flags: flagOptions, aliases: ["q": "quiet"])
-        if let path = args.value("geojson") { try MapCommand.checkWritable(path, option: "--geojson", command: command) }
+        if let path = args.value("geojson") { try OutputPaths.requireWritable(path, option: "--geojson", command: command) }
         // Reading a file starts before the catalog loads (they overlap on the second core).
         let readingAhead = readAhead(args)
         let (pipeline, inputs) = try startPipeline(args, command: command, output: output)
