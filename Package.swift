@@ -72,6 +72,13 @@ let package = Package(
             path: "Sources/CMosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
+        // libnats 3.4: the NATS JetStream client of `publish` and `serve --nats` (Debian: libnats-dev).
+        // Headers only: the library is opened on first use (NATSLibrary).
+        .systemLibrary(
+            name: "CNATS",
+            path: "Sources/CNATS",
+            providers: [.apt(["libnats-dev"])]
+        ),
         // GnuTLS, libmicrohttpd's TLS library: the certificate that `serve --tls-cert` presents, read
         // again on SIGHUP (Debian: libgnutls28-dev). Headers only: opened on first use (GnuTLSLibrary).
         .systemLibrary(
@@ -132,9 +139,10 @@ let package = Package(
             }),
         // APNs over HTTP/2 and webhooks (libcurl, OpenSSL), on a thread of their own.
         layer("LandmarkNearDelivery", ["LandmarkNearOutputs", "CCurl", "COpenSSL"]),
-        // The inputs of `serve`: HTTP (libmicrohttpd: routes, client decoders, users, metrics) and MQTT
-        // (libmosquitto: the broker's messages in, event lines out), and the engine queue they share.
-        layer("LandmarkNearServer", ["LandmarkNearDelivery", "CMicroHTTPD", "CGnuTLS", "CMosquitto", "CCrypt"]),
+        // The inputs of `serve`: HTTP (libmicrohttpd: routes, client decoders, users, metrics), MQTT
+        // (libmosquitto: the broker's messages in, event lines out) and NATS JetStream (libnats: the
+        // partitions' messages in, and `publish`'s out), and the engine queue they share.
+        layer("LandmarkNearServer", ["LandmarkNearDelivery", "CMicroHTTPD", "CGnuTLS", "CMosquitto", "CNATS", "CCrypt"]),
         // Payloads back into the watch app's notification view model.
         layer("LandmarkNearParser", ["LandmarkNearOutputs"]),
         // The sessions: the one pipeline (source -> engine -> outputs -> commit -> emitters) that

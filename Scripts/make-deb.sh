@@ -94,7 +94,7 @@ done < <(ldd "$root/usr/bin/landmark-near" | awk '/=>/ {print $3}')
 # The libraries it opens with dlopen: per *Library.swift, its versioned names, installed here.
 opened=()
 while read -r file; do
-  names=$(grep -ohE '"lib[A-Za-z0-9_+-]+\.so\.[0-9]+"' "$file" | tr -d '"' | sort -u)
+  names=$(grep -ohE '"lib[A-Za-z0-9_+-]+\.so(\.[0-9]+)+"' "$file" | tr -d '"' | sort -u)
   [ -n "$names" ] || continue
   found=""
   for library in $names; do
@@ -115,7 +115,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $linked, $dlopened
-Suggests: gpsd, gpsd-clients, mosquitto
+Suggests: gpsd, gpsd-clients, mosquitto, nats-server
 Section: utils
 Priority: optional
 Description: proximity notifications for landmarks, from location fixes

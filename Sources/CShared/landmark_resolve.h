@@ -1,4 +1,4 @@
-// Shared by the shims of the libraries opened on first use rather than linked (CCurl, CGeodesic,
+// Shared by the shims of the libraries opened on first use rather than linked (CCurl, CGeodesic, CNATS,
 // CMicroHTTPD, CMosquitto; SharedLibrary.swift says why): how each fills its table of functions. Not a module
 // of its own; each shim includes it.
 #ifndef LANDMARK_NEAR_RESOLVE_H

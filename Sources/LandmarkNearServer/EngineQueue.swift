@@ -1,5 +1,6 @@
 import Dispatch
 @_spi(Inlining) import LandmarkNearCore
+import LandmarkNearOutputs
 import Synchronization
 
 /// The one queue between the HTTP threads and the engine. Request handlers `submit` work with
@@ -69,6 +70,10 @@ package final class EngineQueue: Sendable {
 package enum EngineWork: Sendable {
     /// Records of one request, in body order; `source` names them on stderr (`/fixes:3: ...`).
     case records([FixRecord], source: String)
+    /// Records of one read of a NATS JetStream partition, in stream order; once they are
+    /// processed, the partition was read up to `position`, saved with the commit that saves
+    /// their changes (so a restart reads on from there).
+    case stream([FixRecord], source: String, position: StreamPosition)
     /// Reload landmarks and profiles (SIGHUP).
     case reload
     /// A change to the catalog or profiles, or a question about them or about who is inside

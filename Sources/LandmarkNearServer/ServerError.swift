@@ -18,6 +18,10 @@ package struct ServerError: LandmarkNearError, Sendable {
         case mqttPasswordFile = "mqtt-password-file"
         case mqttPublish = "mqtt-publish"
         case mqttReceiveMaximum = "mqtt-receive-maximum"
+        /// The NATS servers, the stream and the partitions (`serve --nats`, `publish`).
+        case nats
+        case natsStream = "nats-stream"
+        case natsPartitions = "nats-partitions"
         /// `--tls-cert` and `--tls-key`.
         case tlsCertificate = "tls-cert"
         case tlsKey = "tls-key"

@@ -24,10 +24,13 @@ package final class ServerMetrics: Sendable {
     private let deliveries: (@Sendable () -> DeliveryStatistics)?
     /// With `--mqtt`: the connections' state (for /healthz too) and counters.
     package let mqtt: MQTTStatus?
+    /// With `--nats`: the connection's and partitions' state (for /healthz too) and counters.
+    package let nats: NATSStatus?
 
-    package init(deliveries: (@Sendable () -> DeliveryStatistics)? = nil, mqtt: MQTTStatus? = nil) {
+    package init(deliveries: (@Sendable () -> DeliveryStatistics)? = nil, mqtt: MQTTStatus? = nil, nats: NATSStatus? = nil) {
         self.deliveries = deliveries
         self.mqtt = mqtt
+        self.nats = nats
     }
 
     package func count(status: Int) {
@@ -116,6 +119,21 @@ package final class ServerMetrics: Sendable {
                 ])
             text += "# HELP landmark_near_mqtt_connected Whether the subscription to the MQTT broker is up (1) or not (0).\n"
             text += "# TYPE landmark_near_mqtt_connected gauge\nlandmark_near_mqtt_connected \(mqtt.isConnected ? 1 : 0)\n"
+        }
+        if let nats {
+            let counts = nats.counts
+            family(
+                "nats_messages_total", "Messages read from the stream's partitions (all of them, duplicates included).",
+                [("", counts.messages)])
+            family("nats_unreadable_total", "Messages that were not a readable fix (reported, acknowledged).", [("", counts.unreadable)])
+            family(
+                "nats_duplicates_total", "Messages delivered again at or below the sequence already read (dropped).",
+                [("", counts.duplicates)])
+            family(
+                "nats_connections_total", "Connections made to a NATS server (the first and every reconnection).",
+                [("", counts.connections)])
+            text += "# HELP landmark_near_nats_connected Whether the connection to the NATS servers is up (1) or not (0).\n"
+            text += "# TYPE landmark_near_nats_connected gauge\nlandmark_near_nats_connected \(nats.isConnected ? 1 : 0)\n"
         }
         return text
     }

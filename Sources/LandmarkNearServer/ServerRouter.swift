@@ -11,7 +11,7 @@ import Synchronization
 /// | `POST /owntracks` | 200 `[]` |
 /// | `GET`/`POST /osmand` | 200 |
 /// | `POST /fixes` | 200 `{"accepted":N,"rejected":[{"line":K,"reason":"..."}]}`, 400 when none is good |
-/// | `GET /healthz` | 200 `ok`; 503 with the reason while the MQTT broker cannot be used |
+/// | `GET /healthz` | 200 `ok`; 503 with the reason while the MQTT broker or the NATS stream cannot be used |
 /// | `GET /metrics` | 200, Prometheus text (with users, for any of them unless `metricsPublic`) |
 /// | `/landmarks`, `/profiles/DEVICE`, `/devices/DEVICE` | `ServerRouter+Admin.swift` |
 package final class ServerRouter: Sendable {
@@ -52,6 +52,7 @@ package final class ServerRouter: Sendable {
             // With --mqtt, a broker that cannot be used makes the service unhealthy: fixes
             // from MQTT do not arrive.
             if let problem = metrics.mqtt?.problem { return answer(.text(503, "mqtt: \(problem)\n")) }
+            if let problem = metrics.nats?.problem { return answer(.text(503, "nats: \(problem)\n")) }
             answer(.text(200, "ok\n"))
         case "/metrics":
             guard method == "GET" || method == "HEAD" else { return answer(notAllowed("GET, HEAD")) }

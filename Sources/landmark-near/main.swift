@@ -11,7 +11,8 @@ let commands: [CommandEntry] = [
     CommandEntry(WatchCommand.self), CommandEntry(MapCommand.self), CommandEntry(FixesCommand.self), CommandEntry(NearestCommand.self),
     CommandEntry(LandmarksCommand.self),
     CommandEntry(PayloadCommand.self), CommandEntry(ParseCommand.self), CommandEntry(ValidateCommand.self),
-    CommandEntry(ServeCommand.self), CommandEntry(HashPasswordCommand.self), CommandEntry(DeliveriesCommand.self),
+    CommandEntry(ServeCommand.self), CommandEntry(PublishCommand.self), CommandEntry(HashPasswordCommand.self),
+    CommandEntry(DeliveriesCommand.self),
     CommandEntry(StateCommand.self), CommandEntry(DevicesCommand.self),
 ]
 

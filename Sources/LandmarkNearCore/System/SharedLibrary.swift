@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// A C library opened with `dlopen` when first needed, instead of linked: PROJ, libcurl,
-/// libmicrohttpd and libmosquitto, which most runs never call but which, linked, bring most of the shared
-/// libraries the program loads at start-up (GnuTLS, Kerberos, LDAP, libtiff, …) and most of
+/// libmicrohttpd, libmosquitto and libnats, which most runs never call but which, linked,
+/// bring most of the shared libraries the program loads at start-up (GnuTLS, Kerberos, LDAP, libtiff, …) and most of
 /// the time it takes to start (measured; see Benchmarks/LOG.md).
 ///
 /// Each library's functions are reached through a table that its C module's shim declares
@@ -14,8 +14,8 @@ import Glibc
 /// with a message and status 127, as the dynamic loader would have ended it at start-up had the
 /// library been linked. Commands that run for long open theirs at start (`watch` and `serve`
 /// open PROJ as their engine is made, libcurl as their deliveries are set up, libmicrohttpd as
-/// the daemon starts, libmosquitto as `--mqtt` makes its client), so that they fail there, and
-/// only the commands (and options) that need a library need it; `nearest` opens PROJ when a
+/// the daemon starts, libmosquitto as `--mqtt` makes its client, libnats as `publish` and
+/// `--nats` connect), so that they fail there, and only the commands (and options) that need a library need it; `nearest` opens PROJ when a
 /// distance first needs it.
 ///
 ///     let proj = SharedLibrary(names: ["libproj.so", "libproj.so.25"], purpose: "geodesics", package: "libproj-dev")

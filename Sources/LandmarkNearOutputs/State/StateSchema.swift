@@ -2,7 +2,7 @@
 /// kept twice: exact integers for the engine (`*_seconds`, `*_nanos`) and RFC 3339 text for
 /// people (`*_time`, which SQLite's date functions read).
 enum StateSchema {
-    static let version = 3
+    static let version = 4
 
     /// What takes a database of version `v` to `v + 1` (a file written by an earlier release
     /// is upgraded when opened; a later one's is refused).
@@ -27,6 +27,8 @@ enum StateSchema {
         ALTER TABLE device_landmarks ADD COLUMN landmark_index INTEGER;
         ALTER TABLE device_landmarks ADD COLUMN landmark_name TEXT;
         """,
+        // 4: how far `serve --nats` read each partition of a stream (the table is made by `create`).
+        3: "SELECT 1",
     ]
 
     static let create = """
@@ -81,6 +83,13 @@ enum StateSchema {
             device TEXT PRIMARY KEY,             -- the device of the NMEA fixes (`default`)
             rmc_seconds INTEGER NOT NULL,        -- date and time of day of the latest RMC read:
             rmc_time TEXT NOT NULL               --   it dates the GGA, GLL and GNS after it
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS stream_positions (
+            stream TEXT NOT NULL,                -- serve --nats: the JetStream stream
+            partition INTEGER NOT NULL,          --   a partition of it (subject STREAM.PARTITION)
+            sequence INTEGER NOT NULL,           --   the stream sequence of its last message committed
+            updated_at TEXT NOT NULL,            --   wall clock, RFC 3339 UTC
+            PRIMARY KEY (stream, partition)
         ) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS notifications (
             id INTEGER PRIMARY KEY,              -- stable, in decision order

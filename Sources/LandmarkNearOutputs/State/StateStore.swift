@@ -30,6 +30,7 @@ public final class StateStore {
     private let markNotificationDone: SQLiteStatement
     private let upsertNMEADate: SQLiteStatement
     private let deleteNMEADate: SQLiteStatement
+    private let upsertStreamPosition: SQLiteStatement
     /// The id the next decided notification gets.
     package private(set) var nextNotificationID: Int64
 
@@ -102,6 +103,8 @@ public final class StateStore {
         upsertNMEADate = try database.prepare(
             "INSERT OR REPLACE INTO nmea_dates (device, rmc_seconds, rmc_time) VALUES (?1, ?2, ?3)")
         deleteNMEADate = try database.prepare("DELETE FROM nmea_dates WHERE device = ?1")
+        upsertStreamPosition = try database.prepare(
+            "INSERT OR REPLACE INTO stream_positions (stream, partition, sequence, updated_at) VALUES (?1, ?2, ?3, ?4)")
         let maximum = try database.prepare("SELECT COALESCE(MAX(id), 0) FROM notifications")
         _ = try maximum.step()
         nextNotificationID = (maximum.int64(0) ?? 0) + 1
@@ -187,6 +190,17 @@ public final class StateStore {
         return dates
     }
 
+    /// How far `serve --nats` read each partition of `stream` (partition: sequence).
+    package func loadStreamPositions(stream: String) throws(StateError) -> [Int: UInt64] {
+        var positions: [Int: UInt64] = [:]
+        let query = try database.prepare("SELECT partition, sequence FROM stream_positions WHERE stream = ?1")
+        query.bind(1, stream)
+        while try query.step() {
+            if let partition = query.int64(0), let sequence = query.int64(1) { positions[Int(partition)] = UInt64(sequence) }
+        }
+        return positions
+    }
+
     /// Notifications decided by an earlier run and not marked done, oldest first.
     package func undoneNotifications() throws(StateError) -> [NotificationRecord] {
         let query = try database.prepare(
@@ -210,16 +224,23 @@ public final class StateStore {
     }
 
     /// One transaction: the notifications `done` are marked done, the device changes (and
-    /// NMEA dates: nil removes one) saved and the `decided` notifications recorded. Nothing of
-    /// it is saved when it throws.
+    /// NMEA dates: nil removes one) saved, the `decided` notifications recorded and the stream
+    /// positions reached saved. Nothing of it is saved when it throws.
     package func commit(
         changes: [DeviceSnapshot], decided: [NotificationRecord], done: [Int64],
-        nmeaDates: [String: Timestamp?] = [:]
+        nmeaDates: [String: Timestamp?] = [:], streamPositions: [StreamPosition] = []
     ) throws(StateError) {
-        guard !changes.isEmpty || !decided.isEmpty || !done.isEmpty || !nmeaDates.isEmpty else { return }
+        guard !changes.isEmpty || !decided.isEmpty || !done.isEmpty || !nmeaDates.isEmpty || !streamPositions.isEmpty else { return }
         try database.execute("BEGIN IMMEDIATE")
         do {
             let now = StateStore.wallClock()
+            for position in streamPositions {
+                upsertStreamPosition.bind(1, position.stream)
+                upsertStreamPosition.bind(2, position.partition)
+                upsertStreamPosition.bind(3, Int64(clamping: position.sequence))
+                upsertStreamPosition.bind(4, now)
+                try upsertStreamPosition.run()
+            }
             for (device, time) in nmeaDates {
                 guard let time else {
                     deleteNMEADate.bind(1, device)

@@ -60,24 +60,3 @@ final class MQTTLinkControl: Sendable {
         ended.signal()
     }
 }
-
-/// One batch of received fixes handed to the engine, and the engine's answer once the batch
-/// is committed: the network thread waits for it before it lets the batch's PUBACKs go.
-final class CommitWaiter: Sendable {
-    private let answer = Mutex<EngineAnswer?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    /// Called by the engine side (any thread), once.
-    func finish(_ value: EngineAnswer) {
-        answer.withLock { $0 = value }
-        done.signal()
-    }
-
-    /// The answer; nil when `control` gave up first (the engine stopped without answering).
-    func wait(_ control: MQTTLinkControl) -> EngineAnswer? {
-        while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            if control.isAbandoned { return nil }
-        }
-        return answer.withLock { $0 }
-    }
-}

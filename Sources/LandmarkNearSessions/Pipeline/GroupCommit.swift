@@ -25,6 +25,9 @@ struct GroupCommit {
     private var emittedIDs: [Int64] = []
     /// Device changes taken from an engine that a reload replaced, for the next commit.
     private var carriedChanges: [DeviceSnapshot] = []
+    /// Stream positions reached by records the engine has processed, for the next commit
+    /// (`serve --nats`: the latest of each partition).
+    private var reachedPositions: [StreamPosition] = []
     /// The NMEA date the store holds.
     private var savedNMEARMCTime: Timestamp?
     private var lastCommit = MonotonicTime.now()
@@ -47,6 +50,16 @@ struct GroupCommit {
         return MonotonicTime.now() - lastCommit >= (live ? GroupCommit.liveInterval : GroupCommit.fileInterval)
     }
 
+    /// A stream partition was read up to `position` and its records processed: the next commit
+    /// saves it with their changes and notifications.
+    mutating func reached(_ position: StreamPosition) {
+        if let slot = reachedPositions.firstIndex(where: { $0.stream == position.stream && $0.partition == position.partition }) {
+            reachedPositions[slot] = position
+        } else {
+            reachedPositions.append(position)
+        }
+    }
+
     /// Keeps the changes of an engine that is being replaced for the next commit.
     mutating func carry(_ changes: [DeviceSnapshot]) { carriedChanges += changes }
 
@@ -59,11 +72,14 @@ struct GroupCommit {
         lastCommit = MonotonicTime.now()
         let decided = GroupCommit.notifications(in: outputs)
         do {
-            try store.commit(changes: carriedChanges + changes, decided: decided, done: emittedIDs, nmeaDates: nmeaDates)
+            try store.commit(
+                changes: carriedChanges + changes, decided: decided, done: emittedIDs, nmeaDates: nmeaDates,
+                streamPositions: reachedPositions)
         } catch {
             throw WatchError(error)
         }
         carriedChanges = []
+        reachedPositions = []
         emittedIDs = []
         savedNMEA(nmeaDates)
         return decided.map(\.id)
@@ -95,12 +111,13 @@ struct GroupCommit {
         do {
             try store.commit(
                 changes: carriedChanges + changes, decided: GroupCommit.notifications(in: outputs), done: emittedIDs,
-                nmeaDates: nmeaDates)
+                nmeaDates: nmeaDates, streamPositions: reachedPositions)
         } catch {
             throw WatchError(error)
         }
         savedNMEA(nmeaDates)
         carriedChanges = []
+        reachedPositions = []
         emittedIDs = []
     }
 

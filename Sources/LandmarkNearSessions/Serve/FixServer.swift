@@ -21,6 +21,8 @@ package struct ServeConfiguration: Sendable {
     package var mqtt: MQTTOptions?
     /// The broker password, from the URL or `--mqtt-password-file`.
     package var mqttPassword: String?
+    /// `--nats URL --nats-stream NAME [--nats-partitions LIST]`; nil: no NATS.
+    package var nats: NATSSettings?
     /// `--tls-cert` and `--tls-key`, read already: the daemon speaks TLS only, and SIGHUP reads
     /// the pair again.
     package var tls: TLSCertificate?
@@ -43,6 +45,8 @@ package struct ServeOutcome: Sendable {
     package var deliveryWaitInterruptedBy: Int32?
     /// With `--mqtt`: what came from the broker and what was published.
     package var mqtt: MQTTStatus.Counts?
+    /// With `--nats`: what came from the stream.
+    package var nats: NATSStatus.Counts?
     /// Event lines the broker had not acknowledged when `serve` stopped (`--mqtt-publish`).
     package var unacknowledgedPublishes = 0
 }
@@ -116,7 +120,8 @@ package final class FixServer {
         }
         let queue = EngineQueue()
         let mqttStatus = configuration.mqtt.map { _ in MQTTStatus() }
-        let metrics = ServerMetrics(deliveries: pipeline.deliveryStatisticsReader, mqtt: mqttStatus)
+        let natsStatus = configuration.nats.map { _ in NATSStatus() }
+        let metrics = ServerMetrics(deliveries: pipeline.deliveryStatisticsReader, mqtt: mqttStatus, nats: natsStatus)
         let router = ServerRouter(queue: queue, authenticator: authenticator, metrics: metrics, metricsPublic: configuration.metricsPublic)
         let daemon = try configuration.address.map { address throws(ServerError) in
             try HTTPDaemon(
@@ -131,11 +136,21 @@ package final class FixServer {
         let receiver = try configuration.mqtt.map { options throws(ServerError) in
             try MQTTReceiver(options: options, password: configuration.mqttPassword, queue: queue, status: mqttStatus!)
         }
+        // The partitions are read from where the state says they were committed.
+        let natsReceiver = try configuration.nats.map { settings throws(ServerError) in
+            let positions: [Int: UInt64]
+            do throws(WatchError) {
+                positions = try pipeline.streamPositions(stream: settings.stream)
+            } catch {
+                throw ServerError(kind: error.kind, message: error.description)
+            }
+            return NATSReceiver(settings: settings, positions: positions, queue: queue, status: natsStatus!)
+        }
         let stopSignal = Atomic<Int32>(0)
         // Signals after the one that stopped the server (they end the waits for the broker and
         // for deliveries).
         let laterSignal = Atomic<Int32>(0)
-        let stopper = Stopper(daemon: daemon, receiver: receiver, router: router, queue: queue)
+        let stopper = Stopper(daemon: daemon, receiver: receiver, natsReceiver: natsReceiver, router: router, queue: queue)
         var sources: [DispatchSourceSignal] = []
         for number in [SIGTERM, SIGINT] {
             signal(number, SIG_IGN)
@@ -213,6 +228,7 @@ package final class FixServer {
         answering.sync {}
         // Stopped already unless the engine failed: then what it holds is not acknowledged.
         receiver?.abandon()
+        natsReceiver?.abandon()
         var outcome = ServeOutcome(statistics: pipeline.statistics, signal: 0)
         do {
             if let publisher {
@@ -235,6 +251,7 @@ package final class FixServer {
         outcome.signal = stopSignal.load(ordering: .acquiring)
         outcome.deliveries = deliveries?.statistics
         outcome.mqtt = mqttStatus?.counts
+        outcome.nats = natsStatus?.counts
         if deliveries?.interrupted == true { outcome.deliveryWaitInterruptedBy = laterSignal.load(ordering: .acquiring) }
         return outcome
     }
@@ -261,12 +278,14 @@ package final class FixServer {
 private final class Stopper: Sendable {
     let daemon: HTTPDaemon?
     let receiver: MQTTReceiver?
+    let natsReceiver: NATSReceiver?
     let router: ServerRouter
     let queue: EngineQueue
 
-    init(daemon: HTTPDaemon?, receiver: MQTTReceiver?, router: ServerRouter, queue: EngineQueue) {
+    init(daemon: HTTPDaemon?, receiver: MQTTReceiver?, natsReceiver: NATSReceiver?, router: ServerRouter, queue: EngineQueue) {
         self.daemon = daemon
         self.receiver = receiver
+        self.natsReceiver = natsReceiver
         self.router = router
         self.queue = queue
     }
@@ -280,6 +299,7 @@ private final class Stopper: Sendable {
         // Before the queue closes: the subscription's last batch still goes to the engine, is
         // committed and acknowledged.
         receiver?.stop()
+        natsReceiver?.stop()
         queue.close()
     }
 }

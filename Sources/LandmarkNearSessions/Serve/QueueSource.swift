@@ -28,6 +28,8 @@ struct QueueSource: FixSource {
     private var job = 0
     private var record = 0
     private var jobStarted = false
+    /// The `.stream` job's position was handed to the pipeline.
+    private var positionNoted = false
     /// Why the current job's records stopped being processed (an output failed midway).
     private var jobFailure: String?
     private var batchEnded = true
@@ -55,13 +57,16 @@ struct QueueSource: FixSource {
             if job < batch.count {
                 switch batch[job].work {
                 case .records(let records, let source):
-                    if !jobStarted {
-                        jobStarted = true
-                        return .origin(source)
-                    }
-                    if jobFailure == nil, record < records.count {
-                        record += 1
-                        return .record(records[record - 1])
+                    if let step = step(records, source: source) { return step }
+                    answers.append(jobFailure.map(EngineAnswer.failed) ?? .processed(records.count))
+                    nextJob()
+                case .stream(let records, let source, let position):
+                    if let step = step(records, source: source) { return step }
+                    if jobFailure == nil && !positionNoted {
+                        // After the last record: the commit that saves them saves how far the
+                        // partition was read.
+                        positionNoted = true
+                        return .apply { $0.reached(position) }
                     }
                     answers.append(jobFailure.map(EngineAnswer.failed) ?? .processed(records.count))
                     nextJob()
@@ -97,11 +102,25 @@ struct QueueSource: FixSource {
         }
     }
 
+    /// The job's origin, then its records one a step; nil once they are all out (or one failed).
+    private mutating func step(_ records: [FixRecord], source: String) -> SourceStep? {
+        if !jobStarted {
+            jobStarted = true
+            return .origin(source)
+        }
+        if jobFailure == nil, record < records.count {
+            record += 1
+            return .record(records[record - 1])
+        }
+        return nil
+    }
+
     private mutating func nextJob() {
         job += 1
         record = 0
         jobStarted = false
         jobFailure = nil
+        positionNoted = false
     }
 
     mutating func processingFailed(_ error: WatchError) -> Bool {

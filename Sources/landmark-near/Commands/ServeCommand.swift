@@ -6,14 +6,16 @@ import Glibc
 
 enum ServeCommand: Command {
     static let name = "serve"
-    static let summary = "take fixes from phones over HTTP or MQTT (OwnTracks, Traccar Client) and notify as watch does"
+    static let summary = "take fixes from phones over HTTP or MQTT, or from NATS JetStream, and notify as watch does"
     static let help = """
         Usage: landmark-near serve --listen HOST:PORT [--users FILE] [--tls-cert FILE --tls-key FILE]
                                    [watch options]
                landmark-near serve --mqtt URL [--listen HOST:PORT] [MQTT options] [watch options]
+               landmark-near serve --nats URL --nats-stream NAME --state FILE [--nats-partitions LIST]
+                                   [--listen HOST:PORT] [watch options]
 
-        Runs one engine fed by HTTP, by an MQTT broker, or both: phones post or publish their
-        locations, and every notification is printed (one JSON line on stdout), written and
+        Runs one engine fed by HTTP, by an MQTT broker, by partitions of a NATS JetStream
+        stream, or several: phones post or publish their locations, and every notification is printed (one JSON line on stdout), written and
         delivered (--push apns, --webhook) exactly as `watch` does it.
 
             landmark-near serve --listen 127.0.0.1:8083
@@ -21,6 +23,7 @@ enum ServeCommand: Command {
             landmark-near serve --listen 127.0.0.1:8083 --state s.db --webhook https://hooks.example.com/near
             landmark-near serve --listen 0.0.0.0:8443 --users users.json --tls-cert fullchain.pem --tls-key privkey.pem
             landmark-near serve --mqtt mqtt://127.0.0.1 --state s.db --mqtt-publish 'near/{device}/event'
+            landmark-near serve --nats nats://127.0.0.1:4222 --nats-stream LOC --nats-partitions 0,1 --state a.db
 
         Endpoints:
           POST /owntracks      OwnTracks HTTP mode (a JSON object or array); the device is
@@ -31,8 +34,8 @@ enum ServeCommand: Command {
                                Answer: 200
           POST /fixes          NDJSON fixes as `watch` reads them. Answer: 200
                                {"accepted":N,"rejected":[{"line":K,"reason":"..."}]}; 400 if none
-          GET /healthz         200 ok (with --mqtt: 503 and the reason while the broker cannot
-                               be used)
+          GET /healthz         200 ok (with --mqtt or --nats: 503 and the reason while the
+                               broker or the stream cannot be used)
           GET /metrics         Prometheus text: fixes, notifications, unreadable records,
                                deliveries by status, HTTP answers by status; with --users,
                                for a user's credentials only (unless --metrics-public)
@@ -57,7 +60,7 @@ enum ServeCommand: Command {
         Options:
           --listen ADDRESS     HOST:PORT to listen on (IPv4, [IPv6] or a host name; port 0 picks a
                                free port, printed on stderr). Without --users only loopback
-                               addresses are allowed. Required without --mqtt; --users,
+                               addresses are allowed. Required without --mqtt or --nats; --users,
                                --threads, --max-connections and --idle-timeout need it.
           --users FILE         JSON: {"USER": {"password": "<crypt(3) hash>", "devices": ["phone"]
                                or "*", "admin": true}}. Every fix request then needs HTTP basic
@@ -99,6 +102,7 @@ enum ServeCommand: Command {
           --mqtt-receive-maximum N  unacknowledged messages the broker may send at once
                                (default 4096): the largest batch one commit acknowledges
         See docs/reference/mqtt.md.
+        \(NATSOptionsParsing.help)
         As for `watch` (see 'landmark-near watch --help'):
           --landmarks FILE     landmark catalog (default: the tutorial's twelve)
           --favorites LIST     favourite ids for every device, or 'all'
@@ -141,7 +145,8 @@ enum ServeCommand: Command {
         Exit status: 0 stopped by SIGTERM; 130 stopped by SIGINT (or a second SIGINT ended the
         wait for deliveries); 143 a second SIGTERM ended it; 64 usage error; 65 bad users,
         catalog, profiles, certificate or key; 66 a file does not exist; 74 cannot listen or
-        write; 75 the --state file is in use by another process; 127 --mqtt without libmosquitto.
+        write; 75 the --state file is in use by another process; 127 --mqtt without libmosquitto,
+        --nats without libnats.
         """
 
     static func run(_ arguments: [String], output: OutputWriter) throws(CommandFailure) -> ErrorKind? {
@@ -154,15 +159,16 @@ enum ServeCommand: Command {
                 .union([
                     "listen", "users", "threads", "max-connections", "max-connections-per-client", "idle-timeout", "tls-cert", "tls-key",
                 ])
-                .union(MQTTOptionsParsing.valued),
+                .union(MQTTOptionsParsing.valued).union(NATSOptionsParsing.valued),
             flags: ["explain", "metrics-public"])
         guard args.positionals.isEmpty else {
-            throw .usage("\(command): takes no files (fixes come over HTTP or MQTT): \(TerminalText.singleQuoted(args.positionals[0]))")
+            throw .usage(
+                "\(command): takes no files (fixes come over HTTP, MQTT or NATS): \(TerminalText.singleQuoted(args.positionals[0]))")
         }
         let listen = args.value("listen")
-        guard listen != nil || args.value("mqtt") != nil else {
+        guard listen != nil || args.value("mqtt") != nil || args.value("nats") != nil else {
             throw .usage(
-                "\(command): --listen HOST:PORT or --mqtt URL is required (e.g. --listen 127.0.0.1:8083, --mqtt mqtt://127.0.0.1/owntracks/+/+)"
+                "\(command): --listen HOST:PORT, --mqtt URL or --nats URL is required (e.g. --listen 127.0.0.1:8083, --mqtt mqtt://127.0.0.1/owntracks/+/+)"
             )
         }
         let httpOptions = ["users", "threads", "max-connections", "max-connections-per-client", "idle-timeout", "tls-cert", "tls-key"]
@@ -178,6 +184,7 @@ enum ServeCommand: Command {
                 configuration.mqtt = mqtt.options
                 configuration.mqttPassword = mqtt.password
             }
+            configuration.nats = try NATSOptionsParsing.settings(from: args)
         } catch {
             throw failure(error, command)
         }
@@ -262,6 +269,7 @@ enum ServeCommand: Command {
     static func summary(of outcome: ServeOutcome) -> String {
         var text = outcome.statistics.summary
         if let mqtt = outcome.mqtt { text += "; " + MQTTOptionsParsing.summary(of: mqtt, unacknowledged: outcome.unacknowledgedPublishes) }
+        if let nats = outcome.nats { text += "; " + NATSOptionsParsing.summary(of: nats) }
         if let deliveries = outcome.deliveries { text += "; " + deliveries.summary }
         text += outcome.signal == SIGINT ? " (interrupted by SIGINT)" : " (stopped by SIGTERM)"
         if let later = outcome.deliveryWaitInterruptedBy {

@@ -1,0 +1,311 @@
+import CNATS
+@_spi(Inlining) import LandmarkNearCore
+import LandmarkNearDelivery
+import LandmarkNearOutputs
+import LandmarkNearReaders
+
+/// The partitions of `serve --nats`, read on one thread: each owned partition has a durable
+/// pull consumer (made anew at start at the sequence after the one the state committed), and
+/// the thread takes turns fetching from each (up to 4,096 messages a fetch, without waiting
+/// when one has none; when a whole turn found nothing it waits up to 100 ms on one partition).
+///
+/// A turn's messages become one engine job a partition (`.stream`: the records in stream
+/// order and the sequence reached, which the engine saves with their changes in the same
+/// commit). The thread goes on fetching the next turn while the engine works, then waits
+/// for the earlier turn's commit, and only then acknowledges it (one acknowledgement a
+/// partition: the consumer acknowledges cumulatively). So JetStream forgets no message
+/// before its fixes and notifications are saved, at most two turns are unacknowledged, and a
+/// restart reads again exactly what the state had not committed. A message at or below the
+/// highest sequence already handed to the engine (a redelivery: an acknowledgement lost with a
+/// server) is a duplicate: counted and dropped.
+///
+/// A message that is not a readable fix becomes an unreadable record named
+/// `nats:STREAM.P:SEQUENCE`, which the engine reports (one stderr line) and counts, and is
+/// acknowledged with the rest. A partition that cannot be read (JetStream unreachable, the
+/// stream missing, a consumer lost with its servers) is reported once, made again from the
+/// sequence after the last one handed over, after a backoff (0.25 s doubling to 4 s).
+struct NATSPartitionReader {
+    static let fetchSize = 4096
+
+    /// One owned partition.
+    private struct Partition {
+        let number: Int
+        let source: String
+        var subscription: OpaquePointer?
+        /// The highest sequence handed to the engine (committed once its turn is).
+        var handedOver: UInt64
+        var failures = 0
+        var backoff = 0.25
+        var retryAt = 0.0
+    }
+
+    /// A turn handed to the engine and not yet acknowledged.
+    private struct Turn {
+        var waiters: [CommitWaiter] = []
+        /// Per partition index: its messages of the turn (kept until acknowledged: the last
+        /// one is acknowledged) and the list to free.
+        var lists: [(partition: Int, list: natsMsgList)] = []
+        var isEmpty: Bool { lists.isEmpty }
+    }
+
+    private let connection: NATSConnection
+    private let settings: NATSSettings
+    private let queue: EngineQueue
+    private let status: NATSStatus
+    private let control: NATSReaderControl
+    private let decoder = NDJSONLineDecoder()
+    private var positions: [Int: UInt64]
+    private var partitions: [Partition] = []
+    private var idleTurn = 0
+
+    init(
+        connection: NATSConnection, settings: NATSSettings, positions: [Int: UInt64], queue: EngineQueue, status: NATSStatus,
+        control: NATSReaderControl
+    ) {
+        self.connection = connection
+        self.settings = settings
+        self.positions = positions
+        self.queue = queue
+        self.status = status
+        self.control = control
+    }
+
+    mutating func run() {
+        guard choosePartitions() else { return }
+        var inFlight = Turn()
+        while !control.stopRequested {
+            subscribeWhereNeeded()
+            var turn = fetchTurn(waiting: inFlight.isEmpty)
+            let handed = turn.isEmpty || handOver(&turn)
+            // The engine works on `turn` while the earlier one is acknowledged.
+            guard settle(&inFlight), handed else {
+                release(&turn)
+                break
+            }
+            inFlight = turn
+        }
+        _ = settle(&inFlight)
+        for partition in partitions {
+            if let subscription = partition.subscription { NATSLibrary.functions.natsSubscription_Destroy(subscription) }
+        }
+    }
+
+    /// The partitions to read: those given, or all that `publish` recorded in the stream
+    /// (waiting, with a backoff, for the stream to exist).
+    private mutating func choosePartitions() -> Bool {
+        var backoff = 0.25
+        var told: String?
+        while !control.stopRequested {
+            var problem: String
+            do throws(ServerError) {
+                switch try NATSStreamSetup.lookUp(connection.jetStream, stream: settings.stream) {
+                case .present(let recorded):
+                    if let chosen = settings.partitions {
+                        if let recorded, let beyond = chosen.first(where: { $0 >= recorded }) {
+                            problem = "stream \(settings.stream) has \(recorded) partitions: there is no partition \(beyond)"
+                            break
+                        }
+                        start(chosen)
+                        return true
+                    }
+                    guard let recorded else {
+                        problem = "stream \(settings.stream) was not made by 'landmark-near publish': give --nats-partitions"
+                        break
+                    }
+                    start(Array(0..<recorded))
+                    return true
+                case .missing:
+                    problem = "stream \(settings.stream) does not exist yet ('landmark-near publish' makes it)"
+                }
+            } catch {
+                problem = error.description
+            }
+            if problem != told {
+                serveLine("nats: \(problem); trying again")
+                told = problem
+            }
+            status.partition(-1, problem: problem)
+            guard control.sleep(backoff) else { return false }
+            backoff = min(backoff * 2, 4)
+        }
+        return false
+    }
+
+    private mutating func start(_ chosen: [Int]) {
+        status.partition(-1, problem: nil)
+        partitions = chosen.map { number in
+            Partition(
+                number: number, source: "nats:" + NATSPartitions.subject(stream: settings.stream, partition: number),
+                handedOver: positions[number] ?? 0)
+        }
+    }
+
+    /// Makes the consumers that are missing (at start, or after a partition failed), each
+    /// from the sequence after the last one handed over.
+    private mutating func subscribeWhereNeeded() {
+        let now = DeliveryClock.monotonicSeconds()
+        for index in partitions.indices where partitions[index].subscription == nil && partitions[index].retryAt <= now {
+            let start = partitions[index].handedOver + 1
+            do throws(ServerError) {
+                partitions[index].subscription = try NATSStreamSetup.subscribe(
+                    connection.jetStream, stream: settings.stream, partition: partitions[index].number, start: start)
+                partitions[index].failures = 0
+                partitions[index].backoff = 0.25
+                status.partition(partitions[index].number, problem: nil)
+                serveLine(
+                    "nats: consuming \(NATSPartitions.subject(stream: settings.stream, partition: partitions[index].number)) from sequence \(start)"
+                )
+            } catch {
+                status.partition(partitions[index].number, problem: error.description)
+                partitions[index].retryAt = now + partitions[index].backoff
+                partitions[index].backoff = min(partitions[index].backoff * 2, 4)
+            }
+        }
+    }
+
+    /// One fetch from each partition.
+    private mutating func fetchTurn(waiting: Bool) -> Turn {
+        let library = NATSLibrary.functions
+        var turn = Turn()
+        for index in partitions.indices {
+            guard let subscription = partitions[index].subscription else { continue }
+            var list = natsMsgList()
+            var request = jsFetchRequest()
+            _ = library.jsFetchRequest_Init(&request)
+            request.Batch = Int32(NATSPartitionReader.fetchSize)
+            request.NoWait = true
+            request.Expires = 2_000_000_000
+            let code = library.natsSubscription_FetchRequest(&list, subscription, &request)
+            if list.Count > 0 {
+                partitions[index].failures = 0
+                turn.lists.append((index, list))
+            } else {
+                if list.Msgs != nil { library.natsMsgList_Destroy(&list) }
+                noteFetch(code, at: index)
+            }
+        }
+        // Nothing anywhere: wait a little on one partition (in turn), so that an idle stream
+        // costs a request every 100 ms and a message waits at most that long.
+        if turn.isEmpty && waiting, !partitions.isEmpty {
+            idleTurn = (idleTurn + 1) % partitions.count
+            if let subscription = partitions[idleTurn].subscription {
+                var list = natsMsgList()
+                let code = library.natsSubscription_Fetch(&list, subscription, Int32(NATSPartitionReader.fetchSize), 100, nil)
+                if list.Count > 0 {
+                    turn.lists.append((idleTurn, list))
+                } else {
+                    if list.Msgs != nil { library.natsMsgList_Destroy(&list) }
+                    noteFetch(code, at: idleTurn)
+                }
+            } else {
+                _ = control.sleep(0.1)
+            }
+        }
+        return turn
+    }
+
+    /// A fetch that brought nothing: fine when there was nothing to bring; after three
+    /// failures in a row the consumer is made again (it may be gone with its servers).
+    private mutating func noteFetch(_ code: natsStatus, at index: Int) {
+        if code == NATS_OK || code == NATS_TIMEOUT || code == NATS_NOT_FOUND { return }
+        partitions[index].failures += 1
+        guard partitions[index].failures >= 3 else { return }
+        if let subscription = partitions[index].subscription { NATSLibrary.functions.natsSubscription_Destroy(subscription) }
+        partitions[index].subscription = nil
+        partitions[index].failures = 0
+        status.partition(partitions[index].number, problem: "fetch failed: \(NATSLibrary.describe(code))")
+        partitions[index].retryAt = DeliveryClock.monotonicSeconds() + partitions[index].backoff
+    }
+
+    /// Decodes the turn's messages and hands each partition's records to the engine.
+    /// False when the engine takes nothing more (the queue is closed).
+    private mutating func handOver(_ turn: inout Turn) -> Bool {
+        let library = NATSLibrary.functions
+        var counts = (messages: 0, unreadable: 0, duplicates: 0)
+        for (index, list) in turn.lists {
+            var records: [FixRecord] = []
+            records.reserveCapacity(Int(list.Count))
+            let source = partitions[index].source
+            var reached = partitions[index].handedOver
+            for position in 0..<Int(list.Count) {
+                guard let message = list.Msgs[position] else { continue }
+                counts.messages += 1
+                var metadata: UnsafeMutablePointer<jsMsgMetaData>?
+                guard library.natsMsg_GetMetaData(&metadata, message) == NATS_OK, let metadata else { continue }
+                let sequence = metadata.pointee.Sequence.Stream
+                library.jsMsgMetaData_Destroy(metadata)
+                guard sequence > reached else {
+                    counts.duplicates += 1
+                    continue
+                }
+                reached = sequence
+                let length = Int(library.natsMsg_GetDataLength(message))
+                let data = UnsafeRawPointer(library.natsMsg_GetData(message))
+                let bytes = UnsafeRawBufferPointer(start: length > 0 ? data : nil, count: length > 0 && data != nil ? length : 0)
+                if let record = decode(bytes.bindMemory(to: UInt8.self), source: source, sequence: sequence) {
+                    if case .invalid = record { counts.unreadable += 1 }
+                    records.append(record)
+                }
+            }
+            partitions[index].handedOver = reached
+            let waiter = CommitWaiter()
+            let position = StreamPosition(stream: settings.stream, partition: partitions[index].number, sequence: reached)
+            status.count(messages: counts.messages, unreadable: counts.unreadable, duplicates: counts.duplicates)
+            counts = (0, 0, 0)
+            guard queue.submit(EngineJob(.stream(records, source: source, position: position)) { waiter.finish($0) }) else {
+                return false
+            }
+            turn.waiters.append(waiter)
+        }
+        return true
+    }
+
+    /// One message's bytes as a record: a fix, an unreadable record naming the message, or
+    /// nil for what is not a fix and not wrong (a blank line, another gpsd class, another
+    /// OwnTracks type).
+    private func decode(_ bytes: UnsafeBufferPointer<UInt8>, source: String, sequence: UInt64) -> FixRecord? {
+        var start = 0
+        var end = bytes.count
+        // A UTF-8 byte-order mark, spaces around, a line end: not part of the line.
+        if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
+        while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+        while end > start && (bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D || bytes[end - 1] == 0x20) { end -= 1 }
+        let line = Int(clamping: sequence)
+        guard start < end else {
+            return .invalid(FixReadIssue(source: source, line: line, reason: "the message is empty, not an NDJSON fix"))
+        }
+        switch decoder.decode(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
+        case .fix(let fix): return .fix(fix, line: line)
+        case .skip: return nil
+        case .invalid(let reason), .unusable(let reason): return .invalid(FixReadIssue(source: source, line: line, reason: reason))
+        }
+    }
+
+    /// Waits for the commit of `turn`, then acknowledges the last message of each partition in
+    /// it (which acknowledges the ones before) and frees its messages; false when the engine
+    /// did not commit it (it stopped or failed): nothing is acknowledged, the next run reads it
+    /// again.
+    private func settle(_ turn: inout Turn) -> Bool {
+        let library = NATSLibrary.functions
+        var committed = true
+        for waiter in turn.waiters {
+            switch waiter.wait(abandoned: { control.isAbandoned }) {
+            case .processed?, .answered?, .listing?: continue
+            case .failed?, nil: committed = false
+            }
+        }
+        if committed {
+            for (_, list) in turn.lists where list.Count > 0 {
+                if let last = list.Msgs[Int(list.Count) - 1] { _ = library.natsMsg_Ack(last, nil) }
+            }
+        }
+        release(&turn)
+        return committed
+    }
+
+    /// Frees the messages of `turn`.
+    private func release(_ turn: inout Turn) {
+        for index in turn.lists.indices { NATSLibrary.functions.natsMsgList_Destroy(&turn.lists[index].list) }
+        turn = Turn()
+    }
+}
