@@ -174,7 +174,8 @@ struct NATSPartitionReader {
             _ = library.jsFetchRequest_Init(&request)
             request.Batch = Int32(NATSPartitionReader.fetchSize)
             request.NoWait = true
-            request.Expires = 2_000_000_000
+            // NoWait: the server answers at once; the expiry bounds the wait for a lost one.
+            request.Expires = 500_000_000
             let code = library.natsSubscription_FetchRequest(&list, subscription, &request)
             if list.Count > 0 {
                 partitions[index].failures = 0

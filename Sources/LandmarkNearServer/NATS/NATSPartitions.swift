@@ -9,7 +9,7 @@
 /// because it is a few lines in any language, needs no seed, and spreads names well enough:
 /// a partition is a unit of work, not a hash table bucket.
 ///
-///     NATSPartitions.partition(of: Array("alice/phone".utf8), count: 4)   // 2
+///     NATSPartitions.partition(of: Array("alice/phone".utf8), count: 4)   // 0
 ///     try NATSPartitions.parseList("0,2-3", count: 4)                     // [0, 2, 3]
 package enum NATSPartitions {
     package static func partition(of device: some Sequence<UInt8>, count: Int) -> Int {
