@@ -25,6 +25,9 @@ public struct WatchStatistics: Sendable, Equatable {
     /// NMEA position sentences that carried no fix (RMC status V, GGA quality 0, ...) and
     /// sentences of other types: skipped, not errors.
     package var sentencesWithoutFix = 0
+    /// KML `LineString` coordinates not read because the document holds a `gx:Track`: the same
+    /// track drawn again (docs/reference/fixes.md#kml).
+    package var lineStringCoordinatesSkipped = 0
     /// Stale fixes (counted in `dropped[.stale]` too) from NMEA whose time is that of the
     /// device's latest used fix: the RMC, GGA, GLL and GNS of one second are each a fix
     /// (docs/reference/fixes.md), so all but the first of each second are dropped as stale, and the summary says that
@@ -91,6 +94,10 @@ public struct WatchStatistics: Sendable, Equatable {
         }
         if sentencesWithoutFix > 0 {
             text += "; \(sentencesWithoutFix) NMEA sentence\(sentencesWithoutFix == 1 ? "" : "s") without a fix"
+        }
+        if lineStringCoordinatesSkipped > 0 {
+            let count = lineStringCoordinatesSkipped
+            text += "; \(count) KML LineString coordinate\(count == 1 ? "" : "s") not read (the gx:Track holds the same track)"
         }
         if apnsFilesWritten > 0 { text += "; \(apnsFilesWritten) .apns file\(apnsFilesWritten == 1 ? "" : "s") written" }
         if reemitted > 0 { text += "; \(reemitted) undone notification\(reemitted == 1 ? "" : "s") of an earlier run emitted again" }

@@ -25,12 +25,12 @@ package struct ReaderSource: FixSource {
                 return .record(record)
             }
         } catch {
-            return .end(InputEnd(error: error, format: reader.format, skipped: reader.skipped))
+            return .end(InputEnd(error: error, format: reader.format, skipped: reader.skipped, zonelessTime: reader.zonelessTime))
         }
         return .end(
             InputEnd(
                 error: nil, format: reader.format, skipped: reader.skipped,
-                noFixExplanation: handedOut == 0 ? reader.noFixExplanation() : nil))
+                noFixExplanation: handedOut == 0 ? reader.noFixExplanation() : nil, zonelessTime: reader.zonelessTime))
     }
 }
 

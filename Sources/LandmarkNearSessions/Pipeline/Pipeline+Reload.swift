@@ -75,6 +75,9 @@ extension Pipeline {
     /// out at once, and mark it done at once too, since no next batch is coming soon to carry
     /// the mark. A regular file never pauses, so a replay keeps one commit a batch.
     func inputWillPause() -> Bool {
+        if !warnedOfZonelessTime, let currentReader {
+            warnOfZonelessTime(currentReader.zonelessTime, sourceName: currentReader.sourceName)
+        }
         do {
             try commit()
             try markEmittedDone()

@@ -150,9 +150,22 @@ extension Pipeline {
         }
     }
 
+    /// The run's one warning that times without a zone are read as UTC, at the end of the first
+    /// input that held one, or (live) at the first pause after it: stderr says it while it matters.
+    func warnOfZonelessTime(_ time: ZonelessTime?, sourceName: String) {
+        guard !warnedOfZonelessTime, let time else { return }
+        warnedOfZonelessTime = true
+        diagnostics.writeLine(TerminalText.safe("\(options.commandName): warning: " + time.warning(source: sourceName)))
+        try? diagnostics.flush()
+    }
+
     /// The end of an input: its error, the NMEA sentences without a fix, and when it gave
     /// nothing, why (no silent loss: docs/reference/fixes.md).
     private func ended(_ end: InputEnd, recordsOfThisSource: Int, sourceName: String) throws(WatchError) {
+        warnOfZonelessTime(end.zonelessTime, sourceName: sourceName)
+        if end.format == .kml {
+            statistics.lineStringCoordinatesSkipped += end.skipped.count(where: { $0 == KMLVocabulary.lineStringCoordinateSkipped })
+        }
         if let error = end.error {
             if let deferredError { throw deferredError }
             if error.isInterrupted { return }

@@ -73,6 +73,8 @@ public final class Pipeline {
     @exclusivity(unchecked) var stop: WatchStop?
     var currentReader: FixReader?
     var deferredError: WatchError?
+    /// The run said that times without a zone are read as UTC (once a run, not once an input).
+    var warnedOfZonelessTime = false
     /// The latest RMC's date and time in the NMEA input read last; with a store it is restored
     /// for the first input of the next run (docs/reference/state.md).
     var nmeaRMCTime: Timestamp?

@@ -31,7 +31,9 @@ enum FixesCommand: Command {
           -h, --help           show this help
 
         Unreadable records are reported on stderr as <source>:<line>: <reason> and skipped.
-        At the end a summary line goes to stderr: records read, fixes, unreadable.
+        At the end a summary line goes to stderr: records read, fixes, unreadable (and the KML
+        LineString coordinates not read because the document's gx:Track holds the same track).
+        Times without a zone ("2024-05-01 12:00:00") are read as UTC, with one warning.
         On a live stream (a pipe from gpspipe, a phone log being written) every fix is out as
         soon as the input pauses; SIGINT or SIGTERM stop it at a record boundary with what was
         read printed and the summary written.
@@ -65,6 +67,10 @@ enum FixesCommand: Command {
         var fixes = 0
         var unreadable = 0
         var failure: CommandFailure?
+        // Times without a zone are read as UTC: said once a run, at the first fix after one.
+        var warnedOfZonelessTime = false
+        // KML LineString coordinates not read: the document's gx:Track holds the same track.
+        var drawnAgain = 0
         reading: for input in inputs {
             do throws(InputError) {
                 let reader: FixReader
@@ -81,6 +87,11 @@ enum FixesCommand: Command {
                     case .fix(let fix, _):
                         fixes += 1
                         output.writeLine(FixLine.make(fix))
+                        if !warnedOfZonelessTime, let time = reader.zonelessTime {
+                            warnedOfZonelessTime = true
+                            diagnostics.writeLine(TerminalText.safe("\(command): warning: " + time.warning(source: reader.sourceName)))
+                            try? diagnostics.flush()
+                        }
                     case .invalid(let issue):
                         unreadable += 1
                         if args.has("strict") {
@@ -90,6 +101,7 @@ enum FixesCommand: Command {
                         diagnostics.writeLine(TerminalText.safe(issue.description))
                     }
                 }
+                drawnAgain += reader.skipped.count(where: { $0 == KMLVocabulary.lineStringCoordinateSkipped })
             } catch {
                 // Stopped by a signal or a closed stdout at a pause: not a failure of the input.
                 if error.isInterrupted || pause.outputClosed { break reading }
@@ -99,7 +111,12 @@ enum FixesCommand: Command {
         }
         try? diagnostics.flush()
         let stopped = pause.stoppedBy.map { $0 == SIGINT ? " (interrupted by SIGINT)" : " (stopped by SIGTERM)" } ?? ""
-        if !args.has("quiet") { Console.error("\(command): \(read) records read, \(fixes) fixes, \(unreadable) unreadable\(stopped)") }
+        let notRead =
+            drawnAgain > 0
+            ? "; \(drawnAgain) KML LineString coordinate\(drawnAgain == 1 ? "" : "s") not read (the gx:Track holds the same track)" : ""
+        if !args.has("quiet") {
+            Console.error("\(command): \(read) records read, \(fixes) fixes, \(unreadable) unreadable\(notRead)\(stopped)")
+        }
         if let failure { throw failure }
         if let signal = pause.stoppedBy { return signal == SIGINT ? .interrupted : .terminated }
         return unreadable > 0 ? .badData : nil

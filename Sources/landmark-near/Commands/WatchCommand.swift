@@ -75,8 +75,10 @@ enum WatchCommand: Command {
         notifications; stale fixes at the very time of a used one are counted apart (NMEA's RMC
         and GGA of one second are two fixes: the second is stale, nothing is lost). Event
         lines write positions as the input did; NMEA minutes with their precision: k decimals
-        of minutes give degrees at k + 2 decimals, at least 7 (3402.97560 -> 34.0495933). On a
-        live input (pipe, terminal, socket) each notification is flushed at once, whatever
+        of minutes give degrees at k + 2 decimals, at least 7 (3402.97560 -> 34.0495933). Times
+        without a zone ("2024-05-01 12:00:00") are read as UTC, with one warning a run; a KML's
+        LineStrings are not read when it holds a gx:Track (the same track), and are counted. On
+        a live input (pipe, terminal, socket) each notification is flushed at once, whatever
         stdout is.
         Signals: SIGINT/SIGTERM stop at a record boundary, flush, print the summary and exit
         130/143; SIGHUP reads --landmarks and --profiles again, keeping every device's state

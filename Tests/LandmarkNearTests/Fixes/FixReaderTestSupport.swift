@@ -32,6 +32,8 @@ enum FixReading {
     struct Result {
         var format: FixFormat
         var records: [FixRecord]
+        var skipped = SkipTally()
+        var zonelessTime: ZonelessTime?
 
         var fixes: [Fix] {
             records.compactMap { if case .fix(let fix, _) = $0 { return fix } else { return nil } }
@@ -49,7 +51,7 @@ enum FixReading {
         let reader = try FixReader(input: .file(path), format: format)
         var records: [FixRecord] = []
         while let record = try reader.next() { records.append(record) }
-        return Result(format: reader.format, records: records)
+        return Result(format: reader.format, records: records, skipped: reader.skipped, zonelessTime: reader.zonelessTime)
     }
 
     /// Reads every record of `text` written to a temporary file; issues name it `<source>`

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @_spi(Inlining) @testable import LandmarkNearCore
+@testable import LandmarkNearReaders
 
 /// KML 2.2 on real files: togeojson's test data (with togeojson's own GeoJSON conversions of
 /// them as the counterpart) and GPSBabel's reference track.
@@ -45,7 +46,9 @@ import Testing
     }
 
     /// A Placemark's TimeStamp times its Point even when it comes after the geometry; polygons
-    /// are areas and are not read; a LineString beside a gx:Track is the same path again.
+    /// are areas and are not read; a document with a gx:Track draws it again as LineStrings: no
+    /// LineString of it is read (its own Placemark's, or another's), not even a bad coordinate,
+    /// and each is counted.
     @Test func placemarkTimeStampsPolygonsAndDuplicatePaths() throws {
         let text = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -68,14 +71,67 @@ import Testing
             result.fixes == [
                 Fix(coordinate: Coordinate(latitude: 34.0, longitude: -116.1), time: FixReading.time("2026-05-01T12:00:00Z")),
                 Fix(coordinate: Coordinate(latitude: 34.1, longitude: -116.2), time: FixReading.time("2026-05-01T12:00:05Z")),
-                Fix(coordinate: Coordinate(latitude: 34.2, longitude: -116.3)),
-                Fix(coordinate: Coordinate(latitude: 34.3, longitude: -116.4)),
             ])
+        #expect(result.issues.isEmpty)
+        #expect(result.skipped.count(where: { $0 == KMLVocabulary.lineStringCoordinateSkipped }) == 5)
+    }
+
+    /// SPEC 3: the decision is the document's. A LineString before the gx:Track is held back and
+    /// dropped when the track begins; the Point between them is handed on, in its place.
+    @Test func aLineStringBeforeTheTrackIsNotReadEither() throws {
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
+            <Placemark><LineString><coordinates>-116.2,34.1 -116.3,34.2 -200,1</coordinates></LineString></Placemark>
+            <Placemark><Point><coordinates>-116.1,34.0</coordinates></Point></Placemark>
+            <Placemark><gx:Track><when>2026-05-01T12:00:05Z</when><gx:coord>-116.2 34.1 0</gx:coord></gx:Track></Placemark>
+            </Document></kml>
+            """
+        let result = try FixReading.read(text)
         #expect(
-            result.issues == [
-                "<source>:11: <coordinates>: longitude -200.0 is outside [-180, 180]",
-                "<source>:11: <coordinates>: coordinate \"x,y\" is not lon,lat[,alt]",
+            result.fixes == [
+                Fix(coordinate: Coordinate(latitude: 34.0, longitude: -116.1)),
+                Fix(coordinate: Coordinate(latitude: 34.1, longitude: -116.2), time: FixReading.time("2026-05-01T12:00:05Z")),
             ])
+        #expect(result.lines == [4, 5])
+        #expect(result.issues.isEmpty)
+        #expect(result.skipped.count(where: { $0 == KMLVocabulary.lineStringCoordinateSkipped }) == 3)
+    }
+
+    /// Without a gx:Track the LineStrings are read, in document order with the rest, also when
+    /// the document is cut short (what was held back is handed on at the end of the input).
+    @Test func withoutATrackLineStringsAreRead() throws {
+        let whole = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Placemark><LineString><coordinates>-116.2,34.1 -200,1 -116.3,34.2</coordinates></LineString></Placemark>
+            <Placemark><Point><coordinates>-116.1,34.0</coordinates></Point></Placemark>
+            </Document></kml>
+            """
+        for text in [whole, String(whole.dropLast("</Document></kml>".count))] {
+            let result = try FixReading.read(text)
+            #expect(
+                result.fixes == [
+                    Fix(coordinate: Coordinate(latitude: 34.1, longitude: -116.2)),
+                    Fix(coordinate: Coordinate(latitude: 34.2, longitude: -116.3)),
+                    Fix(coordinate: Coordinate(latitude: 34.0, longitude: -116.1)),
+                ])
+            #expect(result.issues.first == "<source>:3: <coordinates>: longitude -200.0 is outside [-180, 180]")
+            #expect(result.skipped.isEmpty)
+        }
+    }
+
+    /// GPSBabel 1.8.0's KML of a GPX track (`-o kml,track=1`; `points` and `lines` at their
+    /// default 1): the gx:Track, a "Points" folder of the same points, and a "Path" LineString.
+    /// The track and the points are read; the path is not, and is counted.
+    @Test func gpsBabelsTrackPointsAndPath() throws {
+        let result = try FixReading.read(path: FixReading.fixture("kml/gpsbabel-track-points-path.kml"))
+        #expect(result.issues.isEmpty)
+        #expect(result.fixes.count == 48)
+        #expect(result.fixes.allSatisfy { $0.time != nil })
+        #expect(Array(result.fixes[..<24]) == Array(result.fixes[24...]), "the points are the track's")
+        #expect(result.skipped.count(where: { $0 == KMLVocabulary.lineStringCoordinateSkipped }) == 24)
+        #expect(result.zonelessTime == nil)
     }
 }
 

@@ -15,6 +15,10 @@ import Testing
         "iPhone de Zoé", "東京", "👨‍👩‍👧‍👦", "a b", "A", "a", "default", "d1", "d1-h0123456789abcdef",
         "_-h" + FNV1a.hex(""), "a_b-h" + FNV1a.hex("a/b"), "CON", "nul", "a%2Fb", "a:b", "*", "?", "~",
         String(repeating: ".", count: 300), String(repeating: "/", count: 255),
+        // `-` is kept: names that could read as the other fields.
+        "phone-1", "phone-1-1002", "phone_1", "a-fix", "a-fix-1", "fix-1", "x-n5", "-", "a-", "a--b", "h0123456789abcdef",
+        "x-h" + FNV1a.hex("x/"), "x/-h" + FNV1a.hex("x/"), "x_h" + FNV1a.hex("x/"), "d1-h0123456789ABCDEF",
+        "x-20260501T120002Z", "x-e1001", String(repeating: "-", count: 200), String(repeating: "a-", count: 100),
     ]
 
     static func isAllowed(_ byte: UInt8) -> Bool {
@@ -35,6 +39,64 @@ import Testing
         #expect(
             APNsFileName.make(device: "d", landmarkID: 1, time: Timestamp(rfc3339: "2026-05-01T12:00:02.25Z"), fixNumber: 1)
                 == "d-1-20260501T120002.25Z.apns")
+    }
+
+    /// SPEC 6 allows `-` in a name: `phone-1` keeps it, and gets no hash (sanitizing changed nothing).
+    @Test func aHyphenIsKept() {
+        #expect(APNsFileName.make(device: "phone-1", landmarkID: 1002, time: nil, fixNumber: 3) == "phone-1-1002-fix-3.apns")
+        #expect(
+            APNsFileName.make(device: "my-phone.2", landmarkID: 1001, time: APNsFileNameTests.time, fixNumber: 1)
+                == "my-phone.2-1001-20260501T120002Z.apns")
+        #expect(APNsFileName.make(device: "a--b-", landmarkID: 1, time: nil, fixNumber: 1) == "a--b--1-fix-1.apns")
+    }
+
+    /// A leading `-` (an option to `rm *`) and a tail that reads as the hash field are changed,
+    /// and so carry the hash.
+    @Test func aHyphenThatWouldMisleadIsReplaced() {
+        #expect(APNsFileName.make(device: "-rf", landmarkID: 1, time: nil, fixNumber: 1) == "_rf-h\(FNV1a.hex("-rf"))-1-fix-1.apns")
+        let lookalike = "x-h" + FNV1a.hex("x/")
+        #expect(
+            APNsFileName.make(device: lookalike, landmarkID: 1, time: nil, fixNumber: 1)
+                == "x_h\(FNV1a.hex("x/"))-h\(FNV1a.hex(lookalike))-1-fix-1.apns")
+        // Upper-case hex is no hash field (the hash is written in lower case): kept.
+        #expect(
+            APNsFileName.make(device: "d1-h0123456789ABCDEF", landmarkID: 1, time: nil, fixNumber: 1)
+                == "d1-h0123456789ABCDEF-1-fix-1.apns")
+    }
+
+    /// Every name reads back, from the right, to the (device part, hash, landmark, fix) it was
+    /// made of: the layout the type documents is the one it writes.
+    @Test(arguments: hostileDevices)
+    func aNameReadsBackFromTheRight(device: String) throws {
+        for (time, fix) in [(APNsFileNameTests.time, 7), (nil, 7), (nil, -3), (Timestamp(seconds: -62_200_000_000, nanoseconds: 5), 1)] {
+            for landmark in [1002, -5, 0] {
+                let name = APNsFileName.make(device: device, landmarkID: landmark, time: time, fixNumber: fix)
+                var fields = name.dropLast(".apns".count).split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+                let popped = fields.popLast()
+                let last = try #require(popped)
+                let isNumber = { (text: String) in
+                    let digits = text.hasPrefix("n") ? text.dropFirst() : Substring(text)
+                    return !digits.isEmpty && digits.allSatisfy(\.isNumber)
+                }
+                if isNumber(last) {
+                    let word = fields.popLast()
+                    #expect(time == nil && word == "fix", "\(name)")
+                    #expect(last == (fix < 0 ? "n\(-fix)" : "\(fix)"), "\(name)")
+                } else {
+                    #expect(time.map(APNsFileName.timePart) == last, "\(name)")
+                }
+                let landmarkField = fields.popLast()
+                #expect(landmarkField == (landmark < 0 ? "n\(-landmark)" : "\(landmark)"), "\(name)")
+                let rest = fields.joined(separator: "-")
+                let hashed = APNsFileName.sanitize(device) + "-h" + FNV1a.hex(device)
+                #expect(rest == device || rest == hashed, "\(name)")
+                // As is exactly when sanitizing changes nothing (SPEC 6: the hash marks a change).
+                #expect((rest == device) == (APNsFileName.sanitize(device) == device), "\(name)")
+                // And a reader tells the two apart by the tail alone.
+                let endsInHash = rest.range(of: "-h[0-9a-f]{16}$", options: .regularExpression) != nil
+                #expect(endsInHash == (rest != device), "\(name)")
+            }
+        }
     }
 
     @Test func aSanitizedNameCarriesTheHashOfTheRawName() {

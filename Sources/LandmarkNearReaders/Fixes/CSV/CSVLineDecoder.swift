@@ -18,6 +18,8 @@ final class CSVLineDecoder: LineDecoder {
     private var header: [UInt8] = []
     private let devices = DeviceNames()
     private var lineNumber = 0
+    /// The first time without a zone read (`ZonelessTime`); the record source adds its line.
+    private(set) var zonelessTimeText: [UInt8]?
 
     let noFixPrefix = "no CSV row was a fix"
 
@@ -82,7 +84,7 @@ final class CSVLineDecoder: LineDecoder {
         for column in cells.indices {
             assign(cells[column], column: column, columns, into: &fields)
         }
-        return LineOutcome(fields.interpret(devices: devices))
+        return LineOutcome(fields.interpret(devices: devices, zoneless: &zonelessTimeText))
     }
 
     private func assign(_ cell: UnsafeBufferPointer<UInt8>, column: Int, _ columns: CSVColumns, into fields: inout FixFields) {

@@ -26,8 +26,9 @@ struct FixFields {
         case invalid(String)
     }
 
-    /// The fix these fields describe.
-    func interpret(devices: DeviceNames) -> Outcome {
+    /// The fix these fields describe. `zoneless` gets the text of the first fix's time that has
+    /// no zone, while it is nil (the reader says so once: `ZonelessTime`).
+    func interpret(devices: DeviceNames, zoneless: inout [UInt8]?) -> Outcome {
         if case .text(let kind) = self[.gpsdClass] {
             guard Self.equals(kind, "TPV") else { return .skip("gpsd " + Self.shown(kind)) }
             guard let mode = Self.number(self[.gpsdMode]) else { return .skip("TPV without mode") }
@@ -109,6 +110,10 @@ struct FixFields {
         }
         var fix = Fix(device: device, coordinate: coordinate, time: time, accuracy: accuracy)
         fix.deviceHash = deviceHash
+        // Noted only now that the record is a fix: the warning names the line of one.
+        if zoneless == nil, case .text(let bytes) = timeField, Timestamp.lacksZone(rfc3339UTF8: bytes) {
+            zoneless = Array(bytes)
+        }
         return .fix(fix)
     }
 

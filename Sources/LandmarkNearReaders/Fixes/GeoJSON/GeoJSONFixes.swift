@@ -9,6 +9,8 @@
 /// `properties.device`. Polygons are areas, not tracks: counted, not read.
 struct GeoJSONFixes {
     private(set) var skipped = SkipTally()
+    /// The first time without a zone read (`ZonelessTime`), at the line of its document.
+    private(set) var zonelessTime: ZonelessTime?
 
     private struct Context {
         var line: Int
@@ -80,13 +82,13 @@ struct GeoJSONFixes {
         case "Point":
             var time: Timestamp?
             if let value = properties["time"] ?? properties["timestamp"], !value.isNull {
-                guard let parsed = Self.time(value) else {
+                guard let parsed = self.time(value, context) else {
                     issue("properties.time \(Self.shown(value)) is neither an RFC 3339 date-time nor epoch seconds", context, &records)
                     return
                 }
                 time = parsed
             } else if let times = (properties["coordTimes"] ?? properties["times"])?.arrayValue, times.count == 1 {
-                time = Self.time(times[0])
+                time = self.time(times[0], context)
             }
             position(coordinates, time: time, device: device, context, &records)
         case "MultiPoint", "LineString":
@@ -148,7 +150,7 @@ struct GeoJSONFixes {
         for (index, value) in list.enumerated() {
             var time: Timestamp?
             if let times {
-                guard let parsed = Self.time(times[index]) else {
+                guard let parsed = self.time(times[index], context) else {
                     issue(
                         "time \(Self.shown(times[index])) of position \(index) is neither an RFC 3339 date-time nor epoch seconds", context,
                         &records)
@@ -182,9 +184,15 @@ struct GeoJSONFixes {
         records.append(.invalid(FixReadIssue(source: context.source, line: context.line, reason: "\(context.label): \(reason)")))
     }
 
-    private static func time(_ value: JSONValue) -> Timestamp? {
+    /// The time `value` gives, noting the first one without a zone.
+    private mutating func time(_ value: JSONValue, _ context: Context) -> Timestamp? {
         switch value {
-        case .string(let text): return Timestamp(rfc3339: text)
+        case .string(let text):
+            guard let time = Timestamp(rfc3339: text) else { return nil }
+            if zonelessTime == nil, Timestamp.lacksZone(rfc3339UTF8: text.utf8) {
+                zonelessTime = ZonelessTime(line: context.line, bytes: text.utf8)
+            }
+            return time
         case .number(let number): return FixTime.timestamp(epoch: number)
         default: return nil
         }

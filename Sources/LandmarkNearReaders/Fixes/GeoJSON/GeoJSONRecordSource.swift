@@ -39,6 +39,7 @@ final class GeoJSONRecordSource: FixRecordSource {
     }
 
     var skipped: SkipTally { converter.skipped }
+    var zonelessTime: ZonelessTime? { converter.zonelessTime }
 
     func noFixExplanation() -> String? {
         guard documents > 0 else { return stream.bytesRead > 0 ? NothingReadExplanation.whiteSpace : nil }

@@ -135,7 +135,7 @@ package final class FixReadAhead: Sendable {
         }
         let end = InputEnd(
             error: failure, format: reader.format, skipped: reader.skipped,
-            noFixExplanation: any || failure != nil ? nil : reader.noFixExplanation())
+            noFixExplanation: any || failure != nil ? nil : reader.noFixExplanation(), zonelessTime: reader.zonelessTime)
         _ = add(Batch(records: records, lookahead: records.map(FixLookahead.init), format: reader.format, end: end))
     }
 

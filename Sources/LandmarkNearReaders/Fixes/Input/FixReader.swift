@@ -222,6 +222,9 @@ public final class FixReader {
         return opened.lines.bytesRead > 0 ? NothingReadExplanation.byteOrderMark : nil
     }
 
+    /// The first fix time without a zone read so far, and its line (`ZonelessTime`).
+    package var zonelessTime: ZonelessTime? { openedSource?.zonelessTime }
+
     /// Bytes inflated from a gzip input so far (0 when it is not compressed).
     package var inflatedBytes: Int { opened?.gzip?.inflatedBytes ?? 0 }
 
@@ -277,4 +280,5 @@ final class IssueRecordSource: FixRecordSource {
 
     var skipped: SkipTally { SkipTally() }
     func noFixExplanation() -> String? { nil }
+    var zonelessTime: ZonelessTime? { nil }
 }

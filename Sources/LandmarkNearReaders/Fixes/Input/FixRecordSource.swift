@@ -8,6 +8,8 @@ protocol FixRecordSource: AnyObject {
     /// Why the input gave no fix, when it gave none and no error (also when it held only
     /// comments or white space); nil when the source has nothing to say (an empty input).
     func noFixExplanation() -> String?
+    /// The first fix time without a zone, and its line (`ZonelessTime`); nil while there was none.
+    var zonelessTime: ZonelessTime? { get }
 }
 
 /// Records from a line-based format: splits lines, skips blank and `#` lines, turns overlong
@@ -21,6 +23,7 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
     /// Lines skipped before decoding, for the warning about an input that held only them.
     private var commentLines = 0
     private var blankLines = 0
+    private(set) var zonelessTime: ZonelessTime?
 
     init(lines: LineStream, sourceName: String, decoder: Decoder) {
         self.lines = lines
@@ -47,7 +50,9 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
                 }
                 linesDecoded += 1
                 switch decoder.decode(bytes) {
-                case .fix(let fix): return .fix(fix, line: number)
+                case .fix(let fix):
+                    if zonelessTime == nil, let text = decoder.zonelessTimeText { zonelessTime = ZonelessTime(line: number, bytes: text) }
+                    return .fix(fix, line: number)
                 case .skip(let kind):
                     if let kind { skipped.add(kind) }
                     continue

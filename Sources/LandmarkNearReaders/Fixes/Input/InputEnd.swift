@@ -12,11 +12,16 @@ package struct InputEnd: Sendable {
     package var skipped: SkipTally
     /// `FixReader.noFixExplanation()`, asked only when the input gave no record.
     package var noFixExplanation: String?
+    /// `FixReader.zonelessTime`: the first fix time without a zone, for the run's one warning.
+    package var zonelessTime: ZonelessTime?
 
-    package init(error: InputError?, format: FixFormat, skipped: SkipTally, noFixExplanation: String? = nil) {
+    package init(
+        error: InputError?, format: FixFormat, skipped: SkipTally, noFixExplanation: String? = nil, zonelessTime: ZonelessTime? = nil
+    ) {
         self.error = error
         self.format = format
         self.skipped = skipped
         self.noFixExplanation = noFixExplanation
+        self.zonelessTime = zonelessTime
     }
 }

@@ -9,6 +9,9 @@ protocol LineDecoder: AnyObject {
     /// say when no line was skipped either (a CSV with only its header).
     var noFixPrefix: String { get }
     func noFixExplanation(linesDecoded: Int) -> String?
+    /// The text of the first fix time without a zone decoded (`ZonelessTime`); nil while there
+    /// was none, and always for formats whose times are UTC by definition (NMEA).
+    var zonelessTimeText: [UInt8]? { get }
 }
 
 package enum LineOutcome {

@@ -5,11 +5,19 @@
 ///   space), timed by their Placemark's `TimeStamp/when` when it has one, else untimed;
 /// - `gx:Track`: its `when` elements paired in order with its `gx:coord` elements
 ///   (`lon lat alt`), timed.
-/// Polygons are areas, not tracks: their rings are not read. A LineString in a Placemark that
-/// already had a `gx:Track` is the same path drawn again (GPSBabel writes both): not read. A LineString's coordinates are
-/// turned into fixes as the text streams by, so a long line does not sit in memory; a Track
-/// keeps the times not yet paired with a coordinate (16 bytes each).
-struct KMLVocabulary: XMLVocabulary {
+/// Polygons are areas, not tracks: their rings are not read.
+///
+/// A document that holds a `gx:Track` anywhere draws the same track again as `LineString`s
+/// (GPSBabel writes a "Path" Placemark after its track's, Google Earth both in one): there,
+/// no `LineString` is read, and the coordinates so skipped are counted for the summary (SPEC 3).
+/// The decision is the whole document's, and a `LineString` may come before the track: its
+/// records — and every record after it, to keep their order — are held back until a track
+/// begins (the `LineString`'s are then dropped, the others handed on) or the document ends
+/// (all handed on). At most `maximumHeld` are held: past that they are handed on, the
+/// `LineString`s before any track are read, and only those after one are skipped — memory stays
+/// bounded whatever the document. A Track keeps the times not yet paired with a coordinate
+/// (16 bytes each).
+package struct KMLVocabulary: XMLVocabulary {
     static let rootName = "kml"
     static let label = "KML"
 
@@ -28,8 +36,17 @@ struct KMLVocabulary: XMLVocabulary {
     private var trackCoords: [(Coordinate, line: Int)] = []
     private var trackCoordsHead = 0
     private var coordinateLists = 0
-    private var placemarkHadTrack = false
-    private var skippedLines = 0
+    /// A `gx:Track` began somewhere before: `LineString`s from here on are skipped.
+    private var documentHasTrack = false
+    /// Records held back while a `LineString` before any track waits for the decision, in order,
+    /// each marked when it came from a `LineString`.
+    private var held: [(record: FixRecord, fromLineString: Bool)] = []
+    /// Past `maximumHeld`: `LineString`s before any track are read as they come.
+    private var lineStringsRead = false
+    static let maximumHeld = 1 << 20
+    /// The skip kind of a `LineString` coordinate not read (the summary counts them).
+    package static let lineStringCoordinateSkipped = "KML LineString coordinate drawn again"
+    private(set) var skipped = SkipTally()
 
     var wantsText: Bool {
         switch stack.last {
@@ -55,11 +72,8 @@ struct KMLVocabulary: XMLVocabulary {
             kind = .timeStamp
         } else if name.equals("when"), stack.last == .timeStamp || stack.last == .track {
             kind = .when
-        } else if name.equals("coordinates"), stack.last == .point || (stack.last == .lineString && !placemarkHadTrack) {
+        } else if name.equals("coordinates"), stack.last == .point || stack.last == .lineString {
             kind = .coordinates
-        } else if name.equals("coordinates"), stack.last == .lineString {
-            skippedLines += 1
-            kind = .other
         } else if name.equals("coord"), stack.last == .track {
             kind = .coord
         } else {
@@ -70,9 +84,8 @@ struct KMLVocabulary: XMLVocabulary {
         case .placemark:
             placemarkTime = nil
             placemarkPoints.removeAll()
-            placemarkHadTrack = false
         case .track:
-            if stack.contains(.placemark) { placemarkHadTrack = true }
+            trackBegins(into: &sink)
             trackTimes.removeAll()
             trackTimesHead = 0
             trackCoords.removeAll()
@@ -90,12 +103,18 @@ struct KMLVocabulary: XMLVocabulary {
     }
 
     mutating func end(_ localName: XMLName, depth: Int, into sink: inout XMLRecordSink) {
-        guard let kind = stack.last else { return }
+        guard let kind = stack.last else {
+            // The root element ends: the document holds no track from here on.
+            finish(into: &sink)
+            return
+        }
         switch kind {
         case .when:
             let time = text.timestamp
             if time == nil {
-                sink.issue(line: coordinatesLine, "<when> \"\(text.shown)\" is not an RFC 3339 date-time")
+                issue(line: coordinatesLine, "<when> \"\(text.shown)\" is not an RFC 3339 date-time", into: &sink)
+            } else {
+                sink.timeRead(text.trimmed, line: coordinatesLine)
             }
             if parent == .track {
                 trackTimes.append(time)
@@ -109,7 +128,7 @@ struct KMLVocabulary: XMLVocabulary {
                 trackCoords.append((coordinate, coordinatesLine))
                 pairTrack(into: &sink)
             case .failure(let error):
-                sink.issue(line: coordinatesLine, "<gx:coord>: \(error.message)")
+                issue(line: coordinatesLine, "<gx:coord>: \(error.message)", into: &sink)
                 // Keep the pairing: the time of this coordinate goes with it.
                 if trackTimesHead < trackTimes.count { trackTimesHead += 1 }
             }
@@ -120,11 +139,11 @@ struct KMLVocabulary: XMLVocabulary {
             while trackCoordsHead < trackCoords.count {
                 let (coordinate, line) = trackCoords[trackCoordsHead]
                 trackCoordsHead += 1
-                sink.fix(Fix(coordinate: coordinate), line: line)
+                emit(.fix(Fix(coordinate: coordinate), line: line), into: &sink)
             }
         case .placemark:
             for (coordinate, line) in placemarkPoints {
-                sink.fix(Fix(coordinate: coordinate, time: placemarkTime), line: line)
+                emit(.fix(Fix(coordinate: coordinate, time: placemarkTime), line: line), into: &sink)
             }
             placemarkPoints.removeAll()
             placemarkTime = nil
@@ -157,21 +176,71 @@ struct KMLVocabulary: XMLVocabulary {
         defer { text.reset() }
         let token = text.trimmed
         guard !token.isEmpty || text.overflowed else { return }
-        guard !text.overflowed else {
-            sink.issue(line: coordinatesLine, "<coordinates>: coordinate \"\(text.shown)\" is too long")
+        let geometry = stack.count >= 2 ? stack[stack.count - 2] : nil
+        let inLineString = geometry == .lineString
+        if inLineString, documentHasTrack {
+            skipped.add(Self.lineStringCoordinateSkipped)
             return
         }
-        switch KMLCoordinateTuple.parse(token, separator: UInt8(ascii: ",")) {
-        case .success(let coordinate):
-            let geometry = stack.count >= 2 ? stack[stack.count - 2] : nil
-            if geometry == .point, stack.contains(.placemark) {
-                placemarkPoints.append((coordinate, coordinatesLine))
-            } else {
-                sink.fix(Fix(coordinate: coordinate, time: stack.contains(.placemark) ? placemarkTime : nil), line: coordinatesLine)
+        let record: FixRecord
+        if text.overflowed {
+            record = .invalid(
+                FixReadIssue(
+                    source: sink.sourceName, line: coordinatesLine, reason: "<coordinates>: coordinate \"\(text.shown)\" is too long"))
+        } else {
+            switch KMLCoordinateTuple.parse(token, separator: UInt8(ascii: ",")) {
+            case .success(let coordinate):
+                if geometry == .point, stack.contains(.placemark) {
+                    placemarkPoints.append((coordinate, coordinatesLine))
+                    return
+                }
+                let time = stack.contains(.placemark) ? placemarkTime : nil
+                record = .fix(Fix(coordinate: coordinate, time: time), line: coordinatesLine)
+            case .failure(let error):
+                record = .invalid(FixReadIssue(source: sink.sourceName, line: coordinatesLine, reason: "<coordinates>: \(error.message)"))
             }
-        case .failure(let error):
-            sink.issue(line: coordinatesLine, "<coordinates>: \(error.message)")
         }
+        emit(record, fromLineString: inLineString, into: &sink)
+    }
+
+    private mutating func issue(line: Int, _ reason: String, into sink: inout XMLRecordSink) {
+        emit(.invalid(FixReadIssue(source: sink.sourceName, line: line, reason: reason)), into: &sink)
+    }
+
+    /// Hands `record` on, or holds it back while a `LineString` waits for the document's decision.
+    private mutating func emit(_ record: FixRecord, fromLineString: Bool = false, into sink: inout XMLRecordSink) {
+        guard (fromLineString && !lineStringsRead) || !held.isEmpty else {
+            sink.append(record)
+            return
+        }
+        held.append((record, fromLineString))
+        if held.count > Self.maximumHeld {
+            lineStringsRead = true
+            release(droppingLineStrings: false, into: &sink)
+        }
+    }
+
+    /// A track begins: the document holds one, so the `LineString`s held are the same track
+    /// drawn again.
+    private mutating func trackBegins(into sink: inout XMLRecordSink) {
+        documentHasTrack = true
+        release(droppingLineStrings: true, into: &sink)
+    }
+
+    private mutating func release(droppingLineStrings: Bool, into sink: inout XMLRecordSink) {
+        for (record, fromLineString) in held {
+            if droppingLineStrings && fromLineString {
+                skipped.add(Self.lineStringCoordinateSkipped)
+            } else {
+                sink.append(record)
+            }
+        }
+        held.removeAll()
+    }
+
+    /// The document ended (or the input did, or reading stopped): what was held is read.
+    mutating func finish(into sink: inout XMLRecordSink) {
+        release(droppingLineStrings: false, into: &sink)
     }
 
     /// Pairs a Track's times and coordinates in order, as both arrive.
@@ -182,7 +251,7 @@ struct KMLVocabulary: XMLVocabulary {
             trackTimesHead += 1
             trackCoordsHead += 1
             // A coordinate whose time was unreadable goes with it (its issue is reported).
-            if let time { sink.fix(Fix(coordinate: coordinate, time: time), line: line) }
+            if let time { emit(.fix(Fix(coordinate: coordinate, time: time), line: line), into: &sink) }
         }
         if trackTimesHead == trackTimes.count, trackTimesHead > 4096 {
             trackTimes.removeAll(keepingCapacity: true)

@@ -8,6 +8,8 @@
 /// every malformed line) goes through the strict `JSONParser`, which also words the errors.
 package final class NDJSONLineDecoder: LineDecoder {
     private let devices = DeviceNames()
+    /// The first time without a zone read (`ZonelessTime`); the record source adds its line.
+    package private(set) var zonelessTimeText: [UInt8]?
 
     package init() {}
 
@@ -36,7 +38,7 @@ package final class NDJSONLineDecoder: LineDecoder {
     private func decodeObject(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
         var fields = FixFields()
         if NDJSONFlatScanner.scan(line, into: &fields) {
-            return LineOutcome(fields.interpret(devices: devices))
+            return LineOutcome(fields.interpret(devices: devices, zoneless: &zonelessTimeText))
         }
         return decodeWithParser(line)
     }
@@ -51,13 +53,19 @@ package final class NDJSONLineDecoder: LineDecoder {
         guard case .object(let object) = value else {
             return .invalid("expected a JSON object, found \(value.typeDescription)")
         }
-        return Self.outcome(of: object, devices: devices)
+        return Self.outcome(of: object, devices: devices, zoneless: &zonelessTimeText)
     }
 
     /// The fix a parsed JSON object describes, by the rules of NDJSON lines (key aliases,
     /// number and time forms, gpsd and OwnTracks types). Request decoders of `serve` use it
     /// for bodies that are one object or an array of them.
     package static func outcome(of object: JSONObject, devices: DeviceNames) -> LineOutcome {
+        var zoneless: [UInt8]?
+        return outcome(of: object, devices: devices, zoneless: &zoneless)
+    }
+
+    /// As `outcome(of:devices:)`, noting the first time without a zone in `zoneless`.
+    package static func outcome(of object: JSONObject, devices: DeviceNames, zoneless: inout [UInt8]?) -> LineOutcome {
         // The strings of fix keys are copied into one arena so that fields can view them as bytes.
         var arena: [UInt8] = []
         for member in object.members {
@@ -82,7 +90,7 @@ package final class NDJSONLineDecoder: LineDecoder {
                 case .object: fields.set(role, rank: rank, .composite(isArray: false))
                 }
             }
-            return LineOutcome(fields.interpret(devices: devices))
+            return LineOutcome(fields.interpret(devices: devices, zoneless: &zoneless))
         }
     }
 }

@@ -13,6 +13,9 @@
 ///   time while no RMC has been seen.
 /// - Accuracy stays unknown: NMEA gives HDOP, a unitless dilution factor, not metres.
 package final class NMEALineDecoder: LineDecoder {
+    /// NMEA times are UTC by definition: none is without a zone.
+    var zonelessTimeText: [UInt8]? { nil }
+
     /// The date (days since the epoch) and time of day (seconds) of the latest RMC.
     private var latestDate: (day: Int64, secondOfDay: Int64)?
 

@@ -83,6 +83,7 @@ struct TCXVocabulary: XMLVocabulary {
                 sink.issue(line: line, "<Trackpoint>: Time \"\(time.shown)\" is not an RFC 3339 date-time")
                 return
             }
+            sink.timeRead(time.trimmed, line: line)
             timestamp = parsed
         }
         sink.fix(Fix(coordinate: coordinate, time: timestamp), line: line)

@@ -78,7 +78,8 @@ final class XMLRecordSource: FixRecordSource {
         }
     }
 
-    var skipped: SkipTally { SkipTally() }
+    var skipped: SkipTally { state.vocabulary?.skipped ?? SkipTally() }
+    var zonelessTime: ZonelessTime? { state.sink.zonelessTime }
 
     func noFixExplanation() -> String? {
         if heldOnlyWhiteSpace { return NothingReadExplanation.whiteSpace }
@@ -124,10 +125,14 @@ final class XMLRecordSource: FixRecordSource {
             }
         } else {
             state.terminating = true
+            // What a KML held back comes before the error of a document cut short.
+            state.vocabulary?.finish(into: &state.sink)
             xmlParseChunk(context, nil, 0, 1)
             finished = true
         }
         if state.failed { finished = true }
+        // A truncated document, or one stopped by its errors: what was held back is read.
+        if finished { state.vocabulary?.finish(into: &state.sink) }
     }
 
     /// Skips a byte-order mark and blank lines before the XML declaration, which libxml2

@@ -20,6 +20,15 @@ protocol XMLVocabulary {
     var wantsText: Bool { get }
     /// Why no fix came from a document that had its root (for the "no fix" warning).
     func noFixExplanation() -> String
+    /// The input ended, or reading stopped: records still held back are handed on.
+    mutating func finish(into sink: inout XMLRecordSink)
+    /// Records skipped as not fixes, by kind (the summary's).
+    var skipped: SkipTally { get }
+}
+
+extension XMLVocabulary {
+    mutating func finish(into sink: inout XMLRecordSink) {}
+    var skipped: SkipTally { SkipTally() }
 }
 
 /// An element's start as the vocabularies see it: its local name, depth and line, and its
@@ -67,10 +76,23 @@ struct XMLRecordSink {
     let sourceName: String
     var records: [FixRecord] = []
     var fixCount = 0
+    /// The first time without a zone read (`ZonelessTime`).
+    private(set) var zonelessTime: ZonelessTime?
+
+    /// A time was read from `text` on `line`: noted when it is the first without a zone (KML's
+    /// and TCX's `xsd:dateTime` may leave it out; GPX defines its times as UTC and notes none).
+    mutating func timeRead(_ text: ArraySlice<UInt8>, line: Int) {
+        if zonelessTime == nil, Timestamp.lacksZone(rfc3339UTF8: text) { zonelessTime = ZonelessTime(line: line, bytes: text) }
+    }
 
     mutating func fix(_ fix: Fix, line: Int) {
         records.append(.fix(fix, line: line))
         fixCount += 1
+    }
+
+    mutating func append(_ record: FixRecord) {
+        records.append(record)
+        if case .fix = record { fixCount += 1 }
     }
 
     mutating func issue(line: Int, _ reason: String) {
