@@ -2,7 +2,7 @@
 _landmark_near() {
     local cur=${COMP_WORDS[COMP_CWORD]} opts
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password deliveries state devices help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve publish hash-password deliveries state devices help --help --version" -- "$cur"))
         return
     fi
     case "${COMP_WORDS[COMP_CWORD-1]}" in
@@ -22,11 +22,12 @@ _landmark_near() {
         parse) opts="--help --json --landmarks --ndjson --strings -h" ;;
         validate) opts="--help --ndjson -h" ;;
         serve) opts="--accuracy-policy --apns-ca --apns-dir --apns-environment --apns-key --apns-key-id --apns-team-id --apns-topic --apns-url --bundle-id --cooldown --crossing --dwell --events --explain --favorites --help --hysteresis --landmarks --listen --max-accuracy --max-connections --metrics-public --mqtt --mqtt-ca --mqtt-client-id --mqtt-password-file --mqtt-publish --mqtt-receive-maximum --profiles --push --push-queue --push-ttl --radius --state --thread-id --threads --tls-cert --tls-key --users --webhook --webhook-header --webhook-ttl -h" ;;
+        publish) opts="" ;;
         hash-password) opts="" ;;
         deliveries) opts="--help --json --state -h" ;;
         state) opts="--help -h" ;;
         devices) opts="--help --inside --json --state -h" ;;
-        help) COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve hash-password deliveries state devices" -- "$cur")); return ;;
+        help) COMPREPLY=($(compgen -W "watch map fixes nearest landmarks payload parse validate serve publish hash-password deliveries state devices" -- "$cur")); return ;;
         *) opts="" ;;
     esac
     if [[ "$cur" == -* ]]; then

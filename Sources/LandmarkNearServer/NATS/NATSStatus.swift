@@ -49,14 +49,15 @@ package final class NATSStatus: Sendable {
 
     /// Moves the link; a line on stderr for each move taken.
     func linkMoved(to state: NATSLinkState) {
-        let moved = snapshot.withLock { snapshot -> Bool in
-            guard snapshot.link.move(to: state) else { return false }
+        let moved = snapshot.withLock { snapshot -> (Bool, again: Bool) in
+            let again = snapshot.link == .disconnected
+            guard snapshot.link.move(to: state) else { return (false, again) }
             if case .connected = state { snapshot.counts.connections += 1 }
-            return true
+            return (true, again)
         }
-        guard moved else { return }
+        guard moved.0 else { return }
         switch state {
-        case .connected(let url): serveLine("nats: connected to \(url)")
+        case .connected(let url): serveLine("nats: \(moved.again ? "reconnected" : "connected") to \(url)")
         case .disconnected: serveLine("nats: disconnected; trying the servers again")
         case .connecting, .closed: break
         }

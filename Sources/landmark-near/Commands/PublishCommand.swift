@@ -153,7 +153,7 @@ enum PublishCommand: Command {
             }
         }
         let stopped = pause.stoppedBy.map { $0 == SIGINT ? " (interrupted by SIGINT)" : " (stopped by SIGTERM)" } ?? ""
-        let retried = publisher.retries > 0 ? ", \(publisher.retries) windows sent again" : ""
+        let retried = publisher.retries > 0 ? ", \(publisher.retries) \(publisher.retries == 1 ? "window" : "windows") sent again" : ""
         if !args.has("quiet") {
             Console.error(
                 "\(command): \(read) records read, \(publisher.published) fixes published to \(stream) (\(partitions) partitions)\(retried), \(unreadable) unreadable\(stopped)"
