@@ -77,7 +77,7 @@ consume() {
   while true; do
     total=0
     for p in "${ports[@]}"; do
-      m=$(curl -s "127.0.0.1:$p/metrics" | awk '/^landmark_near_records_total/ {print $2}')
+      m=$(curl -s "127.0.0.1:$p/metrics" 2> /dev/null | awk '/^landmark_near_records_total/ {print $2}' || true)
       total=$((total + ${m:-0}))
     done
     [ "$total" -ge "$count" ] && break

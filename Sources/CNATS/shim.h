@@ -27,6 +27,7 @@ struct landmark_nats {
     __typeof__(natsOptions_SetRetryOnFailedConnect) *_Nonnull natsOptions_SetRetryOnFailedConnect;
     __typeof__(natsOptions_SetDisconnectedCB) *_Nonnull natsOptions_SetDisconnectedCB;
     __typeof__(natsOptions_SetReconnectedCB) *_Nonnull natsOptions_SetReconnectedCB;
+    __typeof__(natsOptions_SetClosedCB) *_Nonnull natsOptions_SetClosedCB;
     __typeof__(natsOptions_SetTimeout) *_Nonnull natsOptions_SetTimeout;
     __typeof__(natsOptions_SetReconnectBufSize) *_Nonnull natsOptions_SetReconnectBufSize;
     __typeof__(natsOptions_SetPingInterval) *_Nonnull natsOptions_SetPingInterval;
@@ -58,6 +59,7 @@ struct landmark_nats {
     __typeof__(natsMsg_GetData) *_Nonnull natsMsg_GetData;
     __typeof__(natsMsg_GetDataLength) *_Nonnull natsMsg_GetDataLength;
     __typeof__(natsMsg_GetMetaData) *_Nonnull natsMsg_GetMetaData;
+    __typeof__(natsMsg_GetReply) *_Nonnull natsMsg_GetReply;
     __typeof__(jsMsgMetaData_Destroy) *_Nonnull jsMsgMetaData_Destroy;
     __typeof__(natsMsg_Ack) *_Nonnull natsMsg_Ack;
     __typeof__(natsMsg_Destroy) *_Nonnull natsMsg_Destroy;
@@ -89,6 +91,7 @@ static inline struct landmark_nats landmark_nats_resolve(void *_Nonnull library,
     LANDMARK_RESOLVE(natsOptions_SetRetryOnFailedConnect, natsOptions_SetRetryOnFailedConnect);
     LANDMARK_RESOLVE(natsOptions_SetDisconnectedCB, natsOptions_SetDisconnectedCB);
     LANDMARK_RESOLVE(natsOptions_SetReconnectedCB, natsOptions_SetReconnectedCB);
+    LANDMARK_RESOLVE(natsOptions_SetClosedCB, natsOptions_SetClosedCB);
     LANDMARK_RESOLVE(natsOptions_SetTimeout, natsOptions_SetTimeout);
     LANDMARK_RESOLVE(natsOptions_SetReconnectBufSize, natsOptions_SetReconnectBufSize);
     LANDMARK_RESOLVE(natsOptions_SetPingInterval, natsOptions_SetPingInterval);
@@ -120,6 +123,7 @@ static inline struct landmark_nats landmark_nats_resolve(void *_Nonnull library,
     LANDMARK_RESOLVE(natsMsg_GetData, natsMsg_GetData);
     LANDMARK_RESOLVE(natsMsg_GetDataLength, natsMsg_GetDataLength);
     LANDMARK_RESOLVE(natsMsg_GetMetaData, natsMsg_GetMetaData);
+    LANDMARK_RESOLVE(natsMsg_GetReply, natsMsg_GetReply);
     LANDMARK_RESOLVE(jsMsgMetaData_Destroy, jsMsgMetaData_Destroy);
     LANDMARK_RESOLVE(natsMsg_Ack, natsMsg_Ack);
     LANDMARK_RESOLVE(natsMsg_Destroy, natsMsg_Destroy);

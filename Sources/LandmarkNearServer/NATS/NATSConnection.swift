@@ -22,6 +22,7 @@ final class NATSConnection {
     private let connection: OpaquePointer
     private let options: OpaquePointer
     private let status: NATSStatus?
+    private var isClosed = false
 
     /// `publishWindow`: the asynchronous publishes that may wait for their acknowledgements at
     /// once, and `publishAcks` what JetStream answered to each (`publish`).
@@ -53,7 +54,19 @@ final class NATSConnection {
         }
         // A lost connection buffers what is published meanwhile (8 MiB), sent on reconnection.
         if code == NATS_OK { code = library.natsOptions_SetReconnectBufSize(options, 8 << 20) }
-        let closure = status.map { Unmanaged.passUnretained($0).toOpaque() }
+        // libnats calls back on a thread of its own, later than anything here: the status is
+        // retained for it and released by the last callback, the one telling that the
+        // connection is closed (libnats queues it after every other). Unretained, a
+        // disconnection told after `serve` let go of its status would read freed memory.
+        let closure = status.map { Unmanaged.passRetained($0).toOpaque() }
+        if code == NATS_OK, closure != nil {
+            code = library.natsOptions_SetClosedCB(
+                options,
+                { _, closure in
+                    guard let closure else { return }
+                    Unmanaged<NATSStatus>.fromOpaque(closure).release()
+                }, closure)
+        }
         if code == NATS_OK, closure != nil {
             code = library.natsOptions_SetDisconnectedCB(
                 options,
@@ -123,7 +136,13 @@ final class NATSConnection {
         self.status = status
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Closes the connection and frees libnats's objects (at most once; `deinit` does it
+    /// otherwise). Nothing of this connection may be used after.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         let library = NATSLibrary.functions
         // Closed first, so that libnats's disconnection callback finds the status closed and
         // says nothing of a disconnection that is only the end of the run.

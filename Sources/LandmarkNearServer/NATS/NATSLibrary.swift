@@ -15,6 +15,11 @@ enum NATSLibrary {
     /// The library's version (`3.4.1`).
     static var version: String { functions.nats_GetVersion().map { String(cString: $0) } ?? "unknown" }
 
+    /// Waits (at most 2 s) until libnats's own threads have ended, once every connection is
+    /// closed and destroyed: libnats says they may run on after the destroy calls, and a thread
+    /// of a library still running while the process exits may touch what exit tears down.
+    static func closeAndWait() { _ = functions.nats_CloseAndWait(2000) }
+
     /// libnats's text for a status, with the text of the last error of this thread when it
     /// says more (`nats_GetLastError`: "no server available for connection" says less than
     /// "connection refused").

@@ -77,6 +77,13 @@ package final class NATSPublisher {
         if !pending.isEmpty { try settle() }
     }
 
+    /// Closes the connection and waits for libnats's threads to end (`NATSLibrary.closeAndWait`);
+    /// nothing may be published after.
+    package func close() {
+        connection.close()
+        NATSLibrary.closeAndWait()
+    }
+
     /// One line on stderr, `landmark-near publish: ...`.
     private func publishLine(_ text: String) {
         let bytes = Array((TerminalText.safe("landmark-near publish: " + text) + "\n").utf8)

@@ -33,20 +33,32 @@ package final class NATSReceiver: Sendable {
         serveLine("nats: connecting to \(settings.servers.shown), stream \(settings.stream)")
         let control = control
         let thread = Thread {
-            defer { control.markEnded() }
-            let connection: NATSConnection
-            do throws(ServerError) {
-                connection = try NATSConnection(servers: settings.servers, name: "landmark-near serve", status: status)
-            } catch {
-                serveLine("nats: \(error.description)")
-                return
-            }
-            var reader = NATSPartitionReader(
-                connection: connection, settings: settings, positions: positions, queue: queue, status: status, control: control)
-            reader.run()
+            NATSReceiver.read(settings: settings, positions: positions, queue: queue, status: status, control: control)
+            // Every libnats object is destroyed by now: its threads are waited for, then the
+            // server may go on to exit.
+            NATSLibrary.closeAndWait()
+            control.markEnded()
         }
         thread.name = "nats"
         thread.start()
+    }
+
+    /// Connects, reads until stopped, then closes the connection (the reader destroyed its
+    /// subscriptions before).
+    private static func read(
+        settings: NATSSettings, positions: [Int: UInt64], queue: EngineQueue, status: NATSStatus, control: NATSReaderControl
+    ) {
+        let connection: NATSConnection
+        do throws(ServerError) {
+            connection = try NATSConnection(servers: settings.servers, name: "landmark-near serve", status: status)
+        } catch {
+            serveLine("nats: \(error.description)")
+            return
+        }
+        var reader = NATSPartitionReader(
+            connection: connection, settings: settings, positions: positions, queue: queue, status: status, control: control)
+        reader.run()
+        connection.close()
     }
 
     /// Stops reading, lets the batches in hand be committed and acknowledged, closes the

@@ -90,7 +90,7 @@ enum NATSStreamSetup {
         config.OptStartSeq = start > 1 ? start : 0
         config.AckPolicy = js_AckAll
         // A minute for a batch to be committed before JetStream sends it again; at most two
-        // fetches of 4,096 are unacknowledged at once (NATSPartitionReader).
+        // fetches of 16,384 a partition are unacknowledged at once (NATSPartitionReader).
         config.AckWait = 60_000_000_000
         config.MaxAckPending = 65_536
         config.MaxDeliver = -1

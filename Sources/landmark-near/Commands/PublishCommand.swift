@@ -152,6 +152,7 @@ enum PublishCommand: Command {
                 sendFailure = error
             }
         }
+        publisher.close()
         let stopped = pause.stoppedBy.map { $0 == SIGINT ? " (interrupted by SIGINT)" : " (stopped by SIGTERM)" } ?? ""
         let retried = publisher.retries > 0 ? ", \(publisher.retries) \(publisher.retries == 1 ? "window" : "windows") sent again" : ""
         if !args.has("quiet") {
