@@ -84,7 +84,7 @@ struct ServeMQTTConnectionTests {
     }
 
     @Test(arguments: [
-        (["serve"], "--listen HOST:PORT or --mqtt URL is required"),
+        (["serve"], "--listen HOST:PORT, --mqtt URL or --nats URL is required"),
         (["serve", "--mqtt", "http://127.0.0.1"], "is not an MQTT URL"),
         (["serve", "--mqtt", "mqtt://127.0.0.1:99999"], "bad port"),
         (["serve", "--mqtt", "mqtt://127.0.0.1/owntracks/#/x"], "'#' must be the whole last level"),

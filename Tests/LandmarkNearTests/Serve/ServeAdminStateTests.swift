@@ -47,7 +47,7 @@ struct ServeAdminStateTests {
         let stopped = try second.stop()
         #expect(stopped.stdout.isEmpty, "\(stopped.stdout)")
         let check = try await runTool(["state", "check", state])
-        #expect(check.status == 0 && check.stdout.contains("schema 3"), "\(check.stdout)")
+        #expect(check.status == 0 && check.stdout.contains("schema 4"), "\(check.stdout)")
         // watch --state applies the kept changes too: 5002 is a favourite at index 13.
         let replay = try await runTool(
             ["watch", "--state", state], stdin: #"{"device":"w","lat":40,"lon":0,"time":"2026-05-01T13:00:00Z"}"# + "\n")

@@ -25,7 +25,7 @@ import Testing
         let path = try await Self.makeState(in: directory)
         let result = try await runTool(["state", "check", path])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "\(path): ok (schema 3; 200 devices, 200 notifications, 0 undone, 0 deliveries)\n")
+        #expect(result.stdout == "\(path): ok (schema 4; 200 devices, 200 notifications, 0 undone, 0 deliveries)\n")
         // Nothing left beside it.
         let beside = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(!beside.contains("s.db-wal") && !beside.contains("s.db-shm"), "\(beside)")
@@ -59,7 +59,7 @@ import Testing
         try await Self.sqlite(path, "UPDATE meta SET value = '99' WHERE key = 'schema_version'")
         let version = try await runTool(["state", "check", path])
         #expect(version.status == 65)
-        #expect(version.stdout.contains(#"schema version "99"; this landmark-near reads 1 to 3"#), "\(version.stdout)")
+        #expect(version.stdout.contains(#"schema version "99"; this landmark-near reads 1 to 4"#), "\(version.stdout)")
         try await Self.sqlite(path, "DROP TABLE deliveries")
         let table = try await runTool(["state", "check", path])
         #expect(table.stdout.contains("not a LandmarkNear state database: no table deliveries"), "\(table.stdout)")
@@ -91,7 +91,7 @@ import Testing
         #expect(try HTTPConnection(port: server.port).request("POST", "/fixes", body: body).status == 200)
         let result = try await runTool(["state", "check", state])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains(": ok (schema 3; 1 device, 1 notification, "), "\(result.stdout)")
+        #expect(result.stdout.contains(": ok (schema 4; 1 device, 1 notification, "), "\(result.stdout)")
         #expect(try server.stop().status == 0)
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 /// A state file of schema 2 (before who-is-inside and the API's changes): `landmark-near
 /// devices` reads it as it is (latest fix and since unknown), and the next start upgrades it
-/// to schema 3 in place, keeping every device.
+/// to schema 4 in place, keeping every device.
 @Suite("state: upgrade from schema 2", .suiteTimeLimit)
 struct StateUpgradeTests {
     /// The tables of schema 2, as that release created them.
@@ -89,7 +89,7 @@ struct StateUpgradeTests {
             ["watch", "--state", path], stdin: #"{"device":"d1","lat":34.0113,"lon":-116.1669,"time":"2026-05-01T12:30:00Z"}"# + "\n")
         #expect(run.status == 0 && run.stdout.isEmpty, "\(run.stderr)")
         let check = try await runTool(["state", "check", path])
-        #expect(check.status == 0 && check.stdout.contains("ok (schema 3; 1 device"), "\(check.stdout)")
+        #expect(check.status == 0 && check.stdout.contains("ok (schema 4; 1 device"), "\(check.stdout)")
         let upgraded = try await runTool(["devices", "--state", path])
         #expect(upgraded.stdout.contains(#""d1""#) && upgraded.stdout.contains(": inside id 1001"), "\(upgraded.stdout)")
     }
