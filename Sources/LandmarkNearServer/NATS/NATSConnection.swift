@@ -116,8 +116,11 @@ final class NATSConnection {
             // of its messages was answered (or handed back unanswered after the wait).
             if let publishAcks {
                 jetStreamOptions.PublishAsync.AckHandler = { _, message, _, failure, closure in
-                    guard let closure else { return }
-                    Unmanaged<NATSPublishAcks>.fromOpaque(closure).takeUnretainedValue().answered(message, failure: failure?.pointee)
+                    if let closure {
+                        Unmanaged<NATSPublishAcks>.fromOpaque(closure).takeUnretainedValue().answered(message, failure: failure?.pointee)
+                    }
+                    // The handler owns the message (libnats's documentation of jsPubAckHandler).
+                    NATSLibrary.functions.natsMsg_Destroy(message)
                 }
                 jetStreamOptions.PublishAsync.AckHandlerClosure = Unmanaged.passUnretained(publishAcks).toOpaque()
             }
