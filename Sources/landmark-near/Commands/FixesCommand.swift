@@ -46,79 +46,23 @@ enum FixesCommand: Command {
         // First, before anything may start a thread: signals become data on a descriptor.
         let signals = try WatchCommand.signalInbox(command: command)
         let args = try ArgumentScanner(
-            arguments, command: command, valued: ["format", "source-name"], flags: ["strict", "quiet"], aliases: ["q": "quiet"])
-        var format: FixFormat?
-        if let text = args.value("format") {
-            guard let chosen = FixFormat(rawValue: text.lowercased()) else {
-                throw .usage(
-                    "\(command): --format takes ndjson, csv, nmea, gpx, kml, tcx or geojson, not \(TerminalText.singleQuoted(text))")
-            }
-            format = chosen
-        }
-        let standardInputName = args.value("source-name") ?? InputSource.standardInput.sourceName
-        let inputs = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
-        // Missing files are reported before anything is read, as watch does.
-        for case .file(let path) in inputs where access(path, F_OK) != 0 {
-            throw CommandFailure(.missingInput, "\(command): \(TerminalText.safe(path)): no such file")
-        }
+            arguments, command: command, valued: FixInputReading.valued, flags: FixInputReading.flags.union(["quiet"]),
+            aliases: ["q": "quiet"])
+        var reading = try FixInputReading(args, command: command)
         let diagnostics = OutputWriter(descriptor: 2)
         let pause = LiveOutputPause(output: output, signals: signals)
-        var read = 0
-        var fixes = 0
-        var unreadable = 0
-        var failure: CommandFailure?
-        // Times without a zone are read as UTC: said once a run, at the first fix after one.
-        var warnedOfZonelessTime = false
-        // KML LineString coordinates not read: the document's gx:Track holds the same track.
-        var drawnAgain = 0
-        reading: for input in inputs {
-            do throws(InputError) {
-                let reader: FixReader
-                switch input {
-                case .standardInput:
-                    reader = try FixReader(
-                        descriptor: 0, ownsDescriptor: false, sourceName: standardInputName, format: format, pauseHandler: pause)
-                case .file:
-                    reader = try FixReader(input: input, format: format, pauseHandler: pause)
-                }
-                while let record = try reader.next() {
-                    read += 1
-                    switch record {
-                    case .fix(let fix, _):
-                        fixes += 1
-                        output.writeLine(FixLine.make(fix))
-                        if !warnedOfZonelessTime, let time = reader.zonelessTime {
-                            warnedOfZonelessTime = true
-                            diagnostics.writeLine(TerminalText.safe("\(command): warning: " + time.warning(source: reader.sourceName)))
-                            try? diagnostics.flush()
-                        }
-                    case .invalid(let issue):
-                        unreadable += 1
-                        if args.has("strict") {
-                            failure = CommandFailure(.badData, TerminalText.safe(issue.description) + " (stopped: --strict)")
-                            break reading
-                        }
-                        diagnostics.writeLine(TerminalText.safe(issue.description))
-                    }
-                }
-                drawnAgain += reader.skipped.count(where: { $0 == KMLVocabulary.lineStringCoordinateSkipped })
-            } catch {
-                // Stopped by a signal or a closed stdout at a pause: not a failure of the input.
-                if error.isInterrupted || pause.outputClosed { break reading }
-                failure = CommandFailure(error, context: "\(command): ")
-                break reading
-            }
+        reading.run(pause: pause, diagnostics: diagnostics) { fix in
+            output.writeLine(FixLine.make(fix))
+            return true
         }
-        try? diagnostics.flush()
         let stopped = pause.stoppedBy.map { $0 == SIGINT ? " (interrupted by SIGINT)" : " (stopped by SIGTERM)" } ?? ""
-        let notRead =
-            drawnAgain > 0
-            ? "; \(drawnAgain) KML LineString coordinate\(drawnAgain == 1 ? "" : "s") not read (the gx:Track holds the same track)" : ""
         if !args.has("quiet") {
-            Console.error("\(command): \(read) records read, \(fixes) fixes, \(unreadable) unreadable\(notRead)\(stopped)")
+            Console.error(
+                "\(command): \(reading.read) records read, \(reading.fixes) fixes, \(reading.unreadable) unreadable\(reading.notRead)\(stopped)"
+            )
         }
-        if let failure { throw failure }
+        if let failure = reading.failure { throw failure }
         if let signal = pause.stoppedBy { return signal == SIGINT ? .interrupted : .terminated }
-        return unreadable > 0 ? .badData : nil
+        return reading.unreadable > 0 ? .badData : nil
     }
 }

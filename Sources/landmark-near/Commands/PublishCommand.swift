@@ -56,16 +56,8 @@ enum PublishCommand: Command {
         let signals = try WatchCommand.signalInbox(command: command)
         let args = try ArgumentScanner(
             arguments, command: command,
-            valued: ["nats", "nats-stream", "partitions", "replicas", "format", "source-name"], flags: ["strict", "quiet"],
-            aliases: ["q": "quiet"])
-        var format: FixFormat?
-        if let text = args.value("format") {
-            guard let chosen = FixFormat(rawValue: text.lowercased()) else {
-                throw .usage(
-                    "\(command): --format takes ndjson, csv, nmea, gpx, kml, tcx or geojson, not \(TerminalText.singleQuoted(text))")
-            }
-            format = chosen
-        }
+            valued: FixInputReading.valued.union(["nats", "nats-stream", "partitions", "replicas"]),
+            flags: FixInputReading.flags.union(["quiet"]), aliases: ["q": "quiet"])
         guard let urls = args.value("nats") else { throw .usage("\(command): --nats URL is required (e.g. --nats nats://127.0.0.1:4222)") }
         guard let stream = args.value("nats-stream") else { throw .usage("\(command): --nats-stream NAME is required") }
         guard let partitionText = args.value("partitions") else {
@@ -78,11 +70,7 @@ enum PublishCommand: Command {
         guard let replicas = Int(replicaText), (1...5).contains(replicas) else {
             throw .usage("\(command): --replicas takes a whole number from 1 to 5, not \(TerminalText.singleQuoted(replicaText))")
         }
-        let standardInputName = args.value("source-name") ?? InputSource.standardInput.sourceName
-        let inputs = args.positionals.isEmpty ? [.standardInput] : args.positionals.map(InputSource.init(argument:))
-        for case .file(let path) in inputs where access(path, F_OK) != 0 {
-            throw CommandFailure(.missingInput, "\(command): \(TerminalText.safe(path)): no such file")
-        }
+        var reading = try FixInputReading(args, command: command)
         let publisher: NATSPublisher
         do throws(ServerError) {
             let servers = try NATSServers(parsing: urls)
@@ -106,45 +94,15 @@ enum PublishCommand: Command {
                 throw error
             }
         }
-        var read = 0
-        var unreadable = 0
-        var failure: CommandFailure?
-        reading: for input in inputs {
-            do throws(InputError) {
-                let reader: FixReader
-                switch input {
-                case .standardInput:
-                    reader = try FixReader(
-                        descriptor: 0, ownsDescriptor: false, sourceName: standardInputName, format: format, pauseHandler: pause)
-                case .file:
-                    reader = try FixReader(input: input, format: format, pauseHandler: pause)
-                }
-                while let record = try reader.next() {
-                    read += 1
-                    switch record {
-                    case .fix(let fix, _):
-                        do throws(ServerError) {
-                            try publisher.publish(device: fix.device, line: FixLine.make(fix))
-                        } catch {
-                            sendFailure = error
-                            break reading
-                        }
-                    case .invalid(let issue):
-                        unreadable += 1
-                        if args.has("strict") {
-                            failure = CommandFailure(.badData, TerminalText.safe(issue.description) + " (stopped: --strict)")
-                            break reading
-                        }
-                        diagnostics.writeLine(TerminalText.safe(issue.description))
-                    }
-                }
+        reading.run(pause: pause, diagnostics: diagnostics) { fix in
+            do throws(ServerError) {
+                try publisher.publish(device: fix.device, line: FixLine.make(fix))
+                return true
             } catch {
-                if error.isInterrupted || sendFailure != nil { break reading }
-                failure = CommandFailure(error, context: "\(command): ")
-                break reading
+                sendFailure = error
+                return false
             }
         }
-        try? diagnostics.flush()
         if sendFailure == nil {
             do throws(ServerError) {
                 try publisher.finish()
@@ -157,12 +115,12 @@ enum PublishCommand: Command {
         let retried = publisher.retries > 0 ? ", \(publisher.retries) \(publisher.retries == 1 ? "window" : "windows") sent again" : ""
         if !args.has("quiet") {
             Console.error(
-                "\(command): \(read) records read, \(publisher.published) fixes published to \(stream) (\(partitions) partitions)\(retried), \(unreadable) unreadable\(stopped)"
+                "\(command): \(reading.read) records read, \(publisher.published) fixes published to \(stream) (\(partitions) partitions)\(retried), \(reading.unreadable) unreadable\(reading.notRead)\(stopped)"
             )
         }
         if let sendFailure { throw CommandFailure(sendFailure, context: "\(command): ") }
-        if let failure { throw failure }
+        if let failure = reading.failure { throw failure }
         if let signal = pause.stoppedBy { return signal == SIGINT ? .interrupted : .terminated }
-        return unreadable > 0 ? .badData : nil
+        return reading.unreadable > 0 ? .badData : nil
     }
 }
