@@ -17,6 +17,8 @@ another producer than `landmark-near publish`, and a reader of what a stream hol
     nats_counterpart.py info URLS STREAM
         prints the stream's info as one JSON line: {"name", "subjects", "replicas", "storage",
         "messages", "first_seq", "last_seq", "leader", "cluster_replicas": [names]}.
+    nats_counterpart.py delete URLS STREAM
+        deletes the stream (an operator starting again); prints `deleted STREAM`.
     nats_counterpart.py hash N DEVICE...
         prints the partition of each DEVICE, one a line (the hash alone, no server).
 
@@ -148,6 +150,17 @@ async def dump(args) -> int:
     return 0
 
 
+async def delete(args) -> int:
+    connection = await connect(args.urls)
+    try:
+        js = connection.jetstream(timeout=5)
+        await retrying(lambda: js.delete_stream(args.stream))
+        print(f"deleted {args.stream}", flush=True)
+    finally:
+        await connection.close()
+    return 0
+
+
 async def info(args) -> int:
     connection = await connect(args.urls)
     try:
@@ -188,7 +201,7 @@ def main() -> int:
     fixes.add_argument("partitions", type=int)
     fixes.add_argument("file")
     fixes.add_argument("--replicas", type=int, default=1)
-    for name in ("dump", "info"):
+    for name in ("dump", "info", "delete"):
         command = commands.add_parser(name)
         command.add_argument("urls")
         command.add_argument("stream")
@@ -201,7 +214,7 @@ def main() -> int:
         for device in args.devices:
             print(partition(device, args.partitions))
         return 0
-    run = {"publish-raw": publish_raw, "publish-fixes": publish_fixes, "dump": dump, "info": info}[args.command]
+    run = {"publish-raw": publish_raw, "publish-fixes": publish_fixes, "dump": dump, "info": info, "delete": delete}[args.command]
     try:
         return asyncio.run(run(args))
     except Exception as error:  # a NATS error, a bad file: one line, status 1

@@ -88,6 +88,7 @@ enum StateSchema {
             stream TEXT NOT NULL,                -- serve --nats: the JetStream stream
             partition INTEGER NOT NULL,          --   a partition of it (subject STREAM.PARTITION)
             sequence INTEGER NOT NULL,           --   the stream sequence of its last message committed
+            stream_created INTEGER NOT NULL,     --   when JetStream made the stream (ns since 1970)
             updated_at TEXT NOT NULL,            --   wall clock, RFC 3339 UTC
             PRIMARY KEY (stream, partition)
         ) WITHOUT ROWID;

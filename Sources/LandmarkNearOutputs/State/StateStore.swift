@@ -104,7 +104,7 @@ public final class StateStore {
             "INSERT OR REPLACE INTO nmea_dates (device, rmc_seconds, rmc_time) VALUES (?1, ?2, ?3)")
         deleteNMEADate = try database.prepare("DELETE FROM nmea_dates WHERE device = ?1")
         upsertStreamPosition = try database.prepare(
-            "INSERT OR REPLACE INTO stream_positions (stream, partition, sequence, updated_at) VALUES (?1, ?2, ?3, ?4)")
+            "INSERT OR REPLACE INTO stream_positions (stream, partition, sequence, stream_created, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)")
         let maximum = try database.prepare("SELECT COALESCE(MAX(id), 0) FROM notifications")
         _ = try maximum.step()
         nextNotificationID = (maximum.int64(0) ?? 0) + 1
@@ -190,13 +190,16 @@ public final class StateStore {
         return dates
     }
 
-    /// How far `serve --nats` read each partition of `stream` (partition: sequence).
-    package func loadStreamPositions(stream: String) throws(StateError) -> [Int: UInt64] {
-        var positions: [Int: UInt64] = [:]
-        let query = try database.prepare("SELECT partition, sequence FROM stream_positions WHERE stream = ?1")
+    /// How far `serve --nats` read each partition of `stream`, by partition.
+    package func loadStreamPositions(stream: String) throws(StateError) -> [Int: StreamPosition] {
+        var positions: [Int: StreamPosition] = [:]
+        let query = try database.prepare("SELECT partition, sequence, stream_created FROM stream_positions WHERE stream = ?1")
         query.bind(1, stream)
         while try query.step() {
-            if let partition = query.int64(0), let sequence = query.int64(1) { positions[Int(partition)] = UInt64(sequence) }
+            if let partition = query.int64(0), let sequence = query.int64(1), let created = query.int64(2) {
+                positions[Int(partition)] = StreamPosition(
+                    stream: stream, partition: Int(partition), sequence: UInt64(sequence), created: created)
+            }
         }
         return positions
     }
@@ -238,7 +241,8 @@ public final class StateStore {
                 upsertStreamPosition.bind(1, position.stream)
                 upsertStreamPosition.bind(2, position.partition)
                 upsertStreamPosition.bind(3, Int64(clamping: position.sequence))
-                upsertStreamPosition.bind(4, now)
+                upsertStreamPosition.bind(4, position.created)
+                upsertStreamPosition.bind(5, now)
                 try upsertStreamPosition.run()
             }
             for (device, time) in nmeaDates {

@@ -52,7 +52,7 @@ package final class NATSPublisher {
         case .missing:
             try NATSStreamSetup.create(connection.jetStream, stream: stream, partitions: partitions, replicas: replicas)
             createdStream = true
-        case .present(let recorded?) where recorded != partitions:
+        case .present(let recorded?, _) where recorded != partitions:
             throw .usage(
                 "stream \(stream) has \(recorded) partitions: --partitions \(partitions) would put a device's fixes in two of them",
                 .nats)

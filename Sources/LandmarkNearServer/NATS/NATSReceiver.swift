@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @_spi(Inlining) import LandmarkNearCore
+import LandmarkNearOutputs
 import Synchronization
 
 /// What `serve --nats` is told: the servers, the stream, and the partitions it owns (nil: all
@@ -29,7 +30,7 @@ package final class NATSReceiver: Sendable {
 
     /// Starts the thread, which connects (retrying until a server answers) and reads each
     /// partition from the sequence after `positions` (what the state committed).
-    package init(settings: NATSSettings, positions: [Int: UInt64], queue: EngineQueue, status: NATSStatus) {
+    package init(settings: NATSSettings, positions: [Int: StreamPosition], queue: EngineQueue, status: NATSStatus) {
         serveLine("nats: connecting to \(settings.servers.shown), stream \(settings.stream)")
         let control = control
         let thread = Thread {
@@ -46,7 +47,7 @@ package final class NATSReceiver: Sendable {
     /// Connects, reads until stopped, then closes the connection (the reader destroyed its
     /// subscriptions before).
     private static func read(
-        settings: NATSSettings, positions: [Int: UInt64], queue: EngineQueue, status: NATSStatus, control: NATSReaderControl
+        settings: NATSSettings, positions: [Int: StreamPosition], queue: EngineQueue, status: NATSStatus, control: NATSReaderControl
     ) {
         let connection: NATSConnection
         do throws(ServerError) {

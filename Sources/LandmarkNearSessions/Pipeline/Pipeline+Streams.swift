@@ -8,9 +8,8 @@ extension Pipeline {
     /// is exactly what was not committed). Without a store, nothing to save.
     package func reached(_ position: StreamPosition) { commits?.reached(position) }
 
-    /// The positions the state holds for `stream` (partition: last sequence committed); empty
-    /// without a store.
-    package func streamPositions(stream: String) throws(WatchError) -> [Int: UInt64] {
+    /// The positions the state holds for `stream`, by partition; empty without a store.
+    package func streamPositions(stream: String) throws(WatchError) -> [Int: StreamPosition] {
         guard let store = commits?.store else { return [:] }
         do {
             return try store.loadStreamPositions(stream: stream)

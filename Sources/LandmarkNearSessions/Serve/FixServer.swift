@@ -138,7 +138,7 @@ package final class FixServer {
         }
         // The partitions are read from where the state says they were committed.
         let natsReceiver = try configuration.nats.map { settings throws(ServerError) in
-            let positions: [Int: UInt64]
+            let positions: [Int: StreamPosition]
             do throws(WatchError) {
                 positions = try pipeline.streamPositions(stream: settings.stream)
             } catch {

@@ -60,6 +60,22 @@ struct ServeNATSTests {
         let again = try restarted.stop()
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.isEmpty)
+
+        // The stream deleted and made again under its name: its sequences start again at 1,
+        // and the state's positions (of the old stream) must not skip them. The same fixes
+        // again are stale for the devices the state remembers: nothing to print.
+        let deleted = try await runCounterpart("nats_counterpart.py", ["delete", cluster.urls, "fixes"], timeout: 60)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        let republished = try await natsPublish(cluster.urls, stream: "fixes", partitions: 4, files: load.files)
+        #expect(republished.status == 0 && republished.stderr.contains("made stream fixes"), "\(republished.stderr)")
+        let anew = try startNATSServe(arguments, stream: "fixes", partitions: [0, 1, 2, 3])
+        defer { anew.kill() }
+        #expect(anew.stderr.contains("nats: stream fixes was made again since the state read it"), "\(anew.stderr)")
+        #expect(consumingSequences(anew.stderr, stream: "fixes") == [0: 1, 1: 1, 2: 1, 3: 1], "\(anew.stderr)")
+        let reread = eventually(timeout: 60) { natsMetric("landmark_near_nats_messages_total", anew) == load.fixLines.count }
+        #expect(reread, "\(natsMetric("landmark_near_nats_messages_total", anew)) of \(load.fixLines.count): \(anew.stderr)")
+        let third = try anew.stop()
+        #expect(third.status == 0 && third.stdout.isEmpty, "\(third.stdout)\n\(third.stderr)")
     }
 
     @Test func twoInstancesOnDisjointPartitionsTogetherGiveWatchsNotifications() async throws {
