@@ -142,7 +142,7 @@ let package = Package(
         // The inputs of `serve`: HTTP (libmicrohttpd: routes, client decoders, users, metrics), MQTT
         // (libmosquitto: the broker's messages in, event lines out) and NATS JetStream (libnats: the
         // partitions' messages in, and `publish`'s out), and the engine queue they share.
-        layer("LandmarkNearServer", ["LandmarkNearDelivery", "CMicroHTTPD", "CGnuTLS", "CMosquitto", "CNATS", "CCrypt"]),
+        layer("LandmarkNearServer", ["LandmarkNearDelivery", "CMicroHTTPD", "CGnuTLS", "CMosquitto", "CNATS", "COpenSSL", "CCrypt"]),
         // Payloads back into the watch app's notification view model.
         layer("LandmarkNearParser", ["LandmarkNearOutputs"]),
         // The sessions: the one pipeline (source -> engine -> outputs -> commit -> emitters) that

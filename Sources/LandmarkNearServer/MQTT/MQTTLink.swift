@@ -1,4 +1,5 @@
 import CMosquitto
+import COpenSSL
 @_spi(Inlining) import LandmarkNearCore
 import LandmarkNearDelivery
 
@@ -45,11 +46,11 @@ final class MQTTLink: MosquittoEvents {
     }
 
     /// Runs until a stop request (then disconnects cleanly) or until the role abandons the
-    /// connection (then closes it without a word).
+    /// connection (then closes it without a word). The thread marks its end itself, once the
+    /// link and its client are gone (`MQTTLink.finishThread`).
     func run() {
         defer {
             if state != .stopped { move(to: .stopped) }
-            control.markEnded()
         }
         while !control.stopRequested {
             switch state {
@@ -181,6 +182,18 @@ final class MQTTLink: MosquittoEvents {
     func acknowledged(mid: Int32, reasonCode: Int32) { role.acknowledged(mid: mid, reasonCode: reasonCode) }
 
     func subscribeAnswered(granted: Int32) { role.subscribeAnswered(granted: granted) }
+}
+
+extension MQTTLink {
+    /// The end of an MQTT network thread, once its link and client are destroyed (the client's
+    /// TLS objects freed by mosquitto_destroy): this thread's OpenSSL state (its error queue)
+    /// freed now rather than by the thread's exit handlers, then the end marked. Marked
+    /// earlier, `serve` could exit while the client was being destroyed: a sanitized run
+    /// reported the TLS objects of a failed handshake leaked.
+    static func finishThread(_ control: MQTTLinkControl) {
+        OPENSSL_thread_stop()
+        control.markEnded()
+    }
 }
 
 /// One stderr line of `serve` (terminal-safe), written whole.

@@ -36,16 +36,20 @@ package final class MQTTPublisher: Sendable {
         self.control = control
         let outbox = outbox
         let thread = Thread {
-            let client: MosquittoClient
-            do throws(ServerError) {
-                client = try MosquittoClient(clientID: nil, options: options, username: options.broker.username, password: password)
-            } catch {
-                serveLine("mqtt publish: \(error.description)")
-                control.markEnded()
-                return
+            // Everything of the connection lives in this scope: gone before the end is marked.
+            do {
+                let client: MosquittoClient
+                do throws(ServerError) {
+                    client = try MosquittoClient(clientID: nil, options: options, username: options.broker.username, password: password)
+                } catch {
+                    serveLine("mqtt publish: \(error.description)")
+                    MQTTLink.finishThread(control)
+                    return
+                }
+                let role = MQTTPublisherRole(outbox: outbox, status: status, control: control)
+                MQTTLink(client: client, role: role, options: options, clientID: nil, control: control).run()
             }
-            let role = MQTTPublisherRole(outbox: outbox, status: status, control: control)
-            MQTTLink(client: client, role: role, options: options, clientID: nil, control: control).run()
+            MQTTLink.finishThread(control)
         }
         thread.name = "mqtt publish"
         thread.start()

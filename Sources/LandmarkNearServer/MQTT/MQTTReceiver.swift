@@ -32,18 +32,22 @@ package final class MQTTReceiver: Sendable {
         let session = options.clientID.map { "client id \($0), persistent session" } ?? "a clean session"
         serveLine("mqtt: connecting to \(options.broker) (\(session))")
         let thread = Thread {
-            let client: MosquittoClient
-            do throws(ServerError) {
-                client = try MosquittoClient(
-                    clientID: options.clientID, options: options, username: options.broker.username, password: password)
-            } catch {
-                serveLine("mqtt: \(error.description)")
-                status.receiverMoved(to: .stopped)
-                control.markEnded()
-                return
+            // Everything of the connection lives in this scope: gone before the end is marked.
+            do {
+                let client: MosquittoClient
+                do throws(ServerError) {
+                    client = try MosquittoClient(
+                        clientID: options.clientID, options: options, username: options.broker.username, password: password)
+                } catch {
+                    serveLine("mqtt: \(error.description)")
+                    status.receiverMoved(to: .stopped)
+                    MQTTLink.finishThread(control)
+                    return
+                }
+                let role = MQTTReceiverRole(filter: options.broker.topicFilter, queue: queue, status: status, control: control)
+                MQTTLink(client: client, role: role, options: options, clientID: options.clientID, control: control).run()
             }
-            let role = MQTTReceiverRole(filter: options.broker.topicFilter, queue: queue, status: status, control: control)
-            MQTTLink(client: client, role: role, options: options, clientID: options.clientID, control: control).run()
+            MQTTLink.finishThread(control)
         }
         thread.name = "mqtt"
         thread.start()
