@@ -63,6 +63,9 @@ final class MQTTOutbox: Sendable {
 
     var unacknowledgedNotifications: Int { contents.withLock { $0.unacknowledged } }
 
+    /// Notifications acknowledged and not yet taken by the engine.
+    var acknowledgedWaiting: Int { contents.withLock { $0.acknowledged.count } }
+
     /// Nothing waits or is in flight.
     var isSettled: Bool { contents.withLock { $0.waiting.isEmpty && $0.unacknowledged == 0 && $0.linesInFlight == 0 } }
 }

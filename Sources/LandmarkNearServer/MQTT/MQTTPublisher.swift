@@ -67,6 +67,9 @@ package final class MQTTPublisher: Sendable {
     /// Notifications published and not yet acknowledged.
     package var unacknowledgedNotifications: Int { outbox.unacknowledgedNotifications }
 
+    /// Notifications acknowledged and not yet taken (`takeAcknowledged`).
+    package var acknowledgedWaiting: Int { outbox.acknowledgedWaiting }
+
     /// Waits until the broker acknowledged everything published, at most `seconds`; a true
     /// `shouldStop` (asked every 10 ms) ends the wait early. Whether everything was.
     package func waitUntilAcknowledged(seconds: Double, shouldStop: () -> Bool) -> Bool {

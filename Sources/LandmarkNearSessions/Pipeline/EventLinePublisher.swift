@@ -13,4 +13,6 @@ package protocol EventLinePublisher: AnyObject {
     func takeAcknowledged() -> [Int64]
     /// Notifications published and not yet acknowledged.
     var unacknowledgedNotifications: Int { get }
+    /// Notifications acknowledged and not yet taken (`takeAcknowledged`).
+    var acknowledgedWaiting: Int { get }
 }

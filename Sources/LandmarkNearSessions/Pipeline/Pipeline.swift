@@ -119,7 +119,10 @@ public final class Pipeline {
     var status: PipelineStatus {
         guard let commits else { return PipelineStatus(hasUnmarkedEmissions: false) }
         return PipelineStatus(
-            hasUnmarkedEmissions: commits.hasUnmarkedEmissions || (eventPublisher?.unacknowledgedNotifications ?? 0) > 0)
+            hasUnmarkedEmissions: commits.hasUnmarkedEmissions || (eventPublisher?.unacknowledgedNotifications ?? 0) > 0
+                // An acknowledgement that came before this question still has a done mark to
+                // make: without it the source would wait for input that may never come.
+                || (eventPublisher?.acknowledgedWaiting ?? 0) > 0)
     }
 
     // MARK: the life of a run
