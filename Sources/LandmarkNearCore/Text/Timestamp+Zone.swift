@@ -9,14 +9,13 @@ extension Timestamp {
     ///     Timestamp.lacksZone(rfc3339UTF8: "1777636802")            // false: epoch seconds
     ///
     /// Only the layout is looked at (the parser checked the rest), and the usual `Z` answers at the
-    /// last byte, so asking for every time costs nothing measurable.
-    @inline(__always)
-    package static func lacksZone(rfc3339UTF8 bytes: some BidirectionalCollection<UInt8>) -> Bool {
-        guard let last = bytes.last, last != UInt8(ascii: "Z"), last != UInt8(ascii: "z"), bytes.count >= 19 else { return false }
+    /// last byte. Concrete on purpose: the CSV and NDJSON readers ask for every fix, and a generic
+    /// version is not specialized across the module boundary (it cost `watch` a quarter of its
+    /// speed through witness calls and allocations; Benchmarks/LOG.md, "times without a zone").
+    package static func lacksZone(rfc3339UTF8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 19, let last = bytes.last, last != UInt8(ascii: "Z"), last != UInt8(ascii: "z") else { return false }
         // The date-time layout (an epoch number has neither), then no sign after the seconds.
-        let start = bytes.startIndex
-        guard bytes[bytes.index(start, offsetBy: 4)] == UInt8(ascii: "-"), bytes[bytes.index(start, offsetBy: 13)] == UInt8(ascii: ":")
-        else { return false }
-        return !bytes.dropFirst(19).contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
+        guard bytes[4] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: ":") else { return false }
+        return !bytes[19...].contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
     }
 }

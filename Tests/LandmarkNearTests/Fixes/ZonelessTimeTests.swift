@@ -15,7 +15,8 @@ import Testing
         ("1777636802", false), ("1777636802500", false), ("1777636802.25", false), ("12:00:02", false),
     ])
     func aTimeLacksAZoneWhenItHasNeitherZNorAnOffset(_ text: String, _ lacks: Bool) {
-        #expect(Timestamp.lacksZone(rfc3339UTF8: text.utf8) == lacks, "\(text)")
+        var text = text
+        #expect(text.withUTF8 { Timestamp.lacksZone(rfc3339UTF8: $0) } == lacks, "\(text)")
     }
 
     @Test(arguments: [

@@ -18,8 +18,6 @@ final class CSVLineDecoder: LineDecoder {
     private var header: [UInt8] = []
     private let devices = DeviceNames()
     private var lineNumber = 0
-    /// The first time without a zone read (`ZonelessTime`); the record source adds its line.
-    private(set) var zonelessTimeText: [UInt8]?
 
     let noFixPrefix = "no CSV row was a fix"
 
@@ -31,7 +29,7 @@ final class CSVLineDecoder: LineDecoder {
     private var cells: [CSVLine.Bytes] = []
     private let quoted = CSVLine.QuotedCells()
 
-    func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
+    func decode(_ line: UnsafeBufferPointer<UInt8>, notingZonelessTime: Bool) -> LineOutcome {
         lineNumber += 1
         switch state {
         case .expectingHeader:
@@ -51,7 +49,7 @@ final class CSVLineDecoder: LineDecoder {
             return .invalid("not read: \(reason)")
         case .reading(let columns):
             if line.count == header.count, line.elementsEqual(header) { return .skip(nil) }
-            return decodeRow(line, columns)
+            return decodeRow(line, columns, notingZonelessTime: notingZonelessTime)
         }
     }
 
@@ -72,7 +70,7 @@ final class CSVLineDecoder: LineDecoder {
         return "\(message); the rest of the input is not read"
     }
 
-    private func decodeRow(_ line: UnsafeBufferPointer<UInt8>, _ columns: CSVColumns) -> LineOutcome {
+    private func decodeRow(_ line: UnsafeBufferPointer<UInt8>, _ columns: CSVColumns, notingZonelessTime: Bool) -> LineOutcome {
         if line.contains(UInt8(ascii: "\"")), String(validating: line, as: UTF8.self) == nil {
             return .invalid("the row is not valid UTF-8")
         }
@@ -84,7 +82,7 @@ final class CSVLineDecoder: LineDecoder {
         for column in cells.indices {
             assign(cells[column], column: column, columns, into: &fields)
         }
-        return LineOutcome(fields.interpret(devices: devices, zoneless: &zonelessTimeText))
+        return LineOutcome(fields.interpret(devices: devices, notingZonelessTime: notingZonelessTime))
     }
 
     private func assign(_ cell: UnsafeBufferPointer<UInt8>, column: Int, _ columns: CSVColumns, into fields: inout FixFields) {

@@ -19,16 +19,19 @@ struct FixFields {
     }
 
     enum Outcome {
-        case fix(Fix)
+        /// A fix; with the text of its time when that has no zone and the caller asked for it
+        /// (`ZonelessTime`).
+        case fix(Fix, zonelessTime: [UInt8]?)
         /// Not a fix and not an error: gpsd's other classes, TPV without a fix or without a
         /// position, OwnTracks' other types; with the kind counted for the "no fix" warning.
         case skip(String)
         case invalid(String)
     }
 
-    /// The fix these fields describe. `zoneless` gets the text of the first fix's time that has
-    /// no zone, while it is nil (the reader says so once: `ZonelessTime`).
-    func interpret(devices: DeviceNames, zoneless: inout [UInt8]?) -> Outcome {
+    /// The fix these fields describe. With `notingZonelessTime`, a fix whose time has no zone
+    /// comes with that time's text: the reader says so once (`ZonelessTime`), and then asks no
+    /// more (the text is copied, and a file of such times would copy each).
+    func interpret(devices: DeviceNames, notingZonelessTime: Bool) -> Outcome {
         if case .text(let kind) = self[.gpsdClass] {
             guard Self.equals(kind, "TPV") else { return .skip("gpsd " + Self.shown(kind)) }
             guard let mode = Self.number(self[.gpsdMode]) else { return .skip("TPV without mode") }
@@ -111,10 +114,10 @@ struct FixFields {
         var fix = Fix(device: device, coordinate: coordinate, time: time, accuracy: accuracy)
         fix.deviceHash = deviceHash
         // Noted only now that the record is a fix: the warning names the line of one.
-        if zoneless == nil, case .text(let bytes) = timeField, Timestamp.lacksZone(rfc3339UTF8: bytes) {
-            zoneless = Array(bytes)
+        if notingZonelessTime, case .text(let bytes) = timeField, Timestamp.lacksZone(rfc3339UTF8: bytes) {
+            return .fix(fix, zonelessTime: Array(bytes))
         }
-        return .fix(fix)
+        return .fix(fix, zonelessTime: nil)
     }
 
     private struct Reason: Error { var message: String }

@@ -189,7 +189,8 @@ struct GeoJSONFixes {
         switch value {
         case .string(let text):
             guard let time = Timestamp(rfc3339: text) else { return nil }
-            if zonelessTime == nil, Timestamp.lacksZone(rfc3339UTF8: text.utf8) {
+            var text = text
+            if zonelessTime == nil, text.withUTF8({ Timestamp.lacksZone(rfc3339UTF8: $0) }) {
                 zonelessTime = ZonelessTime(line: context.line, bytes: text.utf8)
             }
             return time

@@ -49,9 +49,9 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
                     continue
                 }
                 linesDecoded += 1
-                switch decoder.decode(bytes) {
-                case .fix(let fix):
-                    if zonelessTime == nil, let text = decoder.zonelessTimeText { zonelessTime = ZonelessTime(line: number, bytes: text) }
+                switch decoder.decode(bytes, notingZonelessTime: zonelessTime == nil) {
+                case .fix(let fix, let zoneless):
+                    if let zoneless { zonelessTime = ZonelessTime(line: number, bytes: zoneless) }
                     return .fix(fix, line: number)
                 case .skip(let kind):
                     if let kind { skipped.add(kind) }

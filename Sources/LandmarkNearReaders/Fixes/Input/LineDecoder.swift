@@ -3,19 +3,20 @@
 /// Turns one line of a line-based format (NDJSON, CSV, NMEA) into a fix. Decoders keep state
 /// across lines where a format needs it (CSV's header, NMEA's latest RMC date).
 protocol LineDecoder: AnyObject {
-    /// Decodes `line` (without its line ending; never blank, never a `#` comment).
-    func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome
+    /// Decodes `line` (without its line ending; never blank, never a `#` comment). With
+    /// `notingZonelessTime`, a fix whose time has no zone comes with that time's text; formats
+    /// whose times are UTC by definition (NMEA) never give one.
+    func decode(_ line: UnsafeBufferPointer<UInt8>, notingZonelessTime: Bool) -> LineOutcome
     /// The format's words for "nothing was a fix" (`no NMEA sentence had a fix`), and what to
     /// say when no line was skipped either (a CSV with only its header).
     var noFixPrefix: String { get }
     func noFixExplanation(linesDecoded: Int) -> String?
-    /// The text of the first fix time without a zone decoded (`ZonelessTime`); nil while there
-    /// was none, and always for formats whose times are UTC by definition (NMEA).
-    var zonelessTimeText: [UInt8]? { get }
 }
 
 package enum LineOutcome {
-    case fix(Fix)
+    /// A fix, with its time's text when the decoder was asked to note a time without a zone and
+    /// this is one.
+    case fix(Fix, zonelessTime: [UInt8]?)
     /// Not a fix, and not an error (another gpsd class, an NMEA GSV sentence, ...), of a kind
     /// counted for the "no fix" warning; nil for structure (a CSV header).
     case skip(String?)
@@ -30,7 +31,7 @@ package enum LineOutcome {
 extension LineOutcome {
     init(_ outcome: FixFields.Outcome) {
         switch outcome {
-        case .fix(let fix): self = .fix(fix)
+        case .fix(let fix, let zonelessTime): self = .fix(fix, zonelessTime: zonelessTime)
         case .skip(let kind): self = .skip(kind)
         case .invalid(let reason): self = .invalid(reason)
         }

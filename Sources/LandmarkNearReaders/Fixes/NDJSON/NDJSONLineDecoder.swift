@@ -8,8 +8,6 @@
 /// every malformed line) goes through the strict `JSONParser`, which also words the errors.
 package final class NDJSONLineDecoder: LineDecoder {
     private let devices = DeviceNames()
-    /// The first time without a zone read (`ZonelessTime`); the record source adds its line.
-    package private(set) var zonelessTimeText: [UInt8]?
 
     package init() {}
 
@@ -17,12 +15,18 @@ package final class NDJSONLineDecoder: LineDecoder {
 
     func noFixExplanation(linesDecoded: Int) -> String? { nil }
 
+    /// One message as a line (`serve`'s bodies, a NATS message): no time is noted for lacking
+    /// a zone (the warning is the file readers').
     package func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
+        decode(line, notingZonelessTime: false)
+    }
+
+    func decode(_ line: UnsafeBufferPointer<UInt8>, notingZonelessTime: Bool) -> LineOutcome {
         // An OwnTracks recorder line, `TIME<TAB>FLAG<TAB>{json}`: the JSON is the record.
         if let first = line.first, first != UInt8(ascii: "{"), let json = Self.recorderJSON(line) {
-            return decodeObject(json)
+            return decodeObject(json, notingZonelessTime: notingZonelessTime)
         }
-        return decodeObject(line)
+        return decodeObject(line, notingZonelessTime: notingZonelessTime)
     }
 
     /// The JSON part of a recorder line (after its second tab), or nil when `line` is not one.
@@ -35,15 +39,15 @@ package final class NDJSONLineDecoder: LineDecoder {
         return UnsafeBufferPointer(rebasing: line[start...])
     }
 
-    private func decodeObject(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
+    private func decodeObject(_ line: UnsafeBufferPointer<UInt8>, notingZonelessTime: Bool) -> LineOutcome {
         var fields = FixFields()
         if NDJSONFlatScanner.scan(line, into: &fields) {
-            return LineOutcome(fields.interpret(devices: devices, zoneless: &zonelessTimeText))
+            return LineOutcome(fields.interpret(devices: devices, notingZonelessTime: notingZonelessTime))
         }
-        return decodeWithParser(line)
+        return decodeWithParser(line, notingZonelessTime: notingZonelessTime)
     }
 
-    private func decodeWithParser(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
+    private func decodeWithParser(_ line: UnsafeBufferPointer<UInt8>, notingZonelessTime: Bool) -> LineOutcome {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
@@ -53,19 +57,13 @@ package final class NDJSONLineDecoder: LineDecoder {
         guard case .object(let object) = value else {
             return .invalid("expected a JSON object, found \(value.typeDescription)")
         }
-        return Self.outcome(of: object, devices: devices, zoneless: &zonelessTimeText)
+        return Self.outcome(of: object, devices: devices, notingZonelessTime: notingZonelessTime)
     }
 
     /// The fix a parsed JSON object describes, by the rules of NDJSON lines (key aliases,
     /// number and time forms, gpsd and OwnTracks types). Request decoders of `serve` use it
     /// for bodies that are one object or an array of them.
-    package static func outcome(of object: JSONObject, devices: DeviceNames) -> LineOutcome {
-        var zoneless: [UInt8]?
-        return outcome(of: object, devices: devices, zoneless: &zoneless)
-    }
-
-    /// As `outcome(of:devices:)`, noting the first time without a zone in `zoneless`.
-    package static func outcome(of object: JSONObject, devices: DeviceNames, zoneless: inout [UInt8]?) -> LineOutcome {
+    package static func outcome(of object: JSONObject, devices: DeviceNames, notingZonelessTime: Bool = false) -> LineOutcome {
         // The strings of fix keys are copied into one arena so that fields can view them as bytes.
         var arena: [UInt8] = []
         for member in object.members {
@@ -90,7 +88,7 @@ package final class NDJSONLineDecoder: LineDecoder {
                 case .object: fields.set(role, rank: rank, .composite(isArray: false))
                 }
             }
-            return LineOutcome(fields.interpret(devices: devices, zoneless: &zoneless))
+            return LineOutcome(fields.interpret(devices: devices, notingZonelessTime: notingZonelessTime))
         }
     }
 }

@@ -13,9 +13,6 @@
 ///   time while no RMC has been seen.
 /// - Accuracy stays unknown: NMEA gives HDOP, a unitless dilution factor, not metres.
 package final class NMEALineDecoder: LineDecoder {
-    /// NMEA times are UTC by definition: none is without a zone.
-    var zonelessTimeText: [UInt8]? { nil }
-
     /// The date (days since the epoch) and time of day (seconds) of the latest RMC.
     private var latestDate: (day: Int64, secondOfDay: Int64)?
 
@@ -45,7 +42,7 @@ package final class NMEALineDecoder: LineDecoder {
 
     private static let gpsdReportPrefix = Array(#"{"class":"#.utf8)
 
-    func decode(_ line: UnsafeBufferPointer<UInt8>) -> LineOutcome {
+    func decode(_ line: UnsafeBufferPointer<UInt8>, notingZonelessTime: Bool) -> LineOutcome {
         guard let lead = line.first, lead == UInt8(ascii: "$") || lead == UInt8(ascii: "!") else {
             return .skip(line.starts(with: Self.gpsdReportPrefix) ? Self.gpsdReport : Self.notNMEA)
         }
@@ -157,7 +154,8 @@ package final class NMEALineDecoder: LineDecoder {
         let coordinate = Coordinate(latitude: latitude, longitude: longitude)
         if let reason = coordinate.invalidReason { return .invalid(reason) }
         // No accuracy: HDOP is a dilution factor, not a distance in metres.
-        return .fix(Fix(coordinate: coordinate, time: time))
+        // NMEA times are UTC by definition: none is without a zone.
+        return .fix(Fix(coordinate: coordinate, time: time), zonelessTime: nil)
     }
 
     private func kind(of fields: NMEAFields) -> Kind? {
