@@ -6,9 +6,9 @@ import LandmarkNearReaders
 
 /// The partitions of `serve --nats`, read on one thread: each owned partition has a durable
 /// pull consumer (made anew at start at the sequence after the one the state committed), and
-/// the thread takes turns fetching from each (up to 16,384 messages a fetch, since much of a
-/// fetch's cost is per request: Benchmarks/README.md, "NATS JetStream"; without waiting when
-/// one has none; when a whole turn found nothing it waits up to 100 ms on one partition).
+/// the thread takes turns fetching from each (what arrived since the last fetch, without
+/// waiting when one has none; when a whole turn found nothing it waits up to 100 ms on one
+/// partition).
 ///
 /// A turn's messages become one engine job a partition (`.stream`: the records in stream
 /// order and the sequence reached, which the engine saves with their changes in the same
@@ -26,7 +26,21 @@ import LandmarkNearReaders
 /// stream missing, a consumer lost with its servers) is reported once, made again from the
 /// sequence after the last one handed over, after a backoff (0.25 s doubling to 4 s).
 struct NATSPartitionReader {
-    static let fetchSize = 16384
+    /// A fetch's batch: what a consumer may have unacknowledged, because libnats 3.4's fetch
+    /// (js.c `_fetch`, fixed in nats.c 3.9.0, #749) can write past its array of `Batch` slots:
+    /// it first takes the c messages already queued, then lowers `Batch` to `Batch - c` and
+    /// reads until its count *equals* that, so with Batch / 2 < c < Batch it reads on while
+    /// messages come. (A crash in one of about 25 runs of a million fixes: glibc's heap checks,
+    /// then libnats's collector freeing what the overflow wrote; Benchmarks/LOG.md.) Every
+    /// message a fetch takes was delivered and not yet acknowledged (the reader acknowledges
+    /// after commits, never what is queued), and JetStream has at most MaxAckPending of those
+    /// out, so the count stays at most `NATSStreamSetup.maximumUnacknowledged` = Batch. Only
+    /// a message queued twice (sent again after AckWait, 30 s, while a commit held the reader
+    /// that long) could break the bound; `checkedList` stops the process then, rather than let
+    /// it run on over a damaged heap. The request then asks for Batch - c, never more than
+    /// MaxAckPending, which newer servers refuse (409). Much of a fetch's cost is per request,
+    /// so a large batch costs nothing (Benchmarks/README.md, "NATS JetStream").
+    static let fetchSize = NATSStreamSetup.maximumUnacknowledged
 
     /// One owned partition.
     private struct Partition {
@@ -60,6 +74,8 @@ struct NATSPartitionReader {
     private var created: Int64 = 0
     private var partitions: [Partition] = []
     private var idleTurn = 0
+    /// Subscriptions of failed consumers, destroyed once no turn holds their messages.
+    private var retired: [OpaquePointer] = []
 
     init(
         connection: NATSConnection, settings: NATSSettings, positions: [Int: StreamPosition], queue: EngineQueue, status: NATSStatus,
@@ -79,6 +95,7 @@ struct NATSPartitionReader {
             for partition in partitions {
                 if let subscription = partition.subscription { NATSLibrary.functions.natsSubscription_Destroy(subscription) }
             }
+            destroyRetired()
         }
         var inFlight = Turn()
         while !control.stopRequested {
@@ -86,13 +103,22 @@ struct NATSPartitionReader {
             var turn = fetchTurn(waiting: inFlight.isEmpty)
             let handed = turn.isEmpty || handOver(&turn)
             // The engine works on `turn` while the earlier one is acknowledged.
-            guard settle(&inFlight), handed else {
+            let settled = settle(&inFlight)
+            // `inFlight`'s messages are freed; `turn` has none of a retired subscription (a
+            // partition's consumer is retired when its fetch brought nothing).
+            destroyRetired()
+            guard settled, handed else {
                 release(&turn)
                 break
             }
             inFlight = turn
         }
         _ = settle(&inFlight)
+    }
+
+    private mutating func destroyRetired() {
+        for subscription in retired { NATSLibrary.functions.natsSubscription_Destroy(subscription) }
+        retired = []
     }
 
     /// The partitions to read: those given, or all that `publish` recorded in the stream
@@ -194,6 +220,7 @@ struct NATSPartitionReader {
             request.NoWait = true
             request.Expires = 0
             let code = library.natsSubscription_FetchRequest(&list, subscription, &request)
+            NATSPartitionReader.checkedList(list)
             if list.Count > 0 {
                 partitions[index].failures = 0
                 turn.lists.append((index, list))
@@ -209,6 +236,7 @@ struct NATSPartitionReader {
             if let subscription = partitions[idleTurn].subscription {
                 var list = natsMsgList()
                 let code = library.natsSubscription_Fetch(&list, subscription, Int32(NATSPartitionReader.fetchSize), 100, nil)
+                NATSPartitionReader.checkedList(list)
                 if list.Count > 0 {
                     turn.lists.append((idleTurn, list))
                 } else {
@@ -222,13 +250,26 @@ struct NATSPartitionReader {
         return turn
     }
 
+    /// libnats wrote more messages than the fetch's batch into its array (see `fetchSize`):
+    /// the heap is damaged, and nothing after can be trusted.
+    private static func checkedList(_ list: natsMsgList) {
+        guard Int(list.Count) <= fetchSize else {
+            fatalError("libnats returned \(list.Count) messages for a fetch of \(fetchSize) (nats.c #749): stopping")
+        }
+    }
+
     /// A fetch that brought nothing: fine when there was nothing to bring; after three
-    /// failures in a row the consumer is made again (it may be gone with its servers).
+    /// failures in a row the consumer is made again (it may be gone with its servers). The
+    /// old subscription is destroyed only after the turn in flight is settled, since that
+    /// turn's messages are acknowledged through it.
     private mutating func noteFetch(_ code: natsStatus, at index: Int) {
-        if code == NATS_OK || code == NATS_TIMEOUT || code == NATS_NOT_FOUND { return }
+        if code == NATS_OK || code == NATS_TIMEOUT || code == NATS_NOT_FOUND {
+            partitions[index].failures = 0
+            return
+        }
         partitions[index].failures += 1
         guard partitions[index].failures >= 3 else { return }
-        if let subscription = partitions[index].subscription { NATSLibrary.functions.natsSubscription_Destroy(subscription) }
+        if let subscription = partitions[index].subscription { retired.append(subscription) }
         partitions[index].subscription = nil
         partitions[index].failures = 0
         status.partition(partitions[index].number, problem: "fetch failed: \(NATSLibrary.describe(code))")
@@ -327,7 +368,7 @@ struct NATSPartitionReader {
             return .invalid(FixReadIssue(source: source, line: line, reason: "the message is empty, not an NDJSON fix"))
         }
         switch decoder.decode(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
-        case .fix(let fix): return .fix(fix, line: line)
+        case .fix(let fix, _): return .fix(fix, line: line)
         case .skip: return nil
         case .invalid(let reason), .unusable(let reason): return .invalid(FixReadIssue(source: source, line: line, reason: reason))
         }

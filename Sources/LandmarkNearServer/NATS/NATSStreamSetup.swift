@@ -14,6 +14,9 @@ import Glibc
 /// lost).
 enum NATSStreamSetup {
     static let descriptionPrefix = "landmark-near partitions="
+    /// A partition consumer's MaxAckPending: the messages JetStream has delivered to it and not
+    /// yet had acknowledged, at most.
+    static let maximumUnacknowledged = 65_536
 
     /// What is known of a stream: missing, or present with the partitions its description
     /// records (nil: not made by `publish`) and when JetStream made it.
@@ -92,10 +95,12 @@ enum NATSStreamSetup {
         config.AckPolicy = js_AckAll
         // 30 s for a message to be committed before JetStream sends it again: a message sent
         // through a server that died on the way is sent again after that (a redelivery of
-        // one that arrived is dropped as a duplicate). At most 65,536 are unacknowledged at
-        // once, so the engine keeps ahead of the wait at 2,200 fixes/s or more.
+        // one that arrived is dropped as a duplicate). At most `maximumUnacknowledged` are
+        // unacknowledged at once, so the engine keeps ahead of the wait at 2,200 fixes/s or
+        // more; that bound is also what keeps libnats 3.4's fetch inside its array
+        // (`NATSPartitionReader.fetchSize`).
         config.AckWait = 30_000_000_000
-        config.MaxAckPending = 65_536
+        config.MaxAckPending = Int64(maximumUnacknowledged)
         config.MaxDeliver = -1
         var info: UnsafeMutablePointer<jsConsumerInfo>?
         var code = library.js_AddConsumer(&info, jetStream, streamName.pointer, &config, nil, &error)
