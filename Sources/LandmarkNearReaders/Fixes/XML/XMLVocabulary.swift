@@ -82,7 +82,8 @@ struct XMLRecordSink {
     /// A time was read from `text` on `line`: noted when it is the first without a zone (KML's
     /// and TCX's `xsd:dateTime` may leave it out; GPX defines its times as UTC and notes none).
     mutating func timeRead(_ text: ArraySlice<UInt8>, line: Int) {
-        if zonelessTime == nil, text.withUnsafeBufferPointer({ Timestamp.lacksZone(rfc3339UTF8: $0) }) { zonelessTime = ZonelessTime(line: line, bytes: text) }
+        guard zonelessTime == nil else { return }
+        if text.withUnsafeBufferPointer({ Timestamp.lacksZone(rfc3339UTF8: $0) }) { zonelessTime = ZonelessTime(line: line, bytes: text) }
     }
 
     mutating func fix(_ fix: Fix, line: Int) {
