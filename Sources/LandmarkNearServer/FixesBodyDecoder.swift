@@ -29,7 +29,7 @@ enum FixesBodyDecoder {
                 if first < lineEnd && bytes[first] != UInt8(ascii: "#") {
                     let line = UnsafeBufferPointer(rebasing: bytes[first..<lineEnd])
                     switch decoder.decode(line) {
-                    case .fix(let fix, _): records.append(.fix(fix, line: lineNumber))
+                    case .fix(let fix), .fixWithZonelessTime(let fix, _): records.append(.fix(fix, line: lineNumber))
                     case .skip: break
                     // NDJSON has no header that could make the rest unusable: both are this line's.
                     case .invalid(let reason), .unusable(let reason):

@@ -21,7 +21,7 @@ let requestJSONDepth = 32
 /// `tst`/`timestamp`, `acc`, `tid`/`id`/`device`), as line `line` of `source`.
 func record(of object: JSONObject, line: Int, source: String) -> FixRecord? {
     switch NDJSONLineDecoder.outcome(of: object, devices: DeviceNames()) {
-    case .fix(let fix, _): return .fix(fix, line: line)
+    case .fix(let fix), .fixWithZonelessTime(let fix, _): return .fix(fix, line: line)
     case .skip: return nil
     case .invalid(let reason), .unusable(let reason): return .invalid(FixReadIssue(source: source, line: line, reason: reason))
     }

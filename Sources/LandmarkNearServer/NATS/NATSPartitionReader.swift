@@ -368,7 +368,7 @@ struct NATSPartitionReader {
             return .invalid(FixReadIssue(source: source, line: line, reason: "the message is empty, not an NDJSON fix"))
         }
         switch decoder.decode(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
-        case .fix(let fix, _): return .fix(fix, line: line)
+        case .fix(let fix), .fixWithZonelessTime(let fix, _): return .fix(fix, line: line)
         case .skip: return nil
         case .invalid(let reason), .unusable(let reason): return .invalid(FixReadIssue(source: source, line: line, reason: reason))
         }

@@ -82,7 +82,7 @@ final class CSVLineDecoder: LineDecoder {
         for column in cells.indices {
             assign(cells[column], column: column, columns, into: &fields)
         }
-        return LineOutcome(fields.interpret(devices: devices, notingZonelessTime: notingZonelessTime))
+        return LineOutcome(fields, devices: devices, notingZonelessTime: notingZonelessTime)
     }
 
     private func assign(_ cell: UnsafeBufferPointer<UInt8>, column: Int, _ columns: CSVColumns, into fields: inout FixFields) {

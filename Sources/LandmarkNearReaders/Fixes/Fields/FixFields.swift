@@ -19,19 +19,15 @@ struct FixFields {
     }
 
     enum Outcome {
-        /// A fix; with the text of its time when that has no zone and the caller asked for it
-        /// (`ZonelessTime`).
-        case fix(Fix, zonelessTime: [UInt8]?)
+        case fix(Fix)
         /// Not a fix and not an error: gpsd's other classes, TPV without a fix or without a
         /// position, OwnTracks' other types; with the kind counted for the "no fix" warning.
         case skip(String)
         case invalid(String)
     }
 
-    /// The fix these fields describe. With `notingZonelessTime`, a fix whose time has no zone
-    /// comes with that time's text: the reader says so once (`ZonelessTime`), and then asks no
-    /// more (the text is copied, and a file of such times would copy each).
-    func interpret(devices: DeviceNames, notingZonelessTime: Bool) -> Outcome {
+    /// The fix these fields describe.
+    func interpret(devices: DeviceNames) -> Outcome {
         if case .text(let kind) = self[.gpsdClass] {
             guard Self.equals(kind, "TPV") else { return .skip("gpsd " + Self.shown(kind)) }
             guard let mode = Self.number(self[.gpsdMode]) else { return .skip("TPV without mode") }
@@ -79,12 +75,7 @@ struct FixFields {
         }
 
         var time: Timestamp?
-        // Time keys in order of preference: time, t, tst, timestamp; but OwnTracks' `t` is
-        // its trigger letter, and its time is `tst`.
-        var timeField = self[.time]
-        if !isOwnTracks, !self[.shortTime].isMissing, timeField.isMissing || ranks[FieldRole.time.rawValue] > 0 {
-            timeField = self[.shortTime]
-        }
+        let timeField = self.timeField(isOwnTracks: isOwnTracks)
         if !self[.date].isMissing {
             // Separate date and time-of-day columns (GPSBabel's unicsv), UTC.
             guard case .text(let date) = self[.date], let value = FixTime.combine(date: date, time: timeField) else {
@@ -113,11 +104,32 @@ struct FixFields {
         }
         var fix = Fix(device: device, coordinate: coordinate, time: time, accuracy: accuracy)
         fix.deviceHash = deviceHash
-        // Noted only now that the record is a fix: the warning names the line of one.
-        if notingZonelessTime, case .text(let bytes) = timeField, Timestamp.lacksZone(rfc3339UTF8: bytes) {
-            return .fix(fix, zonelessTime: Array(bytes))
+        return .fix(fix)
+    }
+
+    /// The time field: time keys in order of preference are time, t, tst, timestamp; but
+    /// OwnTracks' `t` is its trigger letter, and its time is `tst`.
+    @inline(__always)
+    private func timeField(isOwnTracks: Bool) -> FieldValue {
+        var timeField = self[.time]
+        if !isOwnTracks, !self[.shortTime].isMissing, timeField.isMissing || ranks[FieldRole.time.rawValue] > 0 {
+            timeField = self[.shortTime]
         }
-        return .fix(fix, zonelessTime: nil)
+        return timeField
+    }
+
+    /// The text of the time of the fix `interpret` made, when it has no zone (the reader says
+    /// so once: `ZonelessTime`); nil when it has one, or is a number, or is absent. Apart from
+    /// `interpret`, whose result it leaves as it was, and asked only until the reader noted one.
+    @inline(__always)
+    func zonelessTimeText() -> UnsafeBufferPointer<UInt8>? {
+        // Separate date and time-of-day columns are UTC (GPSBabel's unicsv).
+        guard self[.date].isMissing else { return nil }
+        // The usual `Z` answers here, without a call into the other module.
+        guard case .text(let bytes) = timeField(isOwnTracks: !self[.ownTracksType].isMissing), let last = bytes.last,
+            last != UInt8(ascii: "Z"), Timestamp.lacksZone(rfc3339UTF8: bytes)
+        else { return nil }
+        return bytes
     }
 
     private struct Reason: Error { var message: String }

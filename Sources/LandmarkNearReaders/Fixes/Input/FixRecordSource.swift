@@ -24,6 +24,8 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
     private var commentLines = 0
     private var blankLines = 0
     private(set) var zonelessTime: ZonelessTime?
+    /// `zonelessTime != nil`, asked a line: a flag, not a copy of the time's text.
+    private var notedZonelessTime = false
 
     init(lines: LineStream, sourceName: String, decoder: Decoder) {
         self.lines = lines
@@ -49,9 +51,12 @@ final class LineRecordSource<Decoder: LineDecoder>: FixRecordSource {
                     continue
                 }
                 linesDecoded += 1
-                switch decoder.decode(bytes, notingZonelessTime: zonelessTime == nil) {
-                case .fix(let fix, let zoneless):
-                    if let zoneless { zonelessTime = ZonelessTime(line: number, bytes: zoneless) }
+                switch decoder.decode(bytes, notingZonelessTime: !notedZonelessTime) {
+                case .fix(let fix):
+                    return .fix(fix, line: number)
+                case .fixWithZonelessTime(let fix, let text):
+                    zonelessTime = ZonelessTime(line: number, bytes: text)
+                    notedZonelessTime = true
                     return .fix(fix, line: number)
                 case .skip(let kind):
                     if let kind { skipped.add(kind) }

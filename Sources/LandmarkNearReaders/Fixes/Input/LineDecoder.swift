@@ -14,9 +14,11 @@ protocol LineDecoder: AnyObject {
 }
 
 package enum LineOutcome {
-    /// A fix, with its time's text when the decoder was asked to note a time without a zone and
-    /// this is one.
-    case fix(Fix, zonelessTime: [UInt8]?)
+    case fix(Fix)
+    /// A fix whose time has no zone, with that time's text, when the decoder was asked to note
+    /// one (a case apart, so that the usual one stays as it was: measured, a text in `.fix`
+    /// cost `watch` 4 %).
+    case fixWithZonelessTime(Fix, [UInt8])
     /// Not a fix, and not an error (another gpsd class, an NMEA GSV sentence, ...), of a kind
     /// counted for the "no fix" warning; nil for structure (a CSV header).
     case skip(String?)
@@ -29,9 +31,22 @@ package enum LineOutcome {
 }
 
 extension LineOutcome {
+    /// What `fields` describe; a fix whose time has no zone comes as such with
+    /// `notingZonelessTime` (its time is looked at only when the fix is one). Inlined into the
+    /// decoders' loops: a call here cost `watch` a retain and release of `devices` a fix.
+    @inline(__always)
+    init(_ fields: FixFields, devices: DeviceNames, notingZonelessTime: Bool) {
+        let outcome = fields.interpret(devices: devices)
+        if notingZonelessTime, let text = fields.zonelessTimeText(), case .fix(let fix) = outcome {
+            self = .fixWithZonelessTime(fix, Array(text))
+            return
+        }
+        self.init(outcome)
+    }
+
     init(_ outcome: FixFields.Outcome) {
         switch outcome {
-        case .fix(let fix, let zonelessTime): self = .fix(fix, zonelessTime: zonelessTime)
+        case .fix(let fix): self = .fix(fix)
         case .skip(let kind): self = .skip(kind)
         case .invalid(let reason): self = .invalid(reason)
         }

@@ -42,7 +42,7 @@ package final class NDJSONLineDecoder: LineDecoder {
     private func decodeObject(_ line: UnsafeBufferPointer<UInt8>, notingZonelessTime: Bool) -> LineOutcome {
         var fields = FixFields()
         if NDJSONFlatScanner.scan(line, into: &fields) {
-            return LineOutcome(fields.interpret(devices: devices, notingZonelessTime: notingZonelessTime))
+            return LineOutcome(fields, devices: devices, notingZonelessTime: notingZonelessTime)
         }
         return decodeWithParser(line, notingZonelessTime: notingZonelessTime)
     }
@@ -88,7 +88,7 @@ package final class NDJSONLineDecoder: LineDecoder {
                 case .object: fields.set(role, rank: rank, .composite(isArray: false))
                 }
             }
-            return LineOutcome(fields.interpret(devices: devices, notingZonelessTime: notingZonelessTime))
+            return LineOutcome(fields, devices: devices, notingZonelessTime: notingZonelessTime)
         }
     }
 }

@@ -155,7 +155,7 @@ package final class NMEALineDecoder: LineDecoder {
         if let reason = coordinate.invalidReason { return .invalid(reason) }
         // No accuracy: HDOP is a dilution factor, not a distance in metres.
         // NMEA times are UTC by definition: none is without a zone.
-        return .fix(Fix(coordinate: coordinate, time: time), zonelessTime: nil)
+        return .fix(Fix(coordinate: coordinate, time: time))
     }
 
     private func kind(of fields: NMEAFields) -> Kind? {
