@@ -141,16 +141,7 @@ public final class ProximityEngine {
         // Places (areas, lines) among the favourites: each is measured as itself, and stands in
         // the point tables by the centre of the cap that holds it (`GeodesicShape`).
         var shapes: [GeodesicShape?] = []
-        if catalog.hasShapes {
-            shapes = try favorites.map { index throws(EngineConfigurationError) -> GeodesicShape? in
-                guard let shape = catalog.shape(at: index) else { return nil }
-                guard let made = GeodesicShape(shape) else {
-                    throw EngineConfigurationError(
-                        "landmark \(catalog.id(at: index)) has a geometry that cannot be measured", kind: .badData)
-                }
-                return made
-            }
-        }
+        if catalog.hasShapes { shapes = try Self.measuredShapes(of: favorites, in: catalog) }
         let placeShapes = shapes.contains { $0 != nil } ? shapes : []
         favoriteShapes = placeShapes
         // Fields read from the columns: `catalog[i]` would make each whole `Landmark`.
