@@ -24,9 +24,14 @@ package final class NATSStatus: Sendable {
         /// Partitions that cannot be read now, and why.
         var partitionProblems: [Int: String] = [:]
         var counts = Counts()
+        /// Times the connection was lost.
+        var losses = 0
     }
 
     private let snapshot = Mutex(Snapshot())
+
+    /// Times the connection was lost so far (the partitions' reader reads again after each).
+    var losses: Int { snapshot.withLock { $0.losses } }
 
     package init() {}
 
@@ -53,6 +58,7 @@ package final class NATSStatus: Sendable {
             let again = snapshot.link == .disconnected
             guard snapshot.link.move(to: state) else { return (false, again) }
             if case .connected = state { snapshot.counts.connections += 1 }
+            if state == .disconnected { snapshot.losses += 1 }
             return (true, again)
         }
         guard moved.0 else { return }
