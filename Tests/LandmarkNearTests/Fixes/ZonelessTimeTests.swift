@@ -22,6 +22,8 @@ import Testing
     @Test(arguments: [
         ("time,lat,lon\n2024-05-01T12:00:00Z,1,2\n\n2024-05-01 12:00:05,1,2\n2024-05-01 12:00:09,1,2\n", 4, "2024-05-01 12:00:05"),
         (#"{"lat":1,"lon":2,"t":"2024-05-01T12:00:00"}"# + "\n", 1, "2024-05-01T12:00:00"),
+        // A `_type` that is no text is no OwnTracks message: its `t` is the time, as read.
+        (#"{"_type":5,"lat":1,"lon":2,"t":"2024-05-01T12:00:00"}"# + "\n", 1, "2024-05-01T12:00:00"),
         // The strict parser's path (an escape) notes it too.
         (#"{"lat":1,"lon":2,"device":"a\u0062","time":"2024-05-01T12:00:00.123456789"}"# + "\n", 1, "2024-05-01T12:00:00.123456789"),
         (

@@ -36,10 +36,8 @@ struct FixFields {
             // mode and a time but no position yet (gpsd 3.22). Not a fix, not an error.
             if self[.latitude].isMissing || self[.longitude].isMissing { return .skip("TPV without lat/lon") }
         }
-        var isOwnTracks = false
         if case .text(let kind) = self[.ownTracksType] {
             guard Self.equals(kind, "location") else { return .skip("OwnTracks " + Self.shown(kind)) }
-            isOwnTracks = true
         }
         let latitude: Double
         switch Self.coordinate(self[.latitude], .latitude) {
@@ -107,6 +105,15 @@ struct FixFields {
         return .fix(fix)
     }
 
+    /// Whether the record is OwnTracks' (its `_type` is text: `interpret` skips all but
+    /// `location`). One answer for `interpret` and `zonelessTimeText`, which must pick the same
+    /// time field.
+    @inline(__always)
+    private var isOwnTracks: Bool {
+        if case .text = self[.ownTracksType] { return true }
+        return false
+    }
+
     /// The time field: time keys in order of preference are time, t, tst, timestamp; but
     /// OwnTracks' `t` is its trigger letter, and its time is `tst`.
     @inline(__always)
@@ -126,7 +133,7 @@ struct FixFields {
         // Separate date and time-of-day columns are UTC (GPSBabel's unicsv).
         guard self[.date].isMissing else { return nil }
         // The usual `Z` answers here, without a call into the other module.
-        guard case .text(let bytes) = timeField(isOwnTracks: !self[.ownTracksType].isMissing), let last = bytes.last,
+        guard case .text(let bytes) = timeField(isOwnTracks: isOwnTracks), let last = bytes.last,
             last != UInt8(ascii: "Z"), Timestamp.lacksZone(rfc3339UTF8: bytes)
         else { return nil }
         return bytes
