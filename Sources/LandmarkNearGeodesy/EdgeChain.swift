@@ -16,6 +16,9 @@ struct EdgeChain: Sendable {
     let center: EarthCenteredPoint
     let radius: Double
     let geodesic: Geodesic
+    /// Runs of consecutive edges with their own balls (`EdgeBlock`), for `bounds`; empty for
+    /// a short chain.
+    let blocks: [EdgeBlock]
 
     /// The edges between consecutive `vertices` (at least one), and from the last back to the
     /// first if `closed`.
@@ -51,6 +54,7 @@ struct EdgeChain: Sendable {
         self.center = center
         // The rounding of the sums and chords is nanometres.
         self.radius = radius * (1 + 1e-12) + GeodesicBounds.margin
+        blocks = EdgeBlock.blocks(of: edges)
     }
 
     /// Whether the ball is small: a radius under 5,000 km, and neither pole in it. A ring in
@@ -77,39 +81,83 @@ struct EdgeChain: Sendable {
     /// the least lower bound and the least upper bound over the edges. Where the ball alone
     /// puts every edge at `limit` or beyond, (ball's bound, infinity): nothing nearer than
     /// `limit` then. No allocation, no trigonometry.
+    ///
+    /// A long chain is scanned by runs (`EdgeBlock`): the run whose ball is nearest first, then
+    /// each other run unless its ball's bound is no lower than both least values so far, when
+    /// none of its edges could lower either. The result is the full scan's.
     func bounds(from point: EarthCenteredPoint, within limit: Double = .infinity) -> (lower: Double, upper: Double) {
         let ball = lowerBound(from: point)
         if ball >= limit { return (ball, .infinity) }
         var lower = Double.infinity
         var nearestChord = Double.infinity
-        for edge in edges {
+        visitRuns(from: point) { range in
+            scan(range, from: point, lower: &lower, nearestChord: &nearestChord)
+        } unless: { bound in
+            bound >= lower && bound >= nearestChord
+        }
+        return (max(0, lower - GeodesicBounds.margin), GeodesicBounds.upper(chord: nearestChord))
+    }
+
+    /// Calls `visit` with every run of edges (`EdgeBlock`; the whole chain when it has none),
+    /// the run whose ball is nearest to `point` first, except the runs for which `skip` of
+    /// their ball's bound says that none of their edges can matter any more.
+    @inline(__always)
+    private func visitRuns(from point: EarthCenteredPoint, _ visit: (Range<Int>) -> Void, unless skip: (Double) -> Bool) {
+        guard !blocks.isEmpty else { return visit(edges.indices) }
+        var first = 0
+        var firstBound = Double.infinity
+        for (i, block) in blocks.enumerated() {
+            let bound = block.lowerBound(from: point)
+            if bound < firstBound {
+                firstBound = bound
+                first = i
+            }
+        }
+        visit(blocks[first].edges)
+        for (i, block) in blocks.enumerated() where i != first && !skip(block.lowerBound(from: point)) {
+            visit(block.edges)
+        }
+    }
+
+    /// The least d − h, and the least of d + h and |PA|, over `range`'s edges, into the two.
+    @inline(__always)
+    private func scan(_ range: Range<Int>, from point: EarthCenteredPoint, lower: inout Double, nearestChord: inout Double) {
+        for i in range {
+            let edge = edges[i]
             let d = edge.chordSegmentDistance(from: point)
             lower = min(lower, d - edge.bulge)
             nearestChord = min(nearestChord, d + edge.bulge, point.chord(to: edge.startPoint))
         }
-        return (max(0, lower - GeodesicBounds.margin), GeodesicBounds.upper(chord: nearestChord))
     }
 
     /// The exact distance (metres) from `p` (whose Earth-centred point is `point`) to the
     /// nearest edge when it is below `limit`; otherwise some distance at least `limit`
     /// (infinity when the ball alone rules the edges out). No allocation.
+    ///
+    /// Pass 1: an upper bound, from the least chord to a point of an edge that the bounds
+    /// guarantee (d + h, or a vertex): `GeodesicBounds.upper` of it holds for that point, one
+    /// call for all; and the edge whose chord is nearest, measured exactly first, so that its
+    /// distance rules most others out. Pass 2: exact distances where the lower bound is not
+    /// above the best so far (the edge of the least chord always is). Both passes skip runs of
+    /// edges by their balls (`EdgeBlock`: every edge's d and d − h − margin are at least the
+    /// ball's bound, less the margin); the result is the least exact distance either way.
     func distance(from p: Coordinate, _ point: EarthCenteredPoint, below limit: Double) -> Double {
         if lowerBound(from: point) >= limit { return .infinity }
-        // Pass 1: an upper bound, from the least chord to a point of an edge that the bounds
-        // guarantee (d + h, or a vertex): `GeodesicBounds.upper` of it holds for that point, one
-        // call for all; and the edge whose chord is nearest, measured exactly first, so that
-        // its distance rules most others out. Pass 2: exact distances where the lower bound is
-        // not above the best so far (the edge of the least chord always is).
         var nearestChord = Double.infinity
         var likeliest = 0
         var likeliestChord = Double.infinity
-        for (i, edge) in edges.enumerated() {
-            let d = edge.chordSegmentDistance(from: point)
-            if d < likeliestChord {
-                likeliestChord = d
-                likeliest = i
+        visitRuns(from: point) { range in
+            for i in range {
+                let edge = edges[i]
+                let d = edge.chordSegmentDistance(from: point)
+                if d < likeliestChord {
+                    likeliestChord = d
+                    likeliest = i
+                }
+                nearestChord = min(nearestChord, d + edge.bulge, point.chord(to: edge.startPoint))
             }
-            nearestChord = min(nearestChord, d + edge.bulge, point.chord(to: edge.startPoint))
+        } unless: { bound in
+            bound >= likeliestChord && bound >= nearestChord
         }
         var bound = min(limit, GeodesicBounds.upper(chord: nearestChord))
         var nearest = Double.infinity
@@ -117,10 +165,14 @@ struct EdgeChain: Sendable {
             nearest = GeodesicSegment(edges[likeliest], geodesic: geodesic).nearestApproach(to: p, point).distance
             bound = min(bound, nearest)
         }
-        for (i, edge) in edges.enumerated() where i != likeliest && edge.lowerBound(from: point) <= bound {
-            let exact = GeodesicSegment(edge, geodesic: geodesic).nearestApproach(to: p, point).distance
-            nearest = min(nearest, exact)
-            bound = min(bound, exact)
+        visitRuns(from: point) { range in
+            for i in range where i != likeliest && edges[i].lowerBound(from: point) <= bound {
+                let exact = GeodesicSegment(edges[i], geodesic: geodesic).nearestApproach(to: p, point).distance
+                nearest = min(nearest, exact)
+                bound = min(bound, exact)
+            }
+        } unless: { ball in
+            ball - GeodesicBounds.margin > bound
         }
         return nearest
     }

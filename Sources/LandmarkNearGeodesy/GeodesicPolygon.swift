@@ -25,12 +25,17 @@
 
     /// Whether `p` is in the area (its boundary included).
     public func contains(_ p: Coordinate) -> Bool {
-        switch shell.locate(p) {
+        contains(p, EarthCenteredPoint(p))
+    }
+
+    /// `contains(p)`, where `point` is `p`'s Earth-centred point (`GeodesicRing.locate(_:_:)`).
+    public func contains(_ p: Coordinate, _ point: EarthCenteredPoint) -> Bool {
+        switch shell.locate(p, point) {
         case .outside: return false
         case .boundary: return true
         case .inside:
             for hole in holes {
-                switch hole.locate(p) {
+                switch hole.locate(p, point) {
                 case .inside: return false
                 case .boundary: return true
                 case .outside: continue
@@ -42,7 +47,8 @@
 
     /// The geodesic distance (metres) from `p` to the area: 0 in it.
     public func distance(from p: Coordinate) -> Double {
-        contains(p) ? 0 : boundaryDistance(from: p, EarthCenteredPoint(p), below: .infinity)
+        let point = EarthCenteredPoint(p)
+        return contains(p, point) ? 0 : boundaryDistance(from: p, point, below: .infinity)
     }
 
     /// The exact distance from `p` to the nearest ring when below `limit`, else at least
@@ -78,13 +84,18 @@
     }
 
     public func contains(_ p: Coordinate) -> Bool {
-        polygons.contains { $0.contains(p) }
+        contains(p, EarthCenteredPoint(p))
+    }
+
+    /// `contains(p)`, where `point` is `p`'s Earth-centred point.
+    public func contains(_ p: Coordinate, _ point: EarthCenteredPoint) -> Bool {
+        polygons.contains { $0.contains(p, point) }
     }
 
     /// The geodesic distance (metres) from `p` to the nearest of the areas: 0 in one.
     public func distance(from p: Coordinate) -> Double {
-        if contains(p) { return 0 }
         let point = EarthCenteredPoint(p)
+        if contains(p, point) { return 0 }
         var nearest = Double.infinity
         for polygon in polygons {
             nearest = min(nearest, polygon.boundaryDistance(from: p, point, below: nearest))

@@ -48,6 +48,9 @@ import Foundation
     /// Whether a vertex, or an edge, is at the North / South Pole.
     let touchesNorthPole: Bool
     let touchesSouthPole: Bool
+    /// Whether the ring lies in a small ball (`EdgeChain.isSmall`): the region it bounds is then
+    /// in that ball too, and a point outside the ball is outside the ring.
+    let small: Bool
 
     /// Latitude (degrees) within which a crossing and P are taken as the same point.
     static let boundaryTolerance = 1e-11
@@ -87,8 +90,10 @@ import Foundation
             // smaller region is the one in the ball, and the North Pole is not in it. No
             // inverse problem or area is needed (most catalogs' rings).
             northPoleInside = false
+            small = true
             self.chain = chain
         } else {
+            small = false
             var areaUnder = 0.0
             var sweep = 0.0
             for i in edges.indices {
@@ -172,6 +177,14 @@ import Foundation
             if crossing > latitude { crossings += 1 }
         }
         return (crossings & 1 == 1) != northPoleInside ? .inside : .outside
+    }
+
+    /// `locate(p)`, where `point` is `p`'s Earth-centred point: outside at once when the ring is
+    /// small and `p` is outside its ball (the ball holds the ring and the region it bounds,
+    /// `EdgeChain.isSmall`), which is where most points near a place are.
+    public func locate(_ p: Coordinate, _ point: EarthCenteredPoint) -> RingLocation {
+        if small && point.chordSquared(to: chain.center) > chain.radius * chain.radius { return .outside }
+        return locate(p)
     }
 
     /// The exact distance (metres) from `p` to the ring when below `limit` (`EdgeChain`).

@@ -95,13 +95,16 @@ import Glibc
         let point = EarthCenteredPoint(p)
         switch body {
         case .areas(let areas):
-            if areas.contains(p) { return (0, 0) }
+            if areas.contains(p, point) { return (0, 0) }
             var bounds = (lower: Double.infinity, upper: Double.infinity)
+            func add(_ ring: GeodesicRing) {
+                let ringBounds = ring.chain.bounds(from: point, within: bounds.upper)
+                bounds = (min(bounds.lower, ringBounds.lower), min(bounds.upper, ringBounds.upper))
+            }
+            // Shell and holes one by one: a concatenation would allocate for every call.
             for polygon in areas.polygons {
-                for ring in CollectionOfOne(polygon.shell) + polygon.holes {
-                    let ringBounds = ring.chain.bounds(from: point, within: bounds.upper)
-                    bounds = (min(bounds.lower, ringBounds.lower), min(bounds.upper, ringBounds.upper))
-                }
+                add(polygon.shell)
+                for hole in polygon.holes { add(hole) }
             }
             return bounds
         case .lines(let lines):

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@_spi(Inlining) @testable import LandmarkNearCore
+@_spi(Inlining) @testable import LandmarkNearGeodesy
+
+/// The chain bounds that decide most fixes near a place skip runs of edges by their balls
+/// (`EdgeBlock`), and a small ring answers "outside" from its ball alone: both must give what
+/// the plain scan over every edge gives, bit for bit, on rings and lines long enough to have
+/// runs, from points near, on, inside and far.
+@Suite(.suiteTimeLimit) struct EdgeChainBoundsTests {
+    static let g = Geodesic.wgs84
+
+    /// The bounds by a scan of every edge, as `EdgeChain.bounds` is documented to be.
+    static func plainBounds(_ chain: EdgeChain, _ point: EarthCenteredPoint) -> (lower: Double, upper: Double) {
+        var lower = Double.infinity
+        var nearestChord = Double.infinity
+        for edge in chain.edges {
+            let d = edge.chordSegmentDistance(from: point)
+            lower = min(lower, d - edge.bulge)
+            nearestChord = min(nearestChord, d + edge.bulge, point.chord(to: edge.startPoint))
+        }
+        return (max(0, lower - GeodesicBounds.margin), GeodesicBounds.upper(chord: nearestChord))
+    }
+
+    /// The least over every edge of its exact distance.
+    static func plainDistance(_ chain: EdgeChain, _ p: Coordinate, _ point: EarthCenteredPoint) -> Double {
+        chain.edges.map { GeodesicSegment($0, geodesic: g).nearestApproach(to: p, point).distance }.min()!
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var seed: UInt64
+        var latitudes: ClosedRange<Double>
+        var sizes: ClosedRange<Double>
+        var vertices: ClosedRange<Int>
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "parks, 64-512 vertices", seed: 21, latitudes: -60...60, sizes: 500...20_000, vertices: 64...512),
+        Case(name: "long edges at high latitude", seed: 22, latitudes: 60...85, sizes: 300_000...1_500_000, vertices: 32...80),
+        Case(name: "across ±180°", seed: 23, latitudes: -50...50, sizes: 2_000...200_000, vertices: 33...200),
+        Case(name: "around a pole", seed: 24, latitudes: 89.9...90, sizes: 200_000...2_000_000, vertices: 40...120),
+    ]
+
+    @Test(arguments: cases)
+    func blocksAndBallsGiveThePlainScansAnswers(_ c: Case) {
+        var random = SplitMix64(seed: c.seed)
+        for _ in 0..<5 {
+            let north = random.unit() < 0.5
+            let latitude = GeodesicRingTests.uniform(c.latitudes, &random) * (north ? 1 : -1)
+            let center = Coordinate(latitude: latitude, longitude: GeodesicRingTests.uniform(-180...180, &random))
+            let size = GeodesicRingTests.uniform(c.sizes, &random)
+            let count = c.vertices.lowerBound + Int(random.next() % UInt64(c.vertices.count))
+            let shell = GeodesicRingTests.star(around: center, count: count, radii: 0.5 * size...size, &random)
+            let hole = GeodesicRingTests.star(around: center, count: count / 2 + 3, radii: 0.1 * size...0.3 * size, &random)
+            let polygon = GeodesicPolygon(shell: shell, holes: [hole])!
+            let line = GeodesicLineString(Array(shell.prefix(count - 3)))!
+            let shape = GeodesicShape(.areas([[shell, hole]]))!
+            #expect(!polygon.shell.chain.blocks.isEmpty)
+            for i in 0..<200 {
+                let p: Coordinate
+                switch i % 4 {
+                case 0: p = shell[Int(random.next() % UInt64(shell.count))]
+                case 1:
+                    let edge = (shell[i % shell.count], shell[(i + 1) % shell.count])
+                    p = GeodesicRingTests.offEdge(edge, &random)
+                default:
+                    p = Self.g.destination(
+                        from: center, azimuth: GeodesicRingTests.uniform(-180...180, &random), distance: 3 * size * random.unit())
+                }
+                let point = EarthCenteredPoint(p)
+                for ring in [polygon.shell] + polygon.holes {
+                    #expect(ring.locate(p, point) == ring.locate(p), "\(c.name): \(p)")
+                    let blocked = ring.chain.bounds(from: point)
+                    let plain = Self.plainBounds(ring.chain, point)
+                    #expect(blocked.lower == plain.lower && blocked.upper == plain.upper, "\(c.name): \(p) \(blocked) vs \(plain)")
+                    if i % 8 < 2 {
+                        let exact = ring.chain.distance(from: p, point, below: .infinity)
+                        #expect(exact == Self.plainDistance(ring.chain, p, point), "\(c.name): \(p)")
+                    }
+                }
+                let lineBounds = line.chain.bounds(from: point)
+                let plainLine = Self.plainBounds(line.chain, point)
+                #expect(lineBounds.lower == plainLine.lower && lineBounds.upper == plainLine.upper, "\(c.name): line \(p)")
+                // And the place's bounds hold its exact distance.
+                let bounds = shape.distanceBounds(from: p)
+                let exact = shape.distance(from: p)
+                #expect(bounds.lower <= exact && exact <= bounds.upper, "\(c.name): \(p) \(bounds) vs \(exact)")
+            }
+        }
+    }
+}
