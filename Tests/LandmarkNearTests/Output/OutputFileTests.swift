@@ -39,14 +39,29 @@ struct OutputFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let fifo = directory.appendingPathComponent("pipe.out")
         #expect(mkfifo(fifo.path, 0o600) == 0)
-        // A reader on the FIFO (as `landmark-near map ... --out >(gzip)` would have).
-        let reader = Task { try await runProcess("/bin/cat", [fifo.path], timeout: 60) }
+        // A reader on the FIFO (as `landmark-near map ... --out >(gzip)` would have), on a
+        // thread of its own: a process would wait for one of the slots that the tools of the
+        // other cases hold while they wait for their own readers (a deadlock in parallel runs).
+        let reader = Task { await Self.readToEnd(fifo.path) }
         let result = try await runTool(arguments.map { $0 == "OUT" ? fifo.path : $0 })
-        let read = try await reader.value
+        // A tool that never opened the FIFO leaves the reader in open(2): a writer that opens
+        // and closes it ends that wait (and adds nothing).
+        let unblock = open(fifo.path, O_WRONLY | O_NONBLOCK)
+        if unblock >= 0 { close(unblock) }
+        let read = await reader.value
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(read.stdout.contains(holds))
+        #expect(String(decoding: read, as: UTF8.self).contains(holds))
         var info = stat()
         #expect(lstat(fifo.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "still a FIFO")
+    }
+
+    /// Everything written to the FIFO at `path` until its writers close it.
+    static func readToEnd(_ path: String) async -> Data {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: FileHandle(forReadingAtPath: path)?.readDataToEndOfFile() ?? Data())
+            }
+        }
     }
 
     @Test func targetsAreClassified() throws {
