@@ -2,7 +2,7 @@ import Foundation
 @_spi(Inlining) import LandmarkNearCore
 
 /// One geodesic edge of an area's ring or of a line, with what the per-point work needs
-/// computed once: the longitude it sweeps and a band of latitudes that holds it (for
+/// computed once: the longitude it sweeps and a band of Earth-centred z that holds it (for
 /// `GeodesicRing`'s crossing test), and its Earth-centred endpoints and bulge (for the distance
 /// bounds below). Its azimuth and length (an inverse problem) are the segment's
 /// (`GeodesicSegment`), solved where a point comes near enough to need the exact distance: a
@@ -25,8 +25,10 @@ import Foundation
 ///
 /// The band without the inverse problem: every point X of the edge is within h of the chord, so
 /// its z (the Earth-centred coordinate along the axis) is within h of the chord's, between the
-/// ends' z; and a point of the surface at z has reduced latitude β = asin(z/b) exactly, whose
-/// geodetic latitude is atan(tan β / (1 − f)).
+/// ends' z. On the surface z grows with the latitude (z = b sin β, β the reduced latitude), so a
+/// point whose z is below the band is south of every point of the edge: the band is kept in z,
+/// and compared with the point's own z, without turning it into latitudes (two `atan2` an edge,
+/// a sixth of the start-up of 10,000 polygons; see Benchmarks/LOG.md).
 ///
 ///     let edge = GeodesicEdge(from: Coordinate(latitude: 60, longitude: 10), to: Coordinate(latitude: 60, longitude: 12))
 ///     let p = EarthCenteredPoint(Coordinate(latitude: 61, longitude: 11))
@@ -40,11 +42,14 @@ import Foundation
     /// the sweep is then a convention, any value congruent mod 360 (`GeodesicRing` may change
     /// it by ±360).
     var sweep: Double
-    /// The band of latitudes the edge spans (degrees, a nanodegree wider each way): its ends'
-    /// and, where the edge turns from north to south or back, its vertex's (with the inverse
-    /// problem); or the band that z bounds (without it).
-    let lowestLatitude: Double
-    let highestLatitude: Double
+    /// The band of Earth-centred z (metres) that holds every point of the edge: its ends' z
+    /// widened by the bulge (without the inverse problem), or the z of its band of latitudes
+    /// (`latitudeBand`, with it).
+    let lowestZ: Double
+    let highestZ: Double
+    /// Whether the band of latitudes reaches the North Pole: for an edge through a pole
+    /// (`passesPole`), whether that pole is the North Pole.
+    let reachesNorthPole: Bool
     public let startPoint: EarthCenteredPoint
     public let endPoint: EarthCenteredPoint
     /// h = √(L² − c²)/2 (see above), metres, with L − c made a micrometre larger (the rounding of
@@ -80,7 +85,7 @@ import Foundation
         let highZ = max(startPoint.z, endPoint.z) + bulge
         self.init(
             start: start, end: end, sweep: sweep, startPoint: startPoint, endPoint: endPoint, chord: chord, bulge: bulge,
-            band: (Self.latitude(atZ: lowZ) - 1e-9, Self.latitude(atZ: highZ) + 1e-9))
+            band: (lowZ, highZ), reachesNorthPole: false)
     }
 
     /// The edge from `start` to `end` whose inverse problem is `inverse`: the bulge from its
@@ -92,14 +97,16 @@ import Foundation
         let endPoint = EarthCenteredPoint(end)
         let chord = startPoint.chord(to: endPoint)
         let bulge = 0.5 * (max(0, inverse.distance - chord + 1e-6) * (inverse.distance + chord)).squareRoot()
+        let (low, high) = Self.latitudeBand(start, end, inverse, sweep)
+        func z(_ latitude: Double) -> Double { EarthCenteredPoint(Coordinate(latitude: latitude, longitude: 0)).z }
         self.init(
             start: start, end: end, sweep: sweep, startPoint: startPoint, endPoint: endPoint, chord: chord, bulge: bulge,
-            band: Self.latitudeBand(start, end, inverse, sweep))
+            band: (z(max(-90, low)), z(min(90, high))), reachesNorthPole: high >= 90)
     }
 
     private init(
         start: Coordinate, end: Coordinate, sweep: Double, startPoint: EarthCenteredPoint, endPoint: EarthCenteredPoint,
-        chord: Double, bulge: Double, band: (Double, Double)
+        chord: Double, bulge: Double, band: (Double, Double), reachesNorthPole: Bool
     ) {
         self.start = start
         self.end = end
@@ -108,17 +115,9 @@ import Foundation
         self.endPoint = endPoint
         inverseChordSquared = chord > 0 ? 1 / (chord * chord) : 0
         self.bulge = bulge
-        lowestLatitude = max(-90, band.0)
-        highestLatitude = min(90, band.1)
-    }
-
-    /// The geodetic latitude (degrees) of the points of the surface at `z` metres along the
-    /// axis (clamped to the poles): z = b sin β, tan φ = tan β / (1 − f).
-    static func latitude(atZ z: Double) -> Double {
-        let b = EllipsoidConstants.polarRadius
-        let sinBeta = min(1, max(-1, z / b))
-        let cosBeta = (1 - sinBeta * sinBeta).squareRoot()
-        return atan2(sinBeta, (1 - EllipsoidConstants.flattening) * cosBeta) * 180 / .pi
+        lowestZ = band.0
+        highestZ = band.1
+        self.reachesNorthPole = reachesNorthPole
     }
 
     /// Whether the edge passes through a pole between its ends (it is then two meridians).

@@ -54,6 +54,12 @@ import Foundation
 
     /// Latitude (degrees) within which a crossing and P are taken as the same point.
     static let boundaryTolerance = 1e-11
+    /// How far (metres of z) P must be below or above an edge's band (`GeodesicEdge.lowestZ`)
+    /// for the band to decide a crossing without computing it: far above the nanometres of
+    /// rounding of z (nanometres), and a tenth of a millimetre: at least 9 × 10⁻¹⁰° of latitude
+    /// anywhere (z changes by at most 111.7 km a degree), so that no point the band decides is
+    /// within the boundary tolerance of the crossing. Nearer the band, the crossing is computed.
+    static let bandMargin = 1e-4
     /// The area of the WGS84 ellipsoid, m²: 2πa² + π (b²/e) ln((1 + e)/(1 − e)).
     static let ellipsoidArea: Double = {
         let a = EllipsoidConstants.equatorialRadius
@@ -83,8 +89,8 @@ import Foundation
             edges.append(GeodesicEdge(from: vertices[i], to: vertices[next], points[i], points[next], geodesic: geodesic))
         }
         let chain = EdgeChain(edges: edges, geodesic: geodesic)
-        touchesNorthPole = edges.contains { $0.start.latitude == 90 || ($0.passesPole && $0.highestLatitude == 90) }
-        touchesSouthPole = edges.contains { $0.start.latitude == -90 || ($0.passesPole && $0.lowestLatitude == -90) }
+        touchesNorthPole = edges.contains { $0.start.latitude == 90 || ($0.passesPole && $0.reachesNorthPole) }
+        touchesSouthPole = edges.contains { $0.start.latitude == -90 || ($0.passesPole && !$0.reachesNorthPole) }
         if chain.isSmall {
             // The ring lies in a small ball that holds neither pole (`EdgeChain.isSmall`): the
             // smaller region is the one in the ball, and the North Pole is not in it. No
@@ -129,6 +135,14 @@ import Foundation
     /// Where `p` is: in the region the ring bounds, on the ring, or outside. No allocation; per
     /// edge, away from P's meridian, a subtraction and two comparisons.
     public func locate(_ p: Coordinate) -> RingLocation {
+        locate(p, EarthCenteredPoint(p))
+    }
+
+    /// `locate(p)`, where `point` is `p`'s Earth-centred point: outside at once when the ring is
+    /// small and `p` is outside its ball (the ball holds the ring and the region it bounds,
+    /// `EdgeChain.isSmall`), which is where most points near a place are.
+    public func locate(_ p: Coordinate, _ point: EarthCenteredPoint) -> RingLocation {
+        if small && point.chordSquared(to: chain.center) > chain.radius * chain.radius { return .outside }
         let latitude = p.latitude
         if abs(latitude) == 90 {
             if latitude > 0 ? touchesNorthPole : touchesSouthPole { return .boundary }
@@ -160,15 +174,15 @@ import Foundation
             if edge.touchesPole {
                 crossing = abs(edge.start.latitude) == 90 ? edge.start.latitude : edge.end.latitude
             } else if edge.passesPole {
-                crossing = edge.highestLatitude == 90 ? 90 : -90
+                crossing = edge.reachesNorthPole ? 90 : -90
             } else if u0 == 0 {
                 crossing = edge.start.latitude
             } else if u1 == 0 {
                 crossing = edge.end.latitude
-            } else if latitude < edge.lowestLatitude {
+            } else if point.z < edge.lowestZ - Self.bandMargin {
                 crossings += 1
                 continue
-            } else if latitude > edge.highestLatitude {
+            } else if point.z > edge.highestZ + Self.bandMargin {
                 continue
             } else {
                 crossing = MeridianCrossing.latitude(on: GeodesicSegment(edge, geodesic: chain.geodesic), longitudeChange: -u0)
@@ -177,14 +191,6 @@ import Foundation
             if crossing > latitude { crossings += 1 }
         }
         return (crossings & 1 == 1) != northPoleInside ? .inside : .outside
-    }
-
-    /// `locate(p)`, where `point` is `p`'s Earth-centred point: outside at once when the ring is
-    /// small and `p` is outside its ball (the ball holds the ring and the region it bounds,
-    /// `EdgeChain.isSmall`), which is where most points near a place are.
-    public func locate(_ p: Coordinate, _ point: EarthCenteredPoint) -> RingLocation {
-        if small && point.chordSquared(to: chain.center) > chain.radius * chain.radius { return .outside }
-        return locate(p)
     }
 
     /// The exact distance (metres) from `p` to the ring when below `limit` (`EdgeChain`).
@@ -216,7 +222,7 @@ import Foundation
         if abs(start) == 90 { return b == 0 && between(start, end) }
         if abs(end) == 90 { return a == 0 && between(start, end) }
         if edge.passesPole {
-            let pole: Double = edge.highestLatitude == 90 ? 90 : -90
+            let pole: Double = edge.reachesNorthPole ? 90 : -90
             return (a == 0 && between(start, pole)) || (b == 0 && between(end, pole))
         }
         if edge.sweep == 0 { return (a == 0 || b == 0) && between(start, end) }
