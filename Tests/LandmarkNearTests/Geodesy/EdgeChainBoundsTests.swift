@@ -91,4 +91,42 @@ import Testing
             }
         }
     }
+
+    /// A place's cap takes its vertices' points from its edges (made once): the same centre and
+    /// reach, bit for bit, as from every position made anew, also for rings written beyond
+    /// ±180° (which the ring reduces) and for lines.
+    @Test(arguments: [false, true])
+    func aPlacesCapIsThatOfItsPositions(_ beyond180: Bool) throws {
+        var random = SplitMix64(seed: beyond180 ? 31 : 32)
+        for _ in 0..<20 {
+            let center = Coordinate(latitude: GeodesicRingTests.uniform(-70...70, &random), longitude: beyond180 ? 179.9 : 10)
+            var ring = GeodesicRingTests.star(around: center, count: 40, radii: 5_000...30_000, &random)
+            if beyond180 {
+                ring = ring.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude < 0 ? $0.longitude + 360 : $0.longitude) }
+            }
+            for shape in [LandmarkShape.areas([[ring + [ring[0]]]]), .lines([ring, Array(ring.prefix(7))])] {
+                let made = try #require(GeodesicShape(shape))
+                let points = shape.allPositions.map(EarthCenteredPoint.init)
+                var sum = EarthCenteredPoint(x: 0, y: 0, z: 0)
+                for point in points {
+                    sum.x += point.x
+                    sum.y += point.y
+                    sum.z += point.z
+                }
+                let horizontal = (sum.x * sum.x + sum.y * sum.y).squareRoot()
+                let expected = Coordinate(
+                    latitude: atan2(sum.z, horizontal * (1 - EllipsoidConstants.eccentricitySquared)) * 180 / .pi,
+                    longitude: atan2(sum.y, sum.x) * 180 / .pi)
+                #expect(made.center.latitude.bitPattern == expected.latitude.bitPattern)
+                #expect(made.center.longitude.bitPattern == expected.longitude.bitPattern)
+                let centerPoint = EarthCenteredPoint(expected)
+                var (farthest, longest) = (0.0, 0.0)
+                for (i, point) in points.enumerated() {
+                    farthest = max(farthest, centerPoint.chord(to: point))
+                    if i > 0 { longest = max(longest, points[i - 1].chord(to: point)) }
+                }
+                #expect(made.reach == GeodesicBounds.upper(chord: farthest) + GeodesicBounds.upper(chord: longest) / 2 + 0.001)
+            }
+        }
+    }
 }
