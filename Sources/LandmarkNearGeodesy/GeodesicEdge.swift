@@ -44,12 +44,14 @@ import Foundation
     var sweep: Double
     /// The band of Earth-centred z (metres) that holds every point of the edge: its ends' z
     /// widened by the bulge (without the inverse problem), or the z of its band of latitudes
-    /// (`latitudeBand`, with it).
+    /// (`latitudeBand`, with it), open (±infinity) on a side where it reaches a pole.
     let lowestZ: Double
     let highestZ: Double
-    /// Whether the band of latitudes reaches the North Pole: for an edge through a pole
-    /// (`passesPole`), whether that pole is the North Pole.
-    let reachesNorthPole: Bool
+
+    /// Whether the band reaches the North Pole: for an edge through a pole (`passesPole`),
+    /// whether that pole is the North Pole. (Kept in the band, not in a flag of its own, which
+    /// would make every edge 8 bytes larger.)
+    var reachesNorthPole: Bool { highestZ == .infinity }
     public let startPoint: EarthCenteredPoint
     public let endPoint: EarthCenteredPoint
     /// h = √(L² − c²)/2 (see above), metres, with L − c made a micrometre larger (the rounding of
@@ -85,7 +87,7 @@ import Foundation
         let highZ = max(startPoint.z, endPoint.z) + bulge
         self.init(
             start: start, end: end, sweep: sweep, startPoint: startPoint, endPoint: endPoint, chord: chord, bulge: bulge,
-            band: (lowZ, highZ), reachesNorthPole: false)
+            band: (lowZ, highZ))
     }
 
     /// The edge from `start` to `end` whose inverse problem is `inverse`: the bulge from its
@@ -101,12 +103,12 @@ import Foundation
         func z(_ latitude: Double) -> Double { EarthCenteredPoint(Coordinate(latitude: latitude, longitude: 0)).z }
         self.init(
             start: start, end: end, sweep: sweep, startPoint: startPoint, endPoint: endPoint, chord: chord, bulge: bulge,
-            band: (z(max(-90, low)), z(min(90, high))), reachesNorthPole: high >= 90)
+            band: (low <= -90 ? -.infinity : z(low), high >= 90 ? .infinity : z(high)))
     }
 
     private init(
         start: Coordinate, end: Coordinate, sweep: Double, startPoint: EarthCenteredPoint, endPoint: EarthCenteredPoint,
-        chord: Double, bulge: Double, band: (Double, Double), reachesNorthPole: Bool
+        chord: Double, bulge: Double, band: (Double, Double)
     ) {
         self.start = start
         self.end = end
@@ -117,7 +119,6 @@ import Foundation
         self.bulge = bulge
         lowestZ = band.0
         highestZ = band.1
-        self.reachesNorthPole = reachesNorthPole
     }
 
     /// Whether the edge passes through a pole between its ends (it is then two meridians).
