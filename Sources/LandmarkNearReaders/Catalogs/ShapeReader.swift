@@ -46,7 +46,12 @@ package final class ShapeReader {
         var message = ""
     }
 
-    package init() {
+    /// Whether a polygon whose only ring `RingSimplicity` proves simple is accepted without
+    /// GEOS's check (which would accept it); off only to compare the two.
+    private let provesSimpleRings: Bool
+
+    package init(provesSimpleRings: Bool = true) {
+        self.provesSimpleRings = provesSimpleRings
         guard let context = GEOS_init_r(), let geoJSON = GEOSGeoJSONReader_create_r(context), let wkt = GEOSWKTReader_create_r(context)
         else { fatalError("GEOS: cannot create a context and its readers (out of memory)") }
         self.context = context
@@ -281,9 +286,11 @@ package final class ShapeReader {
     // MARK: validity
 
     /// GEOS's verdict on one polygon, in longitude/latitude or, for a shell that turns round a
-    /// pole, in an azimuthal projection about that pole; the place is given in degrees.
+    /// pole, in an azimuthal projection about that pole; the place is given in degrees. A shell
+    /// alone in the plane that `RingSimplicity` proves simple is valid without asking.
     private func validate(_ rings: [[Coordinate]]) throws(Problem) {
         let pole = ShapeReader.enclosedPole(rings[0])
+        if provesSimpleRings, pole == nil, rings.count == 1, RingSimplicity.isCertainlySimple(rings[0]) { return }
         let project: (Coordinate) -> (x: Double, y: Double) =
             pole.map { pole in
                 { p in

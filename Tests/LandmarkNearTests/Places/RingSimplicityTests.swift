@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@_spi(Inlining) @testable import LandmarkNearCore
+@testable import LandmarkNearReaders
+
+/// A polygon whose ring `RingSimplicity` proves simple skips GEOS's validity check: every ring
+/// it proves must be one GEOS accepts, on rings made to be simple, to cross themselves, to touch
+/// themselves and to be nearly degenerate; and the usual outline must be proved (else the
+/// start-up pays GEOS for it again).
+@Suite(.suiteTimeLimit) struct RingSimplicityTests {
+    /// GEOS's own verdict (the proof switched off).
+    static func geosAccepts(_ ring: [Coordinate]) -> Bool {
+        let reader = ShapeReader(provesSimpleRings: false)
+        let text = "POLYGON ((" + ring.map { "\($0.longitude) \($0.latitude)" }.joined(separator: ", ") + "))"
+        return (try? reader.read(wkt: text)) != nil
+    }
+
+    static func closed(_ points: [(Double, Double)]) -> [Coordinate] {
+        let ring = points.map { Coordinate(latitude: $0.1, longitude: $0.0) }
+        return ring + [ring[0]]
+    }
+
+    /// A star-shaped outline (what a park's is like): proved, and GEOS agrees.
+    static func star(_ random: inout SplitMix64, count: Int, jitter: Double) -> [Coordinate] {
+        let center = (random.unit() * 300 - 150, random.unit() * 120 - 60)
+        let size = 0.001 + random.unit() * 0.2
+        return closed(
+            (0..<count).map { i in
+                let angle = 2 * Double.pi * Double(i) / Double(count)
+                let r = size * (1 - jitter * random.unit())
+                return (center.0 + r * cos(angle), center.1 + r * sin(angle))
+            })
+    }
+
+    @Test func starsAreProvedAndValid() {
+        var random = SplitMix64(seed: 41)
+        for count in [3, 4, 5, 64, 300, 512, 2_000] {
+            for _ in 0..<5 {
+                let ring = Self.star(&random, count: count, jitter: 0.5)
+                #expect(RingSimplicity.isCertainlySimple(ring), "\(count) vertices")
+                #expect(Self.geosAccepts(ring))
+            }
+        }
+    }
+
+    /// Random rings of few vertices (mostly crossing themselves), rings with a vertex moved onto
+    /// another edge or onto another vertex, spikes, collinear runs, repeated vertices, and
+    /// stars with one vertex pulled across the ring: what is proved, GEOS accepts.
+    @Test(arguments: [51, 52, 53] as [UInt64])
+    func whatIsProvedGEOSAccepts(_ seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var proved = 0
+        var refused = 0
+        for round in 0..<600 {
+            var points: [(Double, Double)]
+            let count = 4 + Int(random.next() % 9)
+            switch round % 6 {
+            case 0:
+                // Random points on a coarse grid: crossings, touches and collinear runs.
+                points = (0..<count).map { _ in (Double(random.next() % 6), Double(random.next() % 6)) }
+            case 1:
+                points = (0..<count).map { _ in (random.unit(), random.unit()) }
+            case 2:
+                // A star with one vertex moved onto the middle of a non-adjacent edge.
+                points = Self.star(&random, count: count + 4, jitter: 0.3).dropLast().map { ($0.longitude, $0.latitude) }
+                let k = Int(random.next() % UInt64(points.count))
+                let e = (k + 2) % points.count
+                let f = (e + 1) % points.count
+                points[k] = ((points[e].0 + points[f].0) / 2, (points[e].1 + points[f].1) / 2)
+            case 3:
+                // A star with one vertex on another (a pinch) or repeated (a zero edge).
+                points = Self.star(&random, count: count + 4, jitter: 0.3).dropLast().map { ($0.longitude, $0.latitude) }
+                let k = Int(random.next() % UInt64(points.count))
+                points[k] = points[(k + (random.unit() < 0.5 ? 1 : 3)) % points.count]
+            case 4:
+                // A star with one vertex pulled through the far side (it crosses) or a spike.
+                points = Self.star(&random, count: count + 4, jitter: 0.3).dropLast().map { ($0.longitude, $0.latitude) }
+                let k = Int(random.next() % UInt64(points.count))
+                let cx = points.map(\.0).reduce(0, +) / Double(points.count)
+                let cy = points.map(\.1).reduce(0, +) / Double(points.count)
+                let pull = random.unit() < 0.5 ? 2.5 : 0.999_999_999_999
+                points[k] = (cx + (cx - points[k].0) * pull, cy + (cy - points[k].1) * pull)
+            default:
+                // Nearly collinear: three vertices a hair off a line, at large coordinates.
+                let base = 179.0 + random.unit()
+                let t = random.unit()
+                points = [(base, 10), (base + 1e-7, 10 + 1e-7), (base + 2e-7, 10 + 2e-7 + t * 1e-21), (base + 1e-7, 10 + 1e-6)]
+            }
+            let ring = Self.closed(points)
+            if RingSimplicity.isCertainlySimple(ring) {
+                proved += 1
+                #expect(Self.geosAccepts(ring), "proved but GEOS refuses: \(points)")
+            } else {
+                refused += 1
+            }
+        }
+        // Both kinds met: the test would see a proof of a ring GEOS refuses.
+        #expect(proved > 50 && refused > 50, "\(proved) proved, \(refused) left to GEOS")
+    }
+
+    /// A bow tie, a ring that touches itself at a vertex, a spike, a zero-area ring: each goes
+    /// to GEOS, which names the problem.
+    @Test(arguments: [
+        [(0.0, 0.0), (1, 1), (1, 0), (0, 1)],
+        [(0.0, 0.0), (2, 0), (1, 1), (2, 2), (0, 2), (1, 1)],
+        [(0.0, 0.0), (2, 0), (2, 2), (1, 2), (1, 3), (1, 2), (0, 2)],
+        [(0.0, 0.0), (1, 1), (2, 2)],
+        [(0.0, 0.0), (1, 0), (1, 0), (1, 1)],
+    ])
+    func problemsGoToGEOS(_ points: [(Double, Double)]) throws {
+        let ring = Self.closed(points)
+        #expect(!RingSimplicity.isCertainlySimple(ring))
+        let text = "POLYGON ((" + ring.map { "\($0.longitude) \($0.latitude)" }.joined(separator: ", ") + "))"
+        let valid = (try? ShapeReader().read(wkt: text)) != nil
+        #expect(valid == Self.geosAccepts(ring))
+    }
+}
