@@ -115,4 +115,22 @@ import Testing
         let valid = (try? ShapeReader().read(wkt: text)) != nil
         #expect(valid == Self.geosAccepts(ring))
     }
+
+    /// A comb: 10,000 long teeth over the same stretch of longitude, a simple ring whose every
+    /// edge overlaps every other in x. The sweep stops at its budget and GEOS decides (valid).
+    @Test func aCombIsLeftToGEOS() {
+        var points: [(Double, Double)] = [(0, 0)]
+        for tooth in 0..<10_000 {
+            let y = Double(tooth) * 1e-4
+            if tooth % 2 == 0 {
+                points += [(1, y), (1, y + 1e-4)]
+            } else {
+                points += [(1e-3, y), (1e-3, y + 1e-4)]
+            }
+        }
+        points += [(0, 1.0)]
+        let ring = Self.closed(points)
+        #expect(!RingSimplicity.isCertainlySimple(ring))
+        #expect(Self.geosAccepts(ring))
+    }
 }
