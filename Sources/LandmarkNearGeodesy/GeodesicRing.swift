@@ -55,8 +55,8 @@ import Foundation
     /// Latitude (degrees) within which a crossing and P are taken as the same point.
     static let boundaryTolerance = 1e-11
     /// How far (metres of z) P must be below or above an edge's band (`GeodesicEdge.lowestZ`)
-    /// for the band to decide a crossing without computing it: far above the nanometres of
-    /// rounding of z (nanometres), and a tenth of a millimetre: at least 9 × 10⁻¹⁰° of latitude
+    /// for the band to decide a crossing without computing it: far above the rounding of z
+    /// (nanometres), and a tenth of a millimetre: at least 9 × 10⁻¹⁰° of latitude
     /// anywhere (z changes by at most 111.7 km a degree), so that no point the band decides is
     /// within the boundary tolerance of the crossing. Nearer the band, the crossing is computed.
     static let bandMargin = 1e-4
