@@ -116,6 +116,24 @@ import Testing
         #expect(valid == Self.geosAccepts(ring))
     }
 
+    /// A saw: 1,000 teeth along one run of growing x (one of the proof's monotone runs), closed
+    /// below by two long edges that rise to the bottom of the middle tooth: short of it the
+    /// ring is simple and proved; at it (touching a vertex) or past it (crossing two edges of
+    /// the run) it goes to GEOS, which refuses it.
+    @Test(arguments: [(0.999, true), (1.0, false), (1.2, false), (1.000_000_000_001, false)] as [(Double, Bool)])
+    func aSawAgainstOneLongEdge(_ reach: Double, _ simple: Bool) {
+        var points: [(Double, Double)] = (0...1_000).map { i in
+            let x = Double(i) * 0.01
+            return (x, i % 2 == 0 ? 1.0 : 1.5)
+        }
+        points += [(10.0, 0.0), (5.0, reach), (0.0, 0.0)]
+        // Both ways round: the teeth's run has x growing, then falling.
+        for ring in [Self.closed(points), Self.closed(points.reversed())] {
+            #expect(RingSimplicity.isCertainlySimple(ring) == simple)
+            #expect(Self.geosAccepts(ring) == simple)
+        }
+    }
+
     /// A comb: 10,000 long teeth over the same stretch of longitude, a simple ring whose every
     /// edge overlaps every other in x. The sweep stops at its budget and GEOS decides (valid).
     @Test func aCombIsLeftToGEOS() {
