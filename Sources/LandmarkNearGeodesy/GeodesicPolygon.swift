@@ -89,7 +89,15 @@
 
     /// `contains(p)`, where `point` is `p`'s Earth-centred point.
     public func contains(_ p: Coordinate, _ point: EarthCenteredPoint) -> Bool {
-        polygons.contains { $0.contains(p, point) }
+        // Through the buffer: each polygon is read in place, where `polygons.contains { … }`
+        // copied it (retaining its rings' arrays) for every fix (measured: 2 % of a replay).
+        for i in polygons.indices {
+            // The shell's ball first, read in place: calling `contains` copies the polygon
+            // (retaining its rings' storage), and most polygons near a fix are outside it.
+            if polygons[i].shell.isOutsideBall(point) { continue }
+            if polygons[i].contains(p, point) { return true }
+        }
+        return false
     }
 
     /// The geodesic distance (metres) from `p` to the nearest of the areas: 0 in one.

@@ -142,7 +142,7 @@ import Foundation
     /// small and `p` is outside its ball (the ball holds the ring and the region it bounds,
     /// `EdgeChain.isSmall`), which is where most points near a place are.
     public func locate(_ p: Coordinate, _ point: EarthCenteredPoint) -> RingLocation {
-        if small && point.chordSquared(to: chain.center) > chain.radius * chain.radius { return .outside }
+        if isOutsideBall(point) { return .outside }
         let latitude = p.latitude
         if abs(latitude) == 90 {
             if latitude > 0 ? touchesNorthPole : touchesSouthPole { return .boundary }
@@ -191,6 +191,13 @@ import Foundation
             if crossing > latitude { crossings += 1 }
         }
         return (crossings & 1 == 1) != northPoleInside ? .inside : .outside
+    }
+
+    /// Whether the ring is small and `point` outside its ball: then outside the ring and the
+    /// region it bounds (`locate` answers `.outside`).
+    @inline(__always)
+    func isOutsideBall(_ point: EarthCenteredPoint) -> Bool {
+        small && point.chordSquared(to: chain.center) > chain.radius * chain.radius
     }
 
     /// The exact distance (metres) from `p` to the ring when below `limit` (`EdgeChain`).
