@@ -33,43 +33,123 @@
 /// first (finite positions, a closed ring of at least four) and at least three distinct points,
 /// which a ring whose every vertex turns has.
 ///
+/// A polygon with holes (a lake with its islands) is proved valid the same way, the sweep
+/// running over the runs of all its rings at once (edges of two rings are never consecutive),
+/// when besides every hole is inside the shell and outside every other hole: the rings are then
+/// simple and pairwise disjoint, so each hole lies wholly inside or outside the shell and each
+/// other hole, as its first vertex does; and disjoint rings, holes in the shell and none in
+/// another, are all GEOS asks of a polygon's rings (no ring crosses or touches another, no hole
+/// outside the shell or nested, a connected interior). A vertex's side of a ring is its winding
+/// number (Sunday's half-open crossing rule, exact on y, each crossing's side an orientation as
+/// above; an uncertain one sends the polygon to GEOS). More than 256 holes go to GEOS (each
+/// hole's vertex is tested against every ring).
+///
 ///     RingSimplicity.isCertainlySimple(square)   // true
 ///     RingSimplicity.isCertainlySimple(bowtie)   // false: GEOS says "Self-intersection"
+///     RingSimplicity.isCertainlyValid([lake, island])   // true
 enum RingSimplicity {
     /// Whether `ring` (closed: its last position repeats the first) is certainly simple with
     /// longitude as x and latitude as y; false where GEOS must decide.
     static func isCertainlySimple(_ ring: [Coordinate]) -> Bool {
-        let n = ring.count - 1
-        guard n >= 3, ring[0] == ring[n] else { return false }
-        return ring.withUnsafeBufferPointer { ring in
+        isCertainlyValid([ring])
+    }
+
+    /// Whether the polygon of `rings` (the shell, then the holes; each closed) is certainly
+    /// valid in the longitude/latitude plane; false where GEOS must decide.
+    static func isCertainlyValid(_ rings: [[Coordinate]]) -> Bool {
+        guard let shell = rings.first, rings.count <= 257 else { return false }
+        // One ring is read where it is; several are laid end to end (a hole is the rare case).
+        if rings.count == 1 {
+            return shell.withUnsafeBufferPointer { isCertainlyValid($0, spans: [Span(start: 0, count: shell.count)]) }
+        }
+        var spans: [Span] = []
+        var points: [Coordinate] = []
+        points.reserveCapacity(rings.reduce(0) { $0 + $1.count })
+        for ring in rings {
+            spans.append(Span(start: points.count, count: ring.count))
+            points += ring
+        }
+        return points.withUnsafeBufferPointer { isCertainlyValid($0, spans: spans) }
+    }
+
+    /// Where a ring's positions are among a polygon's: `count` of them from `start`, the last
+    /// repeating the first; its edges are `start ..< start + count − 1`.
+    private struct Span {
+        var start: Int
+        var count: Int
+        var edges: Int { count - 1 }
+    }
+
+    private static func isCertainlyValid(_ ring: UnsafeBufferPointer<Coordinate>, spans: [Span]) -> Bool {
+        var runs: [Run] = []
+        var totalEdges = 0
+        for (index, span) in spans.enumerated() {
+            let n = span.edges
+            guard n >= 3, ring[span.start] == ring[span.start + n] else { return false }
             // Every vertex turns: consecutive edges meet only where they join.
-            var a = ring[n - 1]
-            for i in 0..<n {
+            var a = ring[span.start + n - 1]
+            for i in span.start..<span.start + n {
                 let (b, c) = (ring[i], ring[i + 1])
                 if orientation(a, b, c) == 0 { return false }
                 a = b
             }
-            var runs = Run.runs(of: ring, edges: n)
-            runs.sort { $0.minX < $1.minX }
-            var budget = 256 * n
-            return runs.withUnsafeBufferPointer { runs in
-                for a in runs.indices {
-                    let run = runs[a]
-                    var b = a + 1
-                    while b < runs.count, runs[b].minX <= run.maxX {
-                        // Every run and edge looked at counts, so that no ring costs more than
-                        // 256 an edge here (many long edges over one stretch of x go to GEOS).
-                        budget -= 1
-                        guard budget > 0 else { return false }
-                        let other = runs[b]
-                        b += 1
-                        if other.maxY < run.minY || other.minY > run.maxY { continue }
-                        guard apart(run, other, in: ring, edges: n, budget: &budget) else { return false }
-                    }
+            Run.add(runsOf: span, ring: index, in: ring, to: &runs)
+            totalEdges += n
+        }
+        runs.sort { $0.minX < $1.minX }
+        var budget = 256 * totalEdges
+        let apartAll = runs.withUnsafeBufferPointer { runs in
+            for a in runs.indices {
+                let run = runs[a]
+                var b = a + 1
+                while b < runs.count, runs[b].minX <= run.maxX {
+                    // Every run and edge looked at counts, so that no ring costs more than 256 an
+                    // edge here (many long edges over one stretch of x go to GEOS).
+                    budget -= 1
+                    guard budget > 0 else { return false }
+                    let other = runs[b]
+                    b += 1
+                    if other.maxY < run.minY || other.minY > run.maxY { continue }
+                    // Consecutive edges are of one ring: `ringEdges` tells the last from the first.
+                    let ringEdges = run.ring == other.ring ? spans[run.ring].edges : 0
+                    guard apart(run, other, in: ring, ringEdges: ringEdges, budget: &budget) else { return false }
                 }
-                return true
+            }
+            return true
+        }
+        guard apartAll else { return false }
+        // Disjoint rings: each hole is wholly on one side of each other ring, as its first vertex.
+        for (index, hole) in spans.enumerated().dropFirst() {
+            let vertex = ring[hole.start]
+            for (other, span) in spans.enumerated() where other != index {
+                guard let winding = windingNumber(of: vertex, around: span, in: ring) else { return false }
+                // In the shell (other == 0), outside every other hole.
+                guard (winding != 0) == (other == 0) else { return false }
             }
         }
+        return true
+    }
+
+    /// The winding number of the ring of `span` around `q` (Sunday's half-open rule: an edge
+    /// counts if one end is at or below q's y and the other above), nil when the side of an edge
+    /// that counts is uncertain (q on it or within the rounding).
+    private static func windingNumber(of q: Coordinate, around span: Span, in ring: UnsafeBufferPointer<Coordinate>) -> Int? {
+        var winding = 0
+        for i in span.start..<span.start + span.edges {
+            let (a, b) = (ring[i], ring[i + 1])
+            if a.latitude <= q.latitude {
+                guard b.latitude > q.latitude else { continue }
+                let side = orientation(a, b, q)
+                guard side != 0 else { return nil }
+                if side > 0 { winding += 1 }
+            } else {
+                guard b.latitude <= q.latitude else { continue }
+                let side = orientation(a, b, q)
+                guard side != 0 else { return nil }
+                if side < 0 { winding -= 1 }
+            }
+        }
+        return winding
     }
 
     /// Whether every edge of `run` is proved apart from every edge of `other` (or consecutive
@@ -77,7 +157,7 @@ enum RingSimplicity {
     /// `other` whose x overlaps its own, found from a start that only moves forward (both lists'
     /// least and greatest x grow).
     private static func apart(
-        _ run: Run, _ other: Run, in ring: UnsafeBufferPointer<Coordinate>, edges n: Int, budget: inout Int
+        _ run: Run, _ other: Run, in ring: UnsafeBufferPointer<Coordinate>, ringEdges n: Int, budget: inout Int
     ) -> Bool {
         var first = 0
         for k in 0..<run.count {
@@ -95,9 +175,10 @@ enum RingSimplicity {
                 guard budget > 0 else { return false }
                 j += 1
                 if max(r.latitude, s.latitude) < minY || min(r.latitude, s.latitude) > maxY { continue }
-                // Consecutive edges (the first and the last are too) were proved by their turn.
+                // Consecutive edges of a ring of n edges (its first and last are too) were proved
+                // by their turn; n is 0 for edges of two rings.
                 let gap = abs(e - f)
-                if gap == 1 || gap == n - 1 { continue }
+                if n > 0 && (gap == 1 || gap == n - 1) { continue }
                 guard separated(p, q, from: r, s) || separated(r, s, from: p, q) else { return false }
             }
         }
@@ -107,9 +188,10 @@ enum RingSimplicity {
     /// A longest run of edges whose x strictly grows, or strictly falls (or one edge of constant
     /// x), with its bounding box.
     private struct Run {
-        /// Its first edge (edge i joins vertices i and i + 1) and how many.
+        /// Its first edge (edge i joins positions i and i + 1) and how many, and its ring.
         var start: Int
         var count: Int
+        var ring: Int
         /// Whether x falls along it: its edges in order of x are then the last one first.
         var falls: Bool
         var minX: Double
@@ -128,10 +210,10 @@ enum RingSimplicity {
             return max(ring[e].longitude, ring[e + 1].longitude)
         }
 
-        /// The ring's edges cut into runs, in the ring's order.
-        static func runs(of ring: UnsafeBufferPointer<Coordinate>, edges n: Int) -> [Run] {
-            var runs: [Run] = []
-            var i = 0
+        /// The edges of the ring of `span` cut into runs, added in the ring's order.
+        static func add(runsOf span: Span, ring index: Int, in ring: UnsafeBufferPointer<Coordinate>, to runs: inout [Run]) {
+            let n = span.start + span.edges
+            var i = span.start
             while i < n {
                 let direction = sign(ring[i + 1].longitude - ring[i].longitude)
                 var end = i + 1
@@ -145,10 +227,11 @@ enum RingSimplicity {
                 }
                 let (x0, x1) = (ring[i].longitude, ring[end].longitude)
                 runs.append(
-                    Run(start: i, count: end - i, falls: direction < 0, minX: min(x0, x1), maxX: max(x0, x1), minY: minY, maxY: maxY))
+                    Run(
+                        start: i, count: end - i, ring: index, falls: direction < 0, minX: min(x0, x1), maxX: max(x0, x1),
+                        minY: minY, maxY: maxY))
                 i = end
             }
-            return runs
         }
 
         @inline(__always)

@@ -286,11 +286,12 @@ package final class ShapeReader {
     // MARK: validity
 
     /// GEOS's verdict on one polygon, in longitude/latitude or, for a shell that turns round a
-    /// pole, in an azimuthal projection about that pole; the place is given in degrees. A shell
-    /// alone in the plane that `RingSimplicity` proves simple is valid without asking.
+    /// pole, in an azimuthal projection about that pole; the place is given in degrees. A
+    /// polygon in the plane that `RingSimplicity` proves valid (simple rings, apart, the holes in
+    /// the shell and not in each other) is valid without asking.
     private func validate(_ rings: [[Coordinate]]) throws(Problem) {
         let pole = ShapeReader.enclosedPole(rings[0])
-        if provesSimpleRings, pole == nil, rings.count == 1, RingSimplicity.isCertainlySimple(rings[0]) { return }
+        if provesSimpleRings, pole == nil, RingSimplicity.isCertainlyValid(rings) { return }
         let project: (Coordinate) -> (x: Double, y: Double) =
             pole.map { pole in
                 { p in

@@ -134,6 +134,99 @@ import Testing
         }
     }
 
+    /// GEOS's verdict on a polygon with holes (the proof switched off).
+    static func geosAccepts(polygon rings: [[Coordinate]]) -> Bool {
+        let reader = ShapeReader(provesSimpleRings: false)
+        let text =
+            "POLYGON ("
+            + rings.map { "(" + $0.map { "\($0.longitude) \($0.latitude)" }.joined(separator: ", ") + ")" }.joined(separator: ", ")
+            + ")"
+        return (try? reader.read(wkt: text)) != nil
+    }
+
+    /// A regular outline of `count` vertices of radius `size` about `center`, either way round.
+    static func circle(_ center: (Double, Double), _ size: Double, count: Int, clockwise: Bool) -> [Coordinate] {
+        closed(
+            (0..<count).map { i in
+                let angle = (clockwise ? -1.0 : 1.0) * 2 * Double.pi * Double(i) / Double(count)
+                return (center.0 + size * cos(angle), center.1 + size * sin(angle))
+            })
+    }
+
+    /// Lakes with islands: a star and one to four holes dropped at random, inside and apart (the
+    /// usual case, proved), across the shore or each other, outside, nested, touching the shore
+    /// at a vertex or sharing one with another hole. What is proved, GEOS accepts; a mutation
+    /// that skips the holes' sides (or the pairs of edges of two rings) fails this.
+    @Test(arguments: [61, 62, 63] as [UInt64])
+    func polygonsWithHolesProvedOnlyWhereGEOSAccepts(_ seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var proved = 0
+        var refused = 0
+        for round in 0..<400 {
+            let shell = Self.star(&random, count: 16 + Int(random.next() % 48), jitter: 0.2)
+            let center = (
+                shell.map(\.longitude).reduce(0, +) / Double(shell.count), shell.map(\.latitude).reduce(0, +) / Double(shell.count)
+            )
+            let reach = shell.map {
+                ((($0.longitude - center.0) * ($0.longitude - center.0) + ($0.latitude - center.1) * ($0.latitude - center.1))).squareRoot()
+            }.max()!
+            var rings = [shell]
+            for _ in 0..<(1 + Int(random.next() % 4)) {
+                // Mostly well inside; now and then at or beyond the shore, or large.
+                let far = round % 5 == 0 ? 1.2 : 0.6
+                let angle = random.unit() * 2 * Double.pi
+                let distance = random.unit() * far * reach
+                let size = reach * (round % 7 == 0 ? 0.5 : 0.05 + random.unit() * 0.15)
+                rings.append(
+                    Self.circle(
+                        (center.0 + distance * cos(angle), center.1 + distance * sin(angle)), size, count: 5 + Int(random.next() % 12),
+                        clockwise: random.unit() < 0.5))
+            }
+            switch round % 9 {
+            case 1 where rings.count > 1:
+                // A hole's vertex on a vertex of the shell.
+                rings[1][0] = shell[Int(random.next() % UInt64(shell.count - 1))]
+                rings[1][rings[1].count - 1] = rings[1][0]
+            case 2 where rings.count > 2:
+                // Two holes sharing a vertex.
+                rings[2][0] = rings[1][1]
+                rings[2][rings[2].count - 1] = rings[2][0]
+            case 3 where rings.count > 1:
+                // A hole in a hole.
+                let inner = rings[1].dropLast()
+                let cx = inner.map(\.longitude).reduce(0, +) / Double(inner.count)
+                let cy = inner.map(\.latitude).reduce(0, +) / Double(inner.count)
+                rings.append(Self.circle((cx, cy), 1e-4 * reach, count: 6, clockwise: false))
+            default: break
+            }
+            if RingSimplicity.isCertainlyValid(rings) {
+                proved += 1
+                #expect(Self.geosAccepts(polygon: rings), "proved but GEOS refuses: \(rings)")
+            } else {
+                refused += 1
+            }
+        }
+        #expect(proved > 50 && refused > 50, "\(proved) proved, \(refused) left to GEOS")
+    }
+
+    /// A lake with an island is proved; with the island on the shore, outside, or in another
+    /// island, it goes to GEOS, which refuses it.
+    @Test(
+        arguments: [
+            ("island", [((0.0, 0.0), 0.2)], true),
+            ("two islands", [((-0.4, 0.0), 0.2), ((0.4, 0.0), 0.2)], true),
+            ("across the shore", [((0.9, 0.0), 0.2)], false),
+            ("outside", [((3.0, 0.0), 0.2)], false),
+            ("nested", [((0.0, 0.0), 0.5), ((0.0, 0.0), 0.1)], false),
+            ("overlapping", [((-0.1, 0.0), 0.2), ((0.1, 0.0), 0.2)], false),
+        ] as [(String, [((Double, Double), Double)], Bool)])
+    func aLakeAndItsIslands(_ name: String, _ islands: [((Double, Double), Double)], _ valid: Bool) {
+        let rings =
+            [Self.circle((0, 0), 1, count: 64, clockwise: false)] + islands.map { Self.circle($0.0, $0.1, count: 12, clockwise: true) }
+        #expect(RingSimplicity.isCertainlyValid(rings) == valid, "\(name)")
+        #expect(Self.geosAccepts(polygon: rings) == valid, "\(name)")
+    }
+
     /// A comb: 10,000 long teeth over the same stretch of longitude, a simple ring whose every
     /// edge overlaps every other in x. The sweep stops at its budget and GEOS decides (valid).
     @Test func aCombIsLeftToGEOS() {
