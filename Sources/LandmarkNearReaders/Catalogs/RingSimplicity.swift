@@ -81,7 +81,9 @@ enum RingSimplicity {
     }
 
     private static func isCertainlyValid(_ ring: UnsafeBufferPointer<Coordinate>, spans: [Span]) -> Bool {
+        guard ring.count < Int(Int32.max) else { return false }
         var runs: [Run] = []
+        runs.reserveCapacity(ring.count / 2)
         var totalEdges = 0
         for (index, span) in spans.enumerated() {
             let n = span.edges
@@ -188,10 +190,15 @@ enum RingSimplicity {
     /// A longest run of edges whose x strictly grows, or strictly falls (or one edge of constant
     /// x), with its bounding box.
     private struct Run {
-        /// Its first edge (edge i joins positions i and i + 1) and how many, and its ring.
-        var start: Int
-        var count: Int
-        var ring: Int
+        /// Its first edge (edge i joins positions i and i + 1) and how many, and its ring; kept
+        /// in 32 bits (a polygon has fewer positions, `isCertainlyValid`), which makes a run 48
+        /// bytes, not 64, to sort.
+        private var start32: Int32
+        private var count32: Int32
+        private var ring32: Int32
+        var start: Int { Int(start32) }
+        var count: Int { Int(count32) }
+        var ring: Int { Int(ring32) }
         /// Whether x falls along it: its edges in order of x are then the last one first.
         var falls: Bool
         var minX: Double
@@ -228,8 +235,8 @@ enum RingSimplicity {
                 let (x0, x1) = (ring[i].longitude, ring[end].longitude)
                 runs.append(
                     Run(
-                        start: i, count: end - i, ring: index, falls: direction < 0, minX: min(x0, x1), maxX: max(x0, x1),
-                        minY: minY, maxY: maxY))
+                        start32: Int32(i), count32: Int32(end - i), ring32: Int32(index), falls: direction < 0, minX: min(x0, x1),
+                        maxX: max(x0, x1), minY: minY, maxY: maxY))
                 i = end
             }
         }
