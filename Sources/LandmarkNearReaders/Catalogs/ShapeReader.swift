@@ -362,7 +362,9 @@ package final class ShapeReader {
         var turn = 0.0
         for index in 1..<ring.count {
             var step = ring[index].longitude - ring[index - 1].longitude
-            step -= 360 * (step / 360).rounded()
+            // A step under 180 in size is already reduced (its quotient rounds to 0): no call to
+            // the C library's `round` for it (every vertex of every place, twice).
+            if abs(step) >= 180 { step -= 360 * (step / 360).rounded() }
             turn += step
         }
         guard abs(turn) > 180 else { return nil }

@@ -112,7 +112,7 @@ enum WatchCommand: Command {
         if let path = args.value("geojson") { try OutputPaths.requireWritable(path, option: "--geojson", command: command) }
         // Reading a file starts before the catalog loads (they overlap on the second core).
         let readingAhead = readAhead(args)
-        let (pipeline, inputs) = try startPipeline(args, command: command, output: output)
+        let (pipeline, inputs) = try startPipeline(args, command: command, output: output, readingAhead: readingAhead)
         let recorder = args.value("geojson").map { _ in RunRecorder() }
         if let recorder {
             pipeline.fixObserver = { fix, disposition, events in recorder.record(fix, disposition, events) }
@@ -158,13 +158,18 @@ enum WatchCommand: Command {
     }
 
     /// Parses the watch options (shared by `watch` and `map`) and opens the pipeline on them.
-    static func startPipeline(_ args: ArgumentScanner, command: String, output: OutputWriter) throws(CommandFailure) -> (
-        Pipeline, [InputSource]
-    ) {
+    static func startPipeline(
+        _ args: ArgumentScanner, command: String, output: OutputWriter, readingAhead: FixReadAhead? = nil
+    ) throws(CommandFailure) -> (Pipeline, [InputSource]) {
         var options = try WatchOptionsParsing.options(from: args, command: command)
         options.flushEachEvent = standardOutputIsInteractive()
         options.commandName = command
 
+        // A start-up with places reads and measures them on both cores before the first fix: the
+        // reader yields to it (a hint from the file's start; the catalog decides everything else).
+        if let readingAhead, let path = args.value("landmarks"), PlaceHint.mayHoldPlaces(path: path) {
+            readingAhead.yieldUntilTheEngineStarts()
+        }
         let catalog = try args.catalog(command: command)
         if let profiles = try WatchOptionsParsing.profiles(from: args, command: command) {
             options.engine.profiles = profiles

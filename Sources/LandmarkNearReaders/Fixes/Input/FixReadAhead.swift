@@ -40,6 +40,9 @@ package final class FixReadAhead: Sendable {
         var stopRequested = false
         /// Whether the engine has taken a batch (its start-up is over).
         var engineStarted = false
+        /// Whether the reader is to yield the cores to the start-up until then
+        /// (`yieldUntilTheEngineStarts`).
+        var yieldRequested = false
     }
 
     static let batchSize = 4096
@@ -97,6 +100,14 @@ package final class FixReadAhead: Sendable {
         return batch
     }
 
+    /// Lowers the reading thread to the lowest priority until the engine takes its first batch:
+    /// for a start-up that uses both cores (places to measure), which the reader would otherwise
+    /// slow down by reading what it can as well read beside the engine afterwards (see
+    /// `StartPriority`). Not for a start-up that leaves a core idle: there, reading ahead is free.
+    package func yieldUntilTheEngineStarts() {
+        state.withLock { $0.yieldRequested = true }
+    }
+
     /// Ends reading early (the caller stops before the end of the input), and waits until
     /// the reading thread has ended. Call it once, and only before the batch with `end` came.
     package func stop() {
@@ -112,7 +123,6 @@ package final class FixReadAhead: Sendable {
 
     private func read(input: FixInput, format: FixFormat?) {
         let priority = StartPriority()
-        defer { priority.restore() }
         let reader: FixReader
         do {
             reader = try FixReader(input: input, format: format)
@@ -126,6 +136,7 @@ package final class FixReadAhead: Sendable {
         var any = false
         var failure: InputError?
         while true {
+            priority.lowered = state.withLock { $0.yieldRequested && !$0.engineStarted }
             let more: Bool
             do {
                 more = try reader.next(into: &records, limit: FixReadAhead.batchSize)
@@ -135,7 +146,6 @@ package final class FixReadAhead: Sendable {
             }
             any = any || !records.isEmpty
             guard more else { break }
-            if !priority.restored, state.withLock({ $0.engineStarted }) { priority.restore() }
             guard add(Batch(records: records, lookahead: records.map(FixLookahead.init), format: reader.format, end: nil)) else {
                 return
             }
@@ -163,30 +173,26 @@ package final class FixReadAhead: Sendable {
         return accepted
     }
 
-    /// The reading thread's scheduling priority while the engine starts: the lowest (nice 19),
-    /// then its own again. Why: until the engine takes its first batch, the reader competes for
-    /// the cores with the start-up (a large catalog is read and measured on both cores), and
-    /// what it reads then could as well be read beside the engine afterwards, when the engine
-    /// keeps one core and the other is free; at the lowest priority it reads only on a core the
-    /// start-up leaves idle (a small catalog's, or a start-up's serial parts). Measured: `watch`
-    /// with 10,000 polygon favourites over 1M fixes 7 % less time, point catalogs unchanged (see
-    /// Benchmarks/LOG.md). Linux keeps the nice value per thread (`setpriority` with
-    /// `PRIO_PROCESS` and 0 is the calling thread). Raising it back needs the privilege to
+    /// The reading thread's scheduling priority: its own, or the lowest (nice 19) while the
+    /// engine starts after `yieldUntilTheEngineStarts`. Why: a start-up that measures places
+    /// uses both cores, and the reader would take a share of them to read what it can as well
+    /// read beside the engine afterwards, when the engine (slower per fix than reading, with
+    /// places near the fixes) keeps one core and the other is free; at the lowest priority it
+    /// reads only on a core the start-up leaves idle. Measured: `watch` with 10,000 polygon
+    /// favourites over 1M fixes 7 % less time (see Benchmarks/LOG.md). Not for point catalogs,
+    /// whose start-up leaves a core idle and whose replays may wait on the reader (NMEA's: 4 %
+    /// slower with the reader lowered). Linux keeps the nice value per thread (`setpriority`
+    /// with `PRIO_PROCESS` and 0 is the calling thread); raising it back needs the privilege to
     /// (root, CAP_SYS_NICE or RLIMIT_NICE); without, the reader stays at nice 19, which costs
     /// nothing while a core is free for it.
     private final class StartPriority {
-        private let original: Int32
-        private(set) var restored = false
+        private let original = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
 
-        init() {
-            original = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
-        }
-
-        func restore() {
-            guard !restored else { return }
-            restored = true
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, original)
+        var lowered = false {
+            didSet {
+                guard lowered != oldValue else { return }
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, lowered ? 19 : original)
+            }
         }
     }
 }
