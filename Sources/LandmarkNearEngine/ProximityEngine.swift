@@ -305,7 +305,7 @@ public final class ProximityEngine {
                 if let shape = place(of: favorite) {
                     // The chord bounds decide unless the limit falls between them; the
                     // distance an exit reports is exact.
-                    let bounds = shape.distanceBounds(from: fix.coordinate)
+                    let bounds = shape.distanceBounds(from: fix.coordinate, earthCentred())
                     placeDistances.append((entry.favorite, bounds.lower, bounds.upper))
                     guard bounds.upper > limit else { continue }
                     let distance = shape.distance(from: fix.coordinate)
@@ -353,7 +353,7 @@ public final class ProximityEngine {
             let landmarkIndex = favorites[favorite]
             let distance: Double
             if let shape = place(of: favorite) {
-                let bounds = shape.distanceBounds(from: fix.coordinate)
+                let bounds = shape.distanceBounds(from: fix.coordinate, earthCentred())
                 placeDistances.append((entry.favorite, bounds.lower, bounds.upper))
                 guard bounds.lower <= radius else { continue }
                 distance = bounds.upper == 0 ? 0 : shape.distance(from: fix.coordinate)

@@ -15,13 +15,20 @@ import Glibc
 ///
 ///     let park = GeodesicShape(.areas([[ring]]))!
 ///     park.distance(from: fix)   // 0 inside, else metres to the nearest edge
-@_spi(Inlining) public struct GeodesicShape: Sendable {
+///
+/// A class, immutable: the engine takes a favourite's place from its table for every fix near
+/// it, which as a value retained each of its arrays (measured with `EdgeChain`'s: retains were a
+/// twelfth of a replay's engine time with 10,000 polygon favourites; see Benchmarks/LOG.md).
+@_spi(Inlining) public final class GeodesicShape: Sendable {
     enum Body: Sendable {
         case areas(GeodesicMultiPolygon)
         case lines(GeodesicMultiLineString)
     }
 
     let body: Body
+    /// The edges of every ring (each polygon's shell, then its holes) or line, in order:
+    /// `distanceBounds` walks them in place, where walking the polygons copied each one.
+    let chains: [EdgeChain]
     /// The cap that holds the whole place.
     public let center: Coordinate
     public let reach: Double
@@ -40,6 +47,10 @@ import Glibc
                 made.append(line)
             }
             body = .lines(GeodesicMultiLineString(made))
+        }
+        switch body {
+        case .areas(let areas): chains = areas.polygons.flatMap { [$0.shell.chain] + $0.holes.map(\.chain) }
+        case .lines(let lines): chains = lines.lines.map(\.chain)
         }
         let positions = shape.allPositions
         guard let first = positions.first else { return nil }
@@ -130,29 +141,18 @@ import Glibc
     /// most (the edges' bulges) and usually micrometres. The engine decides with them, and
     /// measures exactly only where a limit falls between them or an event reports the distance.
     public func distanceBounds(from p: Coordinate) -> (lower: Double, upper: Double) {
-        let point = EarthCenteredPoint(p)
-        switch body {
-        case .areas(let areas):
-            if areas.contains(p, point) { return (0, 0) }
-            var bounds = (lower: Double.infinity, upper: Double.infinity)
-            func add(_ ring: GeodesicRing) {
-                let ringBounds = ring.chain.bounds(from: point, within: bounds.upper)
-                bounds = (min(bounds.lower, ringBounds.lower), min(bounds.upper, ringBounds.upper))
-            }
-            // Shell and holes one by one: a concatenation would allocate for every call.
-            for polygon in areas.polygons {
-                add(polygon.shell)
-                for hole in polygon.holes { add(hole) }
-            }
-            return bounds
-        case .lines(let lines):
-            var bounds = (lower: Double.infinity, upper: Double.infinity)
-            for line in lines.lines {
-                let lineBounds = line.chain.bounds(from: point, within: bounds.upper)
-                bounds = (min(bounds.lower, lineBounds.lower), min(bounds.upper, lineBounds.upper))
-            }
-            return bounds
+        distanceBounds(from: p, EarthCenteredPoint(p))
+    }
+
+    /// `distanceBounds(from: p)`, where `point` is `p`'s Earth-centred point.
+    public func distanceBounds(from p: Coordinate, _ point: EarthCenteredPoint) -> (lower: Double, upper: Double) {
+        if case .areas(let areas) = body, areas.contains(p, point) { return (0, 0) }
+        var bounds = (lower: Double.infinity, upper: Double.infinity)
+        for i in chains.indices {
+            let chainBounds = chains[i].bounds(from: point, within: bounds.upper)
+            bounds = (min(bounds.lower, chainBounds.lower), min(bounds.upper, chainBounds.upper))
         }
+        return bounds
     }
 
     /// Where along `segment` the place comes nearest: the least distance from a point of the
