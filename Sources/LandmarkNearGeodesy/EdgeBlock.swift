@@ -18,28 +18,29 @@ struct EdgeBlock: Sendable {
     /// with one square root where its edges take one each.
     static let length = 16
 
-    /// The runs of `edges`, `length` edges each (the last may be shorter); none for a chain of
-    /// fewer than two runs, which is scanned whole.
-    static func blocks(of edges: [GeodesicEdge]) -> [EdgeBlock] {
-        guard edges.count >= 2 * length else { return [] }
+    /// The runs of a chain's edges (edge i from `points[i]` to `points[i + 1]`, with
+    /// `measures[i]`), `length` edges each (the last may be shorter); none for a chain of fewer
+    /// than two runs, which is scanned whole.
+    static func blocks(points: [EarthCenteredPoint], measures: [GeodesicEdge.Measures]) -> [EdgeBlock] {
+        let count = measures.count
+        guard count >= 2 * length else { return [] }
         var blocks: [EdgeBlock] = []
-        blocks.reserveCapacity((edges.count + length - 1) / length)
-        for start in stride(from: 0, to: edges.count, by: length) {
-            let range = start..<min(start + length, edges.count)
+        blocks.reserveCapacity((count + length - 1) / length)
+        for start in stride(from: 0, to: count, by: length) {
+            let range = start..<min(start + length, count)
             var x = 0.0
             var y = 0.0
             var z = 0.0
             for i in range {
-                x += edges[i].startPoint.x
-                y += edges[i].startPoint.y
-                z += edges[i].startPoint.z
+                x += points[i].x
+                y += points[i].y
+                z += points[i].z
             }
             let n = Double(range.count)
             let center = EarthCenteredPoint(x: x / n, y: y / n, z: z / n)
             var radius = 0.0
             for i in range {
-                let edge = edges[i]
-                radius = max(radius, max(center.chord(to: edge.startPoint), center.chord(to: edge.endPoint)) + edge.bulge)
+                radius = max(radius, max(center.chord(to: points[i]), center.chord(to: points[i + 1])) + measures[i].bulge)
             }
             blocks.append(EdgeBlock(center: center, radius: radius * (1 + 1e-12) + GeodesicBounds.margin, edges: range))
         }

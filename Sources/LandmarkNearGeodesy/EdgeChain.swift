@@ -16,8 +16,17 @@
 /// a function (every ring near every fix) retains one object instead of copying the edges',
 /// the runs' and the geodesic's storage (the geodesic alone is 480 bytes; measured: the copies
 /// were 4 % of a replay with 10,000 polygon favourites, see Benchmarks/LOG.md).
+///
+/// The edges are kept as their vertices, each once, and what each edge adds
+/// (`GeodesicEdge.Measures`): edge i runs from vertex i to vertex i + 1. 80 bytes an edge where
+/// the edges themselves are 120; `subscript(edge:)` makes an edge whole where one is needed.
 final class EdgeChain: Sendable {
-    let edges: [GeodesicEdge]
+    /// The vertices, one more than the edges (a ring's first is repeated at its end).
+    let vertices: [Coordinate]
+    /// The vertices' Earth-centred points.
+    let points: [EarthCenteredPoint]
+    /// Per edge, what it holds besides its ends.
+    let measures: [GeodesicEdge.Measures]
     let center: EarthCenteredPoint
     let radius: Double
     let geodesic: Geodesic
@@ -39,27 +48,67 @@ final class EdgeChain: Sendable {
         self.init(edges: edges, geodesic: geodesic)
     }
 
+    /// The chain of `edges` (at least one), each starting where the one before it ends.
     init(edges: [GeodesicEdge], geodesic: Geodesic) {
-        self.edges = edges
+        var vertices: [Coordinate] = []
+        var points: [EarthCenteredPoint] = []
+        var measures: [GeodesicEdge.Measures] = []
+        vertices.reserveCapacity(edges.count + 1)
+        points.reserveCapacity(edges.count + 1)
+        measures.reserveCapacity(edges.count)
+        for edge in edges {
+            vertices.append(edge.start)
+            points.append(edge.startPoint)
+            measures.append(edge.measures)
+        }
+        if let last = edges.last {
+            vertices.append(last.end)
+            points.append(last.endPoint)
+        }
+        self.vertices = vertices
+        self.points = points
+        self.measures = measures
         self.geodesic = geodesic
         var x = 0.0
         var y = 0.0
         var z = 0.0
-        for edge in edges {
-            x += edge.startPoint.x
-            y += edge.startPoint.y
-            z += edge.startPoint.z
+        for point in points.dropLast() {
+            x += point.x
+            y += point.y
+            z += point.z
         }
-        let n = Double(max(1, edges.count))
+        let n = Double(max(1, measures.count))
         let center = EarthCenteredPoint(x: x / n, y: y / n, z: z / n)
         var radius = 0.0
-        for edge in edges {
-            radius = max(radius, max(center.chord(to: edge.startPoint), center.chord(to: edge.endPoint)) + edge.bulge)
+        for i in measures.indices {
+            radius = max(radius, max(center.chord(to: points[i]), center.chord(to: points[i + 1])) + measures[i].bulge)
         }
         self.center = center
         // The rounding of the sums and chords is nanometres.
         self.radius = radius * (1 + 1e-12) + GeodesicBounds.margin
-        blocks = EdgeBlock.blocks(of: edges)
+        blocks = EdgeBlock.blocks(points: points, measures: measures)
+    }
+
+    /// Edge `i`, whole.
+    @inline(__always)
+    subscript(edge i: Int) -> GeodesicEdge {
+        GeodesicEdge(start: vertices[i], end: vertices[i + 1], points[i], points[i + 1], measures[i])
+    }
+
+    /// Every edge, whole (made on each call).
+    var edges: [GeodesicEdge] { measures.indices.map { self[edge: $0] } }
+
+    /// The lower bound of edge `i` (`GeodesicEdge.lowerBound(from:)`).
+    @inline(__always)
+    private func lowerBound(ofEdge i: Int, from point: EarthCenteredPoint) -> Double {
+        max(0, chordSegmentDistance(ofEdge: i, from: point) - measures[i].bulge - GeodesicBounds.margin)
+    }
+
+    /// The straight-line distance from `point` to edge `i`'s chord segment
+    /// (`GeodesicEdge.chordSegmentDistance(from:)`).
+    @inline(__always)
+    private func chordSegmentDistance(ofEdge i: Int, from point: EarthCenteredPoint) -> Double {
+        GeodesicEdge.chordSegmentDistance(from: point, points[i], points[i + 1], inverseChordSquared: measures[i].inverseChordSquared)
     }
 
     /// Whether the ball is small: a radius under 5,000 km, and neither pole in it. A ring in
@@ -108,7 +157,7 @@ final class EdgeChain: Sendable {
     /// their ball's bound says that none of their edges can matter any more.
     @inline(__always)
     private func visitRuns(from point: EarthCenteredPoint, _ visit: (Range<Int>) -> Void, unless skip: (Double) -> Bool) {
-        guard !blocks.isEmpty else { return visit(edges.indices) }
+        guard !blocks.isEmpty else { return visit(measures.indices) }
         var first = 0
         var firstBound = Double.infinity
         for (i, block) in blocks.enumerated() {
@@ -128,10 +177,10 @@ final class EdgeChain: Sendable {
     @inline(__always)
     private func scan(_ range: Range<Int>, from point: EarthCenteredPoint, lower: inout Double, nearestChord: inout Double) {
         for i in range {
-            let edge = edges[i]
-            let d = edge.chordSegmentDistance(from: point)
-            lower = min(lower, d - edge.bulge)
-            nearestChord = min(nearestChord, d + edge.bulge, point.chord(to: edge.startPoint))
+            let d = chordSegmentDistance(ofEdge: i, from: point)
+            let bulge = measures[i].bulge
+            lower = min(lower, d - bulge)
+            nearestChord = min(nearestChord, d + bulge, point.chord(to: points[i]))
         }
     }
 
@@ -153,26 +202,25 @@ final class EdgeChain: Sendable {
         var likeliestChord = Double.infinity
         visitRuns(from: point) { range in
             for i in range {
-                let edge = edges[i]
-                let d = edge.chordSegmentDistance(from: point)
+                let d = chordSegmentDistance(ofEdge: i, from: point)
                 if d < likeliestChord {
                     likeliestChord = d
                     likeliest = i
                 }
-                nearestChord = min(nearestChord, d + edge.bulge, point.chord(to: edge.startPoint))
+                nearestChord = min(nearestChord, d + measures[i].bulge, point.chord(to: points[i]))
             }
         } unless: { bound in
             bound >= likeliestChord && bound >= nearestChord
         }
         var bound = min(limit, GeodesicBounds.upper(chord: nearestChord))
         var nearest = Double.infinity
-        if edges[likeliest].lowerBound(from: point) <= bound {
-            nearest = GeodesicSegment(edges[likeliest], geodesic: geodesic).nearestApproach(to: p, point).distance
+        if lowerBound(ofEdge: likeliest, from: point) <= bound {
+            nearest = GeodesicSegment(self[edge: likeliest], geodesic: geodesic).nearestApproach(to: p, point).distance
             bound = min(bound, nearest)
         }
         visitRuns(from: point) { range in
-            for i in range where i != likeliest && edges[i].lowerBound(from: point) <= bound {
-                let exact = GeodesicSegment(edges[i], geodesic: geodesic).nearestApproach(to: p, point).distance
+            for i in range where i != likeliest && lowerBound(ofEdge: i, from: point) <= bound {
+                let exact = GeodesicSegment(self[edge: i], geodesic: geodesic).nearestApproach(to: p, point).distance
                 nearest = min(nearest, exact)
                 bound = min(bound, exact)
             }

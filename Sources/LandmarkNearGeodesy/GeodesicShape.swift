@@ -101,12 +101,10 @@ import Glibc
         }
         var points: [EarthCenteredPoint] = []
         points.reserveCapacity(positions.count)
-        func add(_ positions: [Coordinate], _ edges: [GeodesicEdge]) {
+        func add(_ positions: [Coordinate], _ chain: EdgeChain) {
             for (j, position) in positions.enumerated() {
-                if j < edges.count, same(edges[j].start, position) {
-                    points.append(edges[j].startPoint)
-                } else if j == edges.count, let last = edges.last, same(last.end, position) {
-                    points.append(last.endPoint)
+                if j < chain.vertices.count, same(chain.vertices[j], position) {
+                    points.append(chain.points[j])
                 } else {
                     points.append(EarthCenteredPoint(position))
                 }
@@ -115,10 +113,10 @@ import Glibc
         switch (shape, body) {
         case (.areas(let polygons), .areas(let made)):
             for (rings, polygon) in zip(polygons, made.polygons) {
-                for (ring, madeRing) in zip(rings, CollectionOfOne(polygon.shell) + polygon.holes) { add(ring, madeRing.edges) }
+                for (ring, madeRing) in zip(rings, CollectionOfOne(polygon.shell) + polygon.holes) { add(ring, madeRing.chain) }
             }
         case (.lines(let paths), .lines(let made)):
-            for (path, line) in zip(paths, made.lines) { add(path, line.edges) }
+            for (path, line) in zip(paths, made.lines) { add(path, line.chain) }
         default:
             break
         }
