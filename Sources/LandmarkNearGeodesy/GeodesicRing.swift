@@ -69,8 +69,8 @@ import Foundation
     /// The ring through `vertices` (degrees; the first may be repeated at the end, as GeoJSON
     /// does; longitudes beyond ±180 allowed, kept reduced to [−180, 180]), or nil with fewer
     /// than 3 vertices or a latitude outside [−90, 90].
-    public init?(_ vertices: [Coordinate], geodesic: Geodesic = .wgs84) {
-        var vertices = vertices
+    public init?(_ given: [Coordinate], geodesic: Geodesic = .wgs84) {
+        var vertices = given
         if vertices.count > 1, vertices.first == vertices.last { vertices.removeLast() }
         guard vertices.count >= 3, vertices.allSatisfy({ $0.latitude.isFinite && $0.longitude.isFinite && abs($0.latitude) <= 90 })
         else { return nil }
@@ -86,7 +86,7 @@ import Foundation
             let next = (i + 1) % vertices.count
             edges.append(GeodesicEdge(from: vertices[i], to: vertices[next], points[i], points[next], geodesic: geodesic))
         }
-        let chain = EdgeChain(edges: edges, geodesic: geodesic)
+        let chain = EdgeChain(edges: edges, sharing: given, geodesic: geodesic)
         touchesNorthPole = edges.contains { $0.start.latitude == 90 || ($0.passesPole && $0.reachesNorthPole) }
         touchesSouthPole = edges.contains { $0.start.latitude == -90 || ($0.passesPole && !$0.reachesNorthPole) }
         if chain.isSmall {
@@ -117,7 +117,7 @@ import Foundation
             } else {
                 northPoleInside = (winding > 0) == smallerOnLeft
             }
-            self.chain = EdgeChain(edges: edges, geodesic: geodesic)
+            self.chain = EdgeChain(edges: edges, sharing: given, geodesic: geodesic)
         }
         ordinary = edges.allSatisfy { abs($0.sweep) < 180 && !$0.touchesPole }
     }
