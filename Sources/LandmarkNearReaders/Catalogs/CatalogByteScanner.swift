@@ -129,18 +129,10 @@ struct CatalogByteScanner {
         return nil
     }
 
-    /// The high bit of each of the eight bytes at `offset` (little-endian: the first byte's is
-    /// bit 7) that is a quote, a backslash, a control character or non-ASCII, SWAR: byte b is
-    /// flagged when b − 0x20, (b ^ '"') − 1 or (b ^ '\\') − 1 wraps below zero, or b >= 0x80. A
-    /// borrow from a flagged byte may flag the bytes above it too, never one below: the
-    /// lowest flagged byte is always one of those four kinds.
+    /// The quotes, backslashes, control characters and non-ASCII bytes among the eight at
+    /// `offset` (`JSONStringWord.flagged`).
     @inline(__always) func flaggedBytes(at offset: Int) -> UInt64 {
-        let word = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + offset).loadUnaligned(as: UInt64.self)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        return ((word &- ones &* 0x20) | (quote &- ones) | (backslash &- ones) | word) & highs
+        JSONStringWord.flagged(bytes, at: offset)
     }
 
     /// A key: its range, or nil for a key with escapes (left to the parser). Keys are a few
