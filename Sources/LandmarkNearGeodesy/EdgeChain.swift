@@ -36,16 +36,25 @@ final class EdgeChain: Sendable {
 
     /// The edges between consecutive `vertices` (at least one), and from the last back to the
     /// first if `closed`.
+    ///
+    /// The edges are made one at a time and only their measures kept: no array of whole edges
+    /// (120 bytes each) is written and read back.
     convenience init(vertices: [Coordinate], closed: Bool, geodesic: Geodesic) {
-        var edges: [GeodesicEdge] = []
-        edges.reserveCapacity(vertices.count)
         let count = closed ? vertices.count : max(1, vertices.count - 1)
-        let points = vertices.map(EarthCenteredPoint.init)
+        var points = vertices.map(EarthCenteredPoint.init)
+        var measures: [GeodesicEdge.Measures] = []
+        measures.reserveCapacity(count)
         for i in 0..<count {
             let next = vertices.count == 1 ? 0 : (i + 1) % vertices.count
-            edges.append(GeodesicEdge(from: vertices[i], to: vertices[next], points[i], points[next], geodesic: geodesic))
+            measures.append(GeodesicEdge(from: vertices[i], to: vertices[next], points[i], points[next], geodesic: geodesic).measures)
         }
-        self.init(edges: edges, sharing: vertices, geodesic: geodesic)
+        // The chain's vertices: edge i's start, and the last edge's end.
+        var chained = vertices
+        if closed || vertices.count == 1 {
+            chained.append(vertices[0])
+            points.append(points[0])
+        }
+        self.init(vertices: chained, points: points, measures: measures, geodesic: geodesic)
     }
 
     /// The chain of `edges` (at least one), each starting where the one before it ends.
@@ -54,7 +63,7 @@ final class EdgeChain: Sendable {
     /// kept as they are, storage shared, when they are the edges' ends bit for bit: a
     /// catalog's places then hold their vertices once (16 bytes a vertex; 46 MB of 10,000
     /// polygons of 64–512 vertices). Otherwise the chain makes its own.
-    init(edges: [GeodesicEdge], sharing shared: [Coordinate]? = nil, geodesic: Geodesic) {
+    convenience init(edges: [GeodesicEdge], sharing shared: [Coordinate]? = nil, geodesic: Geodesic) {
         var points: [EarthCenteredPoint] = []
         var measures: [GeodesicEdge.Measures] = []
         points.reserveCapacity(edges.count + 1)
@@ -69,11 +78,20 @@ final class EdgeChain: Sendable {
             points.append(last.endPoint)
             if sharable, let shared { sharable = Self.same(shared[edges.count], last.end) }
         }
+        let vertices: [Coordinate]
         if sharable, let shared {
             vertices = shared
         } else {
             vertices = edges.map(\.start) + (edges.last.map { [$0.end] } ?? [])
         }
+        self.init(vertices: vertices, points: points, measures: measures, geodesic: geodesic)
+    }
+
+    /// The chain whose edge i runs from `vertices[i]` to `vertices[i + 1]` (at least one edge;
+    /// `points` their Earth-centred points) with `measures[i]`.
+    init(vertices: [Coordinate], points: [EarthCenteredPoint], measures: [GeodesicEdge.Measures], geodesic: Geodesic) {
+        precondition(!measures.isEmpty && vertices.count == measures.count + 1 && points.count == vertices.count)
+        self.vertices = vertices
         self.points = points
         self.measures = measures
         self.geodesic = geodesic
@@ -98,7 +116,7 @@ final class EdgeChain: Sendable {
     }
 
     /// Whether `a` and `b` are the same bits (0 and −0 are not).
-    private static func same(_ a: Coordinate, _ b: Coordinate) -> Bool {
+    static func same(_ a: Coordinate, _ b: Coordinate) -> Bool {
         a.latitude.bitPattern == b.latitude.bitPattern && a.longitude.bitPattern == b.longitude.bitPattern
     }
 

@@ -76,19 +76,37 @@ import Foundation
         else { return nil }
         // Longitudes into [−180, 180] (179 → 181 becomes 179 → −179: the same geodesic), which
         // `locate` compares with P's by a subtraction.
+        var reduced = false
         for i in vertices.indices where abs(vertices[i].longitude) > 180 {
             vertices[i].longitude = Self.offset(vertices[i].longitude)
+            reduced = true
         }
-        var edges: [GeodesicEdge] = []
-        edges.reserveCapacity(vertices.count)
-        let points = vertices.map(EarthCenteredPoint.init)
+        // The edges made one at a time, their measures kept (no array of whole edges, 120 bytes
+        // each, written and read back: most rings are small and need nothing more of them).
+        // n + 1 points, the first repeated, in an array of that capacity (growing one from n
+        // would leave a second array's worth of slack behind every ring).
+        var points: [EarthCenteredPoint] = []
+        points.reserveCapacity(vertices.count + 1)
+        for vertex in vertices { points.append(EarthCenteredPoint(vertex)) }
+        var measures: [GeodesicEdge.Measures] = []
+        measures.reserveCapacity(vertices.count)
+        var (north, south, plain) = (false, false, true)
         for i in vertices.indices {
-            let next = (i + 1) % vertices.count
-            edges.append(GeodesicEdge(from: vertices[i], to: vertices[next], points[i], points[next], geodesic: geodesic))
+            let next = i + 1 == vertices.count ? 0 : i + 1
+            let edge = GeodesicEdge(from: vertices[i], to: vertices[next], points[i], points[next], geodesic: geodesic)
+            measures.append(edge.measures)
+            north = north || edge.start.latitude == 90 || (edge.passesPole && edge.reachesNorthPole)
+            south = south || edge.start.latitude == -90 || (edge.passesPole && !edge.reachesNorthPole)
+            plain = plain && abs(edge.sweep) < 180 && !edge.touchesPole
         }
-        let chain = EdgeChain(edges: edges, sharing: given, geodesic: geodesic)
-        touchesNorthPole = edges.contains { $0.start.latitude == 90 || ($0.passesPole && $0.reachesNorthPole) }
-        touchesSouthPole = edges.contains { $0.start.latitude == -90 || ($0.passesPole && !$0.reachesNorthPole) }
+        touchesNorthPole = north
+        touchesSouthPole = south
+        points.append(points[0])
+        // The catalog's own array when it is these vertices, closed, bit for bit (a copy of it
+        // whose longitudes were all in range).
+        let closed = given.count == vertices.count + 1 && EdgeChain.same(given[vertices.count], vertices[0])
+        let chain = EdgeChain(
+            vertices: closed && !reduced ? given : vertices + [vertices[0]], points: points, measures: measures, geodesic: geodesic)
         if chain.isSmall {
             // The ring lies in a small ball that holds neither pole (`EdgeChain.isSmall`): the
             // smaller region is the one in the ball, and the North Pole is not in it. No
@@ -98,6 +116,7 @@ import Foundation
             self.chain = chain
         } else {
             small = false
+            var edges = chain.edges
             var areaUnder = 0.0
             var sweep = 0.0
             for i in edges.indices {
@@ -118,8 +137,9 @@ import Foundation
                 northPoleInside = (winding > 0) == smallerOnLeft
             }
             self.chain = EdgeChain(edges: edges, sharing: given, geodesic: geodesic)
+            plain = edges.allSatisfy { abs($0.sweep) < 180 && !$0.touchesPole }
         }
-        ordinary = edges.allSatisfy { abs($0.sweep) < 180 && !$0.touchesPole }
+        ordinary = plain
     }
 
     /// The area of the region the ring bounds, m² (Karney's, `geod_polygonarea`).
