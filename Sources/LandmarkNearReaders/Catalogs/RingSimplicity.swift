@@ -29,6 +29,10 @@
 /// an edge, on average): the proof costs O(n log n) at most, about what GEOS's check costs, and
 /// a park's outline, whose runs are about three edges long, takes about four looks an edge.
 ///
+/// Before the sweep, a shell alone is tried as a star about the mean of its vertices
+/// (`isCertainlyStarShaped`: one pass of orientations, no sort): convex rings, drawn circles and
+/// boxes, and most drawn geofences are proved there; what it cannot prove, the sweep still may.
+///
 /// GEOS's check of a polygon with a shell alone adds to simplicity only what the readers check
 /// first (finite positions, a closed ring of at least four) and at least three distinct points,
 /// which a ring whose every vertex turns has.
@@ -55,12 +59,16 @@ enum RingSimplicity {
     }
 
     /// Whether the polygon of `rings` (the shell, then the holes; each closed) is certainly
-    /// valid in the longitude/latitude plane; false where GEOS must decide.
-    static func isCertainlyValid(_ rings: [[Coordinate]]) -> Bool {
+    /// valid in the longitude/latitude plane; false where GEOS must decide. A shell alone is
+    /// first tried as a star (`isCertainlyStarShaped`), unless `tryingStar` is false (for tests
+    /// of the sweep).
+    static func isCertainlyValid(_ rings: [[Coordinate]], tryingStar: Bool = true) -> Bool {
         guard let shell = rings.first, rings.count <= 257 else { return false }
         // One ring is read where it is; several are laid end to end (a hole is the rare case).
         if rings.count == 1 {
-            return shell.withUnsafeBufferPointer { isCertainlyValid($0, spans: [Span(start: 0, count: shell.count)]) }
+            return shell.withUnsafeBufferPointer {
+                (tryingStar && isCertainlyStarShaped($0)) || isCertainlyValid($0, spans: [Span(start: 0, count: shell.count)])
+            }
         }
         var spans: [Span] = []
         var points: [Coordinate] = []

@@ -39,6 +39,8 @@ import Testing
             for _ in 0..<5 {
                 let ring = Self.star(&random, count: count, jitter: 0.5)
                 #expect(RingSimplicity.isCertainlySimple(ring), "\(count) vertices")
+                // The sweep proves them too, without the star's one pass.
+                #expect(RingSimplicity.isCertainlyValid([ring], tryingStar: false), "\(count) vertices")
                 #expect(Self.geosAccepts(ring))
             }
         }
@@ -88,9 +90,13 @@ import Testing
                 points = [(base, 10), (base + 1e-7, 10 + 1e-7), (base + 2e-7, 10 + 2e-7 + t * 1e-21), (base + 1e-7, 10 + 1e-6)]
             }
             let ring = Self.closed(points)
-            if RingSimplicity.isCertainlySimple(ring) {
+            // Each proof alone: the star's one pass, and the sweep.
+            let star = ring.withUnsafeBufferPointer { RingSimplicity.isCertainlyStarShaped($0) }
+            let sweep = RingSimplicity.isCertainlyValid([ring], tryingStar: false)
+            #expect(RingSimplicity.isCertainlySimple(ring) == (star || sweep))
+            if star || sweep {
                 proved += 1
-                #expect(Self.geosAccepts(ring), "proved but GEOS refuses: \(points)")
+                #expect(Self.geosAccepts(ring), "proved (star \(star), sweep \(sweep)) but GEOS refuses: \(points)")
             } else {
                 refused += 1
             }
