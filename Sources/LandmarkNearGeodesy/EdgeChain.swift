@@ -112,7 +112,7 @@ final class EdgeChain: Sendable {
         self.center = center
         // The rounding of the sums and chords is nanometres.
         self.radius = radius * (1 + 1e-12) + GeodesicBounds.margin
-        blocks = EdgeBlock.blocks(points: points, measures: measures)
+        blocks = EdgeBlock.blocks(vertices: vertices, points: points, measures: measures)
     }
 
     /// Whether `a` and `b` are the same bits (0 and −0 are not).

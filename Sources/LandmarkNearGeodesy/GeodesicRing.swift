@@ -168,11 +168,27 @@ import Foundation
         let longitude = Self.offset(p.longitude)
         let vertices = chain.vertices
         let measures = chain.measures
+        let blocks = chain.blocks
         var crossings = 0
         var a = Self.offset(vertices[0].longitude, from: longitude)
-        for i in measures.indices {
+        // Runs of edges that the first test below would pass one by one are passed whole
+        // (`EdgeBlock.isApart`): most of a ring is away from P's meridian.
+        var block = 0
+        var i = 0
+        while i < measures.count {
+            if block < blocks.count && blocks[block].edges.lowerBound == i {
+                block += 1
+                if blocks[block - 1].isApart(fromMeridian: longitude) {
+                    i = blocks[block - 1].edges.upperBound
+                    a = Self.offset(vertices[i].longitude, from: longitude)
+                    continue
+                }
+            }
             let b = Self.offset(vertices[i + 1].longitude, from: longitude)
-            defer { a = b }
+            defer {
+                a = b
+                i += 1
+            }
             // The common case: an edge that neither touches nor passes a pole (|sweep| < 180)
             // with no end on P's meridian crosses it iff its ends are on different sides, on
             // P's side of the axis iff they are less than 180° apart.
