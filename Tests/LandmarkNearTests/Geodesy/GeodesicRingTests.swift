@@ -68,6 +68,25 @@ import Testing
             let size = uniform(3_000_000...8_000_000, &r)
             return (star(around: center, count: 8 + Int(r.next() % 20), radii: 0.7 * size...size, &r), [], center, 1.2 * size)
         },
+        // Rings long enough to be counted in runs of edges (`EdgeBlock`), whose longitudes pass
+        // a point's meridian whole or not.
+        Scenario(name: "long outlines, 40-400 vertices", seed: 17, rings: 3, points: 40) { r in
+            let center = Coordinate(latitude: uniform(-70...70, &r), longitude: uniform(-180...180, &r))
+            let size = uniform(1_000...200_000, &r)
+            return (star(around: center, count: 40 + Int(r.next() % 360), radii: 0.3 * size...size, &r), [], center, 1.5 * size)
+        },
+        Scenario(name: "long outlines across ±180° or around a pole", seed: 18, rings: 4, points: 40) { r in
+            let pole = r.unit() < 0.5
+            let center =
+                pole
+                ? Coordinate(latitude: r.unit() < 0.5 ? 90 : -90, longitude: 0)
+                : Coordinate(latitude: uniform(-60...60, &r), longitude: 180)
+            let size = uniform(10_000...1_000_000, &r)
+            let ring = star(around: center, count: 40 + Int(r.next() % 160), radii: 0.6 * size...size, &r).map {
+                Coordinate(latitude: $0.latitude, longitude: !pole && $0.longitude < 0 ? $0.longitude + 360 : $0.longitude)
+            }
+            return (ring, [], center, 1.3 * size)
+        },
         Scenario(name: "with holes", seed: 16, rings: 6, points: 60) { r in
             let center = Coordinate(latitude: uniform(-80...80, &r), longitude: uniform(-180...180, &r))
             let size = uniform(5_000...500_000, &r)
@@ -112,6 +131,29 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Points on the meridians of a long ring's vertices (where a run of edges reaches a
+    /// point's meridian exactly, at its west or east end), north and south of the vertex, inside
+    /// and outside: the count, passing runs whole, agrees with the reference.
+    @Test func pointsOnTheMeridiansOfALongRingsVertices() {
+        var random = SplitMix64(seed: 19)
+        let center = Coordinate(latitude: 47, longitude: 8)
+        let ring = Self.star(around: center, count: 200, radii: 20_000...60_000, &random)
+        let polygon = GeodesicPolygon(shell: ring)!
+        let reference = GeodesyReference.Ring(ring)
+        let edges = ring.indices.map { (ring[$0], ring[($0 + 1) % ring.count]) }
+        var inside = 0
+        for vertex in ring.enumerated().filter({ $0.offset % 3 == 0 }).map(\.element) {
+            for shift in [-0.4, -0.1, -0.01, 0.01, 0.1, 0.4] {
+                let p = Coordinate(latitude: vertex.latitude + shift, longitude: vertex.longitude)
+                if GeodesyReference.nearest(from: p, edges: edges).distance < 0.01 { continue }
+                let expected = reference.contains(p)
+                if expected { inside += 1 }
+                #expect(polygon.contains(p) == expected, "\(p)")
+            }
+        }
+        #expect(inside > 20)
     }
 
     /// A point 2 cm to 20 m (log-uniform) to either side of a random point of the edge.
