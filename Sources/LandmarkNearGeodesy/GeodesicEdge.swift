@@ -223,8 +223,8 @@ import Foundation
 
 extension GeodesicEdge {
     /// What an edge holds besides its ends and their Earth-centred points, which a chain keeps
-    /// once for each vertex (`EdgeChain`): 40 bytes an edge and 40 a vertex, where whole edges
-    /// were 120 bytes an edge (three quarters of `watch`'s memory with 10,000 polygon favourites,
+    /// once for each vertex (`EdgeChain`): 40 bytes an edge and 24 a vertex (its coordinates
+    /// shared with the catalog's ring), where whole edges were 120 bytes an edge (three quarters of `watch`'s memory with 10,000 polygon favourites,
     /// and of its page faults; see Benchmarks/LOG.md).
     struct Measures: Sendable {
         var sweep: Double
