@@ -161,7 +161,22 @@ package final class ShapeReader {
             throw Problem(reason: "invalid geometry: \(failure)")
         }
         defer { GEOSGeom_destroy_r(context, geometry) }
-        return try convert(geometry)
+        return try convert(geometry, madeFrom: parts)
+    }
+
+    /// `convert(_:)` of a geometry made from `parts`, whose positions GEOS keeps as given: the
+    /// same checks in the same order, on the parts themselves, without reading every position
+    /// back from GEOS one call at a time (twice for a shell: 4 % of the start-up's CPU with
+    /// 10,000 polygons, by `perf`; see Benchmarks/LOG.md).
+    private func convert(_ geometry: OpaquePointer, madeFrom parts: LandmarkShape) throws(Problem) -> Geometry {
+        switch parts {
+        case .areas(let polygons):
+            for rings in polygons { try check(rings) }
+            return .shape(parts, representative: representative(of: geometry, shell: polygons[0][0]))
+        case .lines(let paths):
+            for path in paths { try check(path: path) }
+            return .shape(parts, representative: paths[0][paths[0].count / 2])
+        }
     }
 
     private var failure: String {
@@ -178,14 +193,15 @@ package final class ShapeReader {
             try ShapeReader.check([point])
             return .point(point)
         case Int32(GEOS_POLYGON.rawValue):
-            return .shape(.areas([try rings(of: geometry)]), representative: representative(of: geometry))
+            let rings = try rings(of: geometry)
+            return .shape(.areas([rings]), representative: representative(of: geometry, shell: rings[0]))
         case Int32(GEOS_MULTIPOLYGON.rawValue):
             var polygons: [[[Coordinate]]] = []
             for n in 0..<GEOSGetNumGeometries_r(context, geometry) {
                 polygons.append(try rings(of: GEOSGetGeometryN_r(context, geometry, n)))
             }
             guard !polygons.isEmpty else { throw Problem(reason: "geometry is an empty MultiPolygon") }
-            return .shape(.areas(polygons), representative: representative(of: geometry))
+            return .shape(.areas(polygons), representative: representative(of: geometry, shell: polygons[0][0]))
         case Int32(GEOS_LINESTRING.rawValue):
             let path = try path(of: geometry)
             return .shape(.lines([path]), representative: path[path.count / 2])
@@ -204,14 +220,9 @@ package final class ShapeReader {
     }
 
     /// A point of the area (in longitude/latitude; for an area round a pole, which that plane
-    /// cannot hold, the pole).
-    private func representative(of geometry: OpaquePointer) -> Coordinate {
-        if let first = GEOSGetNumGeometries_r(context, geometry) > 0 ? GEOSGetGeometryN_r(context, geometry, 0) : nil,
-            let shell = GEOSGetExteriorRing_r(context, first), let ring = try? positions(of: shell),
-            let pole = ShapeReader.enclosedPole(ring)
-        {
-            return pole
-        }
+    /// cannot hold, the pole), whose first polygon's shell is `shell`.
+    private func representative(of geometry: OpaquePointer, shell: [Coordinate]) -> Coordinate {
+        if let pole = ShapeReader.enclosedPole(shell) { return pole }
         guard let point = GEOSPointOnSurface_r(context, geometry) else { return Coordinate(latitude: .nan, longitude: .nan) }
         defer { GEOSGeom_destroy_r(context, point) }
         var x = 0.0
@@ -236,6 +247,13 @@ package final class ShapeReader {
             guard let hole = GEOSGetInteriorRingN_r(context, polygon, n) else { continue }
             rings.append(try positions(of: hole))
         }
+        try check(rings)
+        return rings
+    }
+
+    /// A polygon's rings (the shell first) checked and validated: at least four positions each,
+    /// closed, in range, and a valid polygon.
+    private func check(_ rings: [[Coordinate]]) throws(Problem) {
         for (n, ring) in rings.enumerated() {
             let name = n == 0 ? "shell" : "hole \(n)"
             guard ring.count >= 4 else { throw Problem(reason: "the polygon's \(name) has \(ring.count) positions, fewer than 4") }
@@ -243,15 +261,19 @@ package final class ShapeReader {
             try ShapeReader.check(ring)
         }
         try validate(rings)
-        return rings
     }
 
     private func path(of line: OpaquePointer?) throws(Problem) -> [Coordinate] {
         guard let line else { throw Problem(reason: "geometry has an empty line") }
         let vertices = try positions(of: line)
+        try check(path: vertices)
+        return vertices
+    }
+
+    /// A line's positions checked: at least two, in range.
+    private func check(path vertices: [Coordinate]) throws(Problem) {
         guard vertices.count >= 2 else { throw Problem(reason: "a line has \(vertices.count) position, fewer than 2") }
         try ShapeReader.check(vertices)
-        return vertices
     }
 
     private func positions(of geometry: OpaquePointer) throws(Problem) -> [Coordinate] {
